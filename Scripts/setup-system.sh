@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gazerec builds, tests and runs with.
+# Idempotent: skips apt-get entirely when everything is already present.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libdlib-dev libdlib-data          # dlib + the 68-point landmark model
+  libblas-dev liblapack-dev         # dlib on Debian is built against BLAS/LAPACK
+  libv4l-dev                        # V4L2 cameras through libv4l2 / libv4lconvert
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev   # video files
+  libsqlite3-dev                    # session store
+  ffmpeg                            # makes the sample clip for recording without a camera
+  tmux                              # terminal-interface tests
+  librsvg2-bin                      # renders SVG plots to PNG in tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "gazerec setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,303 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON value tree, kept only for small objects (the `"gazerec"` extension); members keep their order.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The member named `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { $0.0 == key })?.1
+    }
+}
+
+/// Where a `JSONWriter` sends its bytes.
+public protocol ByteSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// Writes to a file descriptor (stdout, or a file this object opened and closes).
+public final class FileByteSink: ByteSink {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let name: String
+
+    /// Standard output.
+    public static func standardOutput() -> FileByteSink { FileByteSink(descriptor: 1, owns: false, name: "<stdout>") }
+
+    private init(descriptor: Int32, owns: Bool, name: String) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = owns
+        self.name = name
+    }
+
+    /// Creates (or truncates) `path` for writing.
+    public convenience init(creating path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StoreError.io(action: "create", path: path, reason: String(cString: strerror(errno)))
+        }
+        self.init(descriptor: fd, owns: true, name: path)
+    }
+
+    deinit { if ownsDescriptor { close(descriptor) } }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// Flushes the file to disk (before an atomic rename).
+    public func synchronize() throws {
+        guard ownsDescriptor else { return }
+        if fsync(descriptor) != 0 {
+            throw StoreError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// Collects bytes in memory (tests and small documents).
+public final class MemoryByteSink: ByteSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A buffered JSON emitter: compact or pretty (two-space indent), shortest round-trip numbers.
+///
+/// Structure (commas, indentation) is the caller's: `beginObject`, `key`, a value, …, `endObject`.
+/// Numbers are written in the shortest form that reads back to the same double; integral values
+/// below 2^53 in magnitude are written without a fraction (`0`, `834`), as the iOS package does.
+public final class JSONWriter {
+    private static let capacity = 1 << 16
+    private let sink: ByteSink
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    public let pretty: Bool
+    private var depth = 0
+    /// Whether the current container already has a member, per depth.
+    private var hasMember: [Bool] = [false]
+
+    public init(sink: ByteSink, pretty: Bool = false) {
+        self.sink = sink
+        self.pretty = pretty
+        buffer = .allocate(capacity: Self.capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Sends buffered bytes to the sink.
+    public func flush() throws {
+        if count > 0 {
+            try sink.write(UnsafeRawBufferPointer(start: buffer, count: count))
+            count = 0
+        }
+    }
+
+    @inline(__always)
+    private func ensure(_ needed: Int) throws {
+        if count + needed > Self.capacity { try flush() }
+    }
+
+    @inline(__always)
+    public func byte(_ value: UInt8) throws {
+        if count == Self.capacity { try flush() }
+        buffer[count] = value
+        count += 1
+    }
+
+    public func raw(_ text: StaticString) throws {
+        let length = text.utf8CodeUnitCount
+        try ensure(length)
+        (buffer + count).update(from: text.utf8Start, count: length)
+        count += length
+    }
+
+    private func rawBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if bytes.count > Self.capacity {
+            try flush()
+            try sink.write(UnsafeRawBufferPointer(bytes))
+            return
+        }
+        try ensure(bytes.count)
+        (buffer + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
+    }
+
+    private func newline() throws {
+        guard pretty else { return }
+        try ensure(1 + 2 * depth)
+        buffer[count] = 0x0A
+        count += 1
+        for _ in 0..<(2 * depth) {
+            buffer[count] = 0x20
+            count += 1
+        }
+    }
+
+    /// Writes `,` if needed and the newline/indent before the next member or element.
+    @inline(__always)
+    private func separator() throws {
+        if hasMember[depth] { try byte(0x2C) } else { hasMember[depth] = true }
+        try newline()
+    }
+
+    // MARK: Containers
+
+    public func beginObject() throws { try open(0x7B) }
+    public func endObject() throws { try close(0x7D) }
+    public func beginArray() throws { try open(0x5B) }
+    public func endArray() throws { try close(0x5D) }
+
+    private func open(_ bracket: UInt8) throws {
+        try byte(bracket)
+        depth += 1
+        if hasMember.count <= depth { hasMember.append(false) } else { hasMember[depth] = false }
+    }
+
+    private func close(_ bracket: UInt8) throws {
+        let hadMembers = hasMember[depth]
+        depth -= 1
+        if hadMembers { try newline() }
+        try byte(bracket)
+    }
+
+    /// Starts an object member: separator, quoted key, colon.
+    public func key(_ name: StaticString) throws {
+        try separator()
+        try byte(0x22)
+        try raw(name)
+        if pretty { try raw("\": ") } else { try raw("\":") }
+    }
+
+    /// Starts an object member whose key is data (blend-shape names, extension keys).
+    public func key(_ name: String) throws {
+        try separator()
+        try string(name)
+        if pretty { try raw(": ") } else { try byte(0x3A) }
+    }
+
+    /// Starts an array element.
+    public func element() throws { try separator() }
+
+    // MARK: Scalars
+
+    /// A quoted, escaped string.
+    public func string(_ value: String) throws {
+        try byte(0x22)
+        var value = value
+        try value.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let unit = bytes[index]
+                guard unit == 0x22 || unit == 0x5C || unit < 0x20 else { continue }
+                if index > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                switch unit {
+                case 0x22: try raw("\\\"")
+                case 0x5C: try raw("\\\\")
+                case 0x0A: try raw("\\n")
+                case 0x0D: try raw("\\r")
+                case 0x09: try raw("\\t")
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    try raw("\\u00")
+                    try byte(hex[Int(unit >> 4)])
+                    try byte(hex[Int(unit & 0xF)])
+                }
+                runStart = index + 1
+            }
+            if bytes.count > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        }
+        try byte(0x22)
+    }
+
+    /// A finite double in its shortest round-trip form.
+    public func number(_ value: Double) throws {
+        precondition(value.isFinite, "JSON has no NaN or infinity")
+        if value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
+            try integer(Int64(value))
+            return
+        }
+        var text = value.description
+        try text.withUTF8 { try rawBytes($0) }
+    }
+
+    /// An integer.
+    public func integer(_ value: Int64) throws {
+        try ensure(21)
+        if value == 0 {
+            buffer[count] = 0x30
+            count += 1
+            return
+        }
+        if value < 0 { buffer[count] = 0x2D; count += 1 }
+        var magnitude = value.magnitude
+        var digitCount = 0
+        var probe = magnitude
+        while probe > 0 { digitCount += 1; probe /= 10 }
+        var index = count + digitCount
+        count = index
+        while magnitude > 0 {
+            index -= 1
+            buffer[index] = UInt8(48 + magnitude % 10)
+            magnitude /= 10
+        }
+    }
+
+    public func bool(_ value: Bool) throws { if value { try raw("true") } else { try raw("false") } }
+    public func null() throws { try raw("null") }
+
+    /// A value tree (the extension object).
+    public func value(_ value: JSONValue) throws {
+        switch value {
+        case .null: try null()
+        case .bool(let flag): try bool(flag)
+        case .number(let number): try self.number(number)
+        case .string(let text): try string(text)
+        case .array(let elements):
+            try beginArray()
+            for element in elements {
+                try self.element()
+                try self.value(element)
+            }
+            try endArray()
+        case .object(let members):
+            try beginObject()
+            for (name, member) in members {
+                try key(name)
+                try self.value(member)
+            }
+            try endObject()
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+
+/// The SQLite file that holds every session: one writer, readers alongside it (WAL).
+///
+/// Samples live in their own tables keyed by session and sequence number, so a recorder can
+/// append in small transactions and a reader sees a consistent prefix of a running session.
+/// Every write method is one transaction: it happens whole or not at all.
+public final class SessionDatabase: Sendable {
+    /// The GRDB writer (a `DatabasePool` for files, a `DatabaseQueue` in memory).
+    public let writer: any DatabaseWriter
+    /// The file path, or `:memory:`.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError.io(action: "create the database folder", path: directory,
+                                    reason: (error as NSError).localizedDescription)
+            }
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        do {
+            writer = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(writer)
+        } catch let error as DatabaseError {
+            throw StoreError.database(action: "open the session database", path: path,
+                                      reason: Self.reason(error) + ". Check the path given by --database or GAZEREC_DATABASE")
+        }
+    }
+
+    /// An empty in-memory database (tests).
+    public init(inMemory: Void = ()) throws {
+        path = ":memory:"
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        writer = try DatabaseQueue(configuration: configuration)
+        try Self.migrator.migrate(writer)
+    }
+
+    /// A short human reason from a SQLite error.
+    static func reason(_ error: DatabaseError) -> String {
+        error.message ?? "\(error.resultCode)"
+    }
+
+    /// Wraps GRDB errors into `StoreError.database` with `action`.
+    func guarded<T>(_ action: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreError.database(action: action, path: path, reason: Self.reason(error))
+        }
+    }
+
+    // MARK: - Schema
+
+    /// Migrations are never edited once shipped; add a new one instead.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: sessions and samples") { db in
+            try db.execute(sql: """
+                CREATE TABLE session (
+                    rowid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    appID TEXT NOT NULL,
+                    beginTime REAL NOT NULL,
+                    endTime REAL,
+                    deviceModel TEXT NOT NULL,
+                    screenWidth REAL NOT NULL,
+                    screenHeight REAL NOT NULL,
+                    systemName TEXT NOT NULL,
+                    systemVersion TEXT NOT NULL,
+                    extensionJSON TEXT,
+                    interrupted INTEGER NOT NULL DEFAULT 0,
+                    recorderPID INTEGER
+                );
+                CREATE TABLE gazeSample (
+                    sessionRowID INTEGER NOT NULL REFERENCES session(rowid) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    timestamp REAL NOT NULL,
+                    x REAL NOT NULL,
+                    y REAL NOT NULL,
+                    orientation INTEGER NOT NULL,
+                    trackingState TEXT,
+                    PRIMARY KEY (sessionRowID, seq)
+                ) WITHOUT ROWID;
+                CREATE TABLE blendShapeSeries (
+                    rowid INTEGER PRIMARY KEY,
+                    sessionRowID INTEGER NOT NULL REFERENCES session(rowid) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    UNIQUE (sessionRowID, name)
+                );
+                CREATE TABLE blendShapeSample (
+                    seriesRowID INTEGER NOT NULL REFERENCES blendShapeSeries(rowid) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    timestamp REAL NOT NULL,
+                    value REAL NOT NULL,
+                    orientation INTEGER NOT NULL,
+                    trackingState TEXT,
+                    PRIMARY KEY (seriesRowID, seq)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Reading
+
+    /// Every session, oldest first.
+    public func summaries() throws -> [SessionSummary] {
+        try guarded("list sessions") {
+            try writer.read { db in
+                let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM session ORDER BY beginTime, id")
+                return try rowids.map { try Self.summary(db, rowid: $0) }
+            }
+        }
+    }
+
+    /// The ids of every session, oldest first.
+    public func sessionIDs() throws -> [String] {
+        try guarded("list sessions") {
+            try writer.read { db in try String.fetchAll(db, sql: "SELECT id FROM session ORDER BY beginTime, id") }
+        }
+    }
+
+    /// One session's summary; throws `unknownSession` if absent.
+    public func summary(id: String) throws -> SessionSummary {
+        try guarded("read session \(id)") {
+            try writer.read { db in
+                guard let rowid = try Self.rowid(db, id: id) else {
+                    throw StoreError.unknownSession(id: id, databasePath: path)
+                }
+                return try Self.summary(db, rowid: rowid)
+            }
+        }
+    }
+
+    /// The row id of the session with `id` (case-insensitive), or nil.
+    static func rowid(_ db: Database, id: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [id.uppercased()])
+    }
+
+    static func header(_ db: Database, rowid: Int64) throws -> (SessionHeader, interrupted: Bool) {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight,
+                   systemName, systemVersion, extensionJSON, interrupted
+            FROM session WHERE rowid = ?
+            """, arguments: [rowid]) else {
+            throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session row \(rowid) vanished")
+        }
+        let device = DeviceInfo(
+            model: row["deviceModel"], screenWidth: row["screenWidth"], screenHeight: row["screenHeight"],
+            systemName: row["systemName"], systemVersion: row["systemVersion"])
+        let header = SessionHeader(
+            id: row["id"], appID: row["appID"], beginTimeSeconds: row["beginTime"], endTimeSeconds: row["endTime"],
+            deviceInfo: device, extensionJSON: row["extensionJSON"])
+        return (header, row["interrupted"])
+    }
+
+    static func summary(_ db: Database, rowid: Int64) throws -> SessionSummary {
+        let (header, interrupted) = try header(db, rowid: rowid)
+        let gaze = try Row.fetchOne(db, sql: """
+            SELECT COUNT(*) AS n, MIN(timestamp) AS first, MAX(timestamp) AS last
+            FROM gazeSample WHERE sessionRowID = ?
+            """, arguments: [rowid])!
+        let blend = try Row.fetchAll(db, sql: """
+            SELECT s.name AS name, (SELECT COUNT(*) FROM blendShapeSample b WHERE b.seriesRowID = s.rowid) AS n
+            FROM blendShapeSeries s WHERE s.sessionRowID = ? ORDER BY s.name
+            """, arguments: [rowid])
+        return SessionSummary(
+            header: header, gazeSampleCount: gaze["n"],
+            blendShapeSampleCounts: blend.map { (name: $0["name"], count: $0["n"]) },
+            firstGazeTimestampSeconds: gaze["first"], lastGazeTimestampSeconds: gaze["last"],
+            interrupted: interrupted)
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes the sessions with these ids in one transaction; if any is unknown, deletes none.
+    public func delete(ids: [String]) throws {
+        try guarded("delete sessions") {
+            try writer.write { db in
+                var rowids: [Int64] = []
+                for id in ids {
+                    guard let rowid = try Self.rowid(db, id: id) else {
+                        throw StoreError.unknownSession(id: id, databasePath: path)
+                    }
+                    rowids.append(rowid)
+                }
+                for rowid in rowids {
+                    try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
+                }
+            }
+        }
+    }
+
+    /// Deletes every session (the iOS package's `deleteAll()`); returns how many there were.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        try guarded("delete all sessions") {
+            try writer.write { db in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
+                try db.execute(sql: "DELETE FROM blendShapeSample; DELETE FROM blendShapeSeries; DELETE FROM gazeSample; DELETE FROM session")
+                return count
+            }
+        }
+    }
+
+    /// Removes the database file and its WAL/SHM companions (the iOS package's `deleteDatabase()`).
+    ///
+    /// Call with no `SessionDatabase` open on the file.
+    public static func deleteFiles(path: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            let file = path + suffix
+            if unlink(file) != 0 && errno != ENOENT {
+                throw StoreError.io(action: "delete", path: file, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}

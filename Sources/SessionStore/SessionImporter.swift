@@ -1,0 +1,388 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// What to do when an imported session's id is already stored.
+public enum ExistingSessionPolicy: Sendable {
+    /// Refuse the whole import.
+    case fail
+    /// Delete the stored session and store the imported one.
+    case replace
+    /// Keep the stored session and ignore the imported one.
+    case skip
+}
+
+/// How keys of imported documents are read.
+public enum ImportKeyStyle: Sendable {
+    /// Accept camelCase and snake_case keys alike.
+    case detect
+    /// Accept snake_case keys only (`--snake-case`).
+    case snakeCase
+}
+
+/// What an import did.
+public struct ImportReport: Sendable, Equatable {
+    public var imported: [String] = []
+    public var replaced: [String] = []
+    public var skipped: [String] = []
+    public var gazeSamples = 0
+    public var blendShapeSamples = 0
+}
+
+extension SessionDatabase {
+    /// Imports every session of every source in one transaction: all of them, or nothing.
+    ///
+    /// Each source holds one session object or an array of them, in the iOS EyeTracking format.
+    /// Samples stream from the file into the tables, so memory stays flat however long a session is.
+    public func importSessions(
+        from sources: [JSONSource], keyStyle: ImportKeyStyle = .detect, existing: ExistingSessionPolicy = .fail
+    ) throws -> ImportReport {
+        try guarded("import sessions") {
+            try writer.write { db in
+                let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
+                for source in sources {
+                    try importer.importDocument(source)
+                }
+                return importer.report
+            }
+        }
+    }
+}
+
+/// Walks session documents and streams them into the tables of an open write transaction.
+final class SessionImporter {
+    private let db: Database
+    private let existing: ExistingSessionPolicy
+    private(set) var report = ImportReport()
+    private var seenIDs: [String: String] = [:]
+    private var placeholderCounter = 0
+
+    private let sessionKeys: (KeyTable, [SessionKey])
+    private let gazeKeys: (KeyTable, [SessionKey])
+    private let blendKeys: (KeyTable, [SessionKey])
+    private let deviceKeys: (KeyTable, [SessionKey])
+
+    private let insertGaze: Statement
+    private let insertBlend: Statement
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(db: Database, keyStyle: ImportKeyStyle, existing: ExistingSessionPolicy) throws {
+        self.db = db
+        self.existing = existing
+        let styles: [KeyStyle] = keyStyle == .detect ? [.camelCase, .snakeCase] : [.snakeCase]
+        sessionKeys = SessionKey.table(
+            [.id, .appID, .beginTime, .endTime, .scanPath, .blendShapes, .deviceInfo, .gazerec], styles: styles)
+        gazeKeys = SessionKey.table([.timestamp, .x, .y, .orientation, .trackingState], styles: styles)
+        blendKeys = SessionKey.table(
+            [.blendShapeLocation, .value, .timestamp, .orientation, .trackingState], styles: styles)
+        deviceKeys = SessionKey.table([.model, .screenSize, .systemName, .systemVersion], styles: styles)
+        insertGaze = try db.makeStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertBlend = try db.makeStatement(sql: "INSERT INTO blendShapeSample VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
+    // MARK: - Documents
+
+    func importDocument(_ source: JSONSource) throws {
+        let reader = try JSONReader(source: source)
+        guard let first = try reader.peek() else {
+            throw reader.error("the file is empty; expected a session object or an array of sessions")
+        }
+        switch first {
+        case 0x7B:
+            try importSession(reader, source: source)
+        case 0x5B:
+            try reader.expect(0x5B, "'['")
+            if !(try reader.consume(0x5D)) {
+                var index = 0
+                repeat {
+                    reader.path.append(.index(index))
+                    try importSession(reader, source: source)
+                    reader.path.removeLast()
+                    index += 1
+                } while try reader.nextSeparator(close: 0x5D)
+            }
+        default:
+            throw reader.error("expected a session object or an array of sessions, found \(JSONReader.describe(first))")
+        }
+        guard try reader.atEnd() else {
+            throw reader.error("unexpected data after the end of the JSON document")
+        }
+    }
+
+    // MARK: - Session
+
+    private func importSession(_ reader: JSONReader, source: JSONSource) throws {
+        guard try reader.peek() == 0x7B else {
+            throw reader.error("expected a session object, found \(try reader.describeNext())")
+        }
+        try reader.expect(0x7B, "'{'")
+        // Samples may come before the id, so they go under a placeholder row renamed at the end.
+        placeholderCounter += 1
+        try db.execute(sql: """
+            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion)
+            VALUES (?, '', 0, '', 0, 0, '', '')
+            """, arguments: ["\u{1}import-\(placeholderCounter)"])
+        let rowid = db.lastInsertedRowID
+
+        var id: String?
+        var appID: String?
+        var beginTime: Double?
+        var endTime: Double?
+        var device: DeviceInfo?
+        var extensionJSON: String?
+        var seen = Set<SessionKey>()
+        var sawScanPath = false
+        var sawBlendShapes = false
+
+        if !(try reader.consume(0x7D)) {
+            repeat {
+                let index = try reader.readKey(matching: sessionKeys.0)
+                reader.path.append(.key(reader.lastKey))
+                if let index {
+                    let key = sessionKeys.1[index]
+                    guard seen.insert(key).inserted else { throw reader.error("duplicate key") }
+                    switch key {
+                    case .id:
+                        let text = try reader.readString()
+                        guard let uuid = UUID(uuidString: text) else {
+                            throw reader.error("'\(text)' is not a UUID string such as 3BE54760-F1E8-4799-A3CB-78806270E72A")
+                        }
+                        id = uuid.uuidString
+                    case .appID:
+                        appID = try reader.readString()
+                    case .beginTime:
+                        beginTime = try reader.readNumber()
+                    case .endTime:
+                        endTime = try reader.consumeNull() ? nil : try reader.readNumber()
+                    case .deviceInfo:
+                        device = try readDeviceInfo(reader)
+                    case .scanPath:
+                        sawScanPath = true
+                        report.gazeSamples += try readScanPath(reader, sessionRowID: rowid)
+                    case .blendShapes:
+                        sawBlendShapes = true
+                        report.blendShapeSamples += try readBlendShapes(reader, sessionRowID: rowid)
+                    case .gazerec:
+                        let value = try reader.readValue()
+                        guard case .object = value else { throw reader.error("expected an object") }
+                        let sink = MemoryByteSink()
+                        let writer = JSONWriter(sink: sink)
+                        try writer.value(value)
+                        try writer.flush()
+                        extensionJSON = sink.text
+                    default:
+                        try reader.skipValue()
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+                reader.path.removeLast()
+            } while try reader.nextSeparator(close: 0x7D)
+        }
+
+        // Required keys, in the order the format lists them.
+        func missing(_ key: SessionKey) -> StoreError {
+            reader.error("missing required key '\(key.camel)'")
+        }
+        guard let id else { throw missing(.id) }
+        guard let appID else { throw missing(.appID) }
+        guard let beginTime else { throw missing(.beginTime) }
+        guard let device else { throw missing(.deviceInfo) }
+        guard sawScanPath else { throw missing(.scanPath) }
+        guard sawBlendShapes else { throw missing(.blendShapes) }
+
+        if let first = seenIDs[id] {
+            throw StoreError.duplicateInImport(id: id, source: source.displayName, firstSource: first)
+        }
+        seenIDs[id] = source.displayName
+
+        if let stored = try SessionDatabase.rowid(db, id: id) {
+            switch existing {
+            case .fail:
+                throw StoreError.sessionExists(id: id, source: source.displayName)
+            case .skip:
+                try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
+                report.skipped.append(id)
+                return
+            case .replace:
+                try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [stored])
+                report.replaced.append(id)
+            }
+        } else {
+            report.imported.append(id)
+        }
+        try db.execute(sql: """
+            UPDATE session SET id = ?, appID = ?, beginTime = ?, endTime = ?, deviceModel = ?,
+                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?
+            WHERE rowid = ?
+            """, arguments: [id, appID, beginTime, endTime, device.model, device.screenWidth, device.screenHeight,
+                             device.systemName, device.systemVersion, extensionJSON, rowid])
+    }
+
+    private func readDeviceInfo(_ reader: JSONReader) throws -> DeviceInfo {
+        try reader.expect(0x7B, "an object")
+        var model: String?
+        var size: (Double, Double)?
+        var systemName: String?
+        var systemVersion: String?
+        if !(try reader.consume(0x7D)) {
+            repeat {
+                let index = try reader.readKey(matching: deviceKeys.0)
+                reader.path.append(.key(reader.lastKey))
+                switch index.map({ deviceKeys.1[$0] }) {
+                case .model?: model = try reader.readString()
+                case .systemName?: systemName = try reader.readString()
+                case .systemVersion?: systemVersion = try reader.readString()
+                case .screenSize?:
+                    try reader.expect(0x5B, "an array [width, height]")
+                    reader.path.append(.index(0))
+                    let width = try reader.readNumber()
+                    reader.path.removeLast()
+                    try reader.expect(0x2C, "',' and the height: screenSize is [width, height]")
+                    reader.path.append(.index(1))
+                    let height = try reader.readNumber()
+                    reader.path.removeLast()
+                    try reader.expect(0x5D, "']': screenSize is [width, height]")
+                    size = (width, height)
+                default:
+                    try reader.skipValue()
+                }
+                reader.path.removeLast()
+            } while try reader.nextSeparator(close: 0x7D)
+        }
+        func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+        guard let model else { throw missing(.model) }
+        guard let size else { throw missing(.screenSize) }
+        guard let systemName else { throw missing(.systemName) }
+        guard let systemVersion else { throw missing(.systemVersion) }
+        return DeviceInfo(model: model, screenWidth: size.0, screenHeight: size.1,
+                          systemName: systemName, systemVersion: systemVersion)
+    }
+
+    // MARK: - Samples
+
+    /// Reads `trackingState`: a string, or null (same as absent).
+    private func readTrackingState(_ reader: JSONReader) throws -> String? {
+        try reader.consumeNull() ? nil : try reader.readString()
+    }
+
+    private func readScanPath(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
+        try reader.expect(0x5B, "an array of gaze samples")
+        if try reader.consume(0x5D) { return 0 }
+        let statement = insertGaze.sqliteStatement
+        var seq = 0
+        repeat {
+            reader.path.append(.index(seq))
+            try reader.expect(0x7B, "a gaze sample object")
+            var timestamp: Double?, x: Double?, y: Double?, orientation: Int?, state: String?
+            if !(try reader.consume(0x7D)) {
+                repeat {
+                    let index = try reader.readKey(matching: gazeKeys.0)
+                    reader.path.append(.key(reader.lastKey))
+                    switch index.map({ gazeKeys.1[$0] }) {
+                    case .timestamp?: timestamp = try reader.readNumber()
+                    case .x?: x = try reader.readNumber()
+                    case .y?: y = try reader.readNumber()
+                    case .orientation?: orientation = try reader.readInteger()
+                    case .trackingState?: state = try readTrackingState(reader)
+                    default: try reader.skipValue()
+                    }
+                    reader.path.removeLast()
+                } while try reader.nextSeparator(close: 0x7D)
+            }
+            func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+            guard let timestamp else { throw missing(.timestamp) }
+            guard let x else { throw missing(.x) }
+            guard let y else { throw missing(.y) }
+            guard let orientation else { throw missing(.orientation) }
+
+            sqlite3_reset(statement)
+            sqlite3_bind_int64(statement, 1, sessionRowID)
+            sqlite3_bind_int64(statement, 2, Int64(seq))
+            sqlite3_bind_double(statement, 3, timestamp)
+            sqlite3_bind_double(statement, 4, x)
+            sqlite3_bind_double(statement, 5, y)
+            sqlite3_bind_int64(statement, 6, Int64(orientation))
+            if let state { sqlite3_bind_text(statement, 7, state, -1, Self.transient) } else { sqlite3_bind_null(statement, 7) }
+            try step(statement)
+            reader.path.removeLast()
+            seq += 1
+        } while try reader.nextSeparator(close: 0x5D)
+        return seq
+    }
+
+    private func readBlendShapes(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
+        try reader.expect(0x7B, "an object of blend-shape series")
+        if try reader.consume(0x7D) { return 0 }
+        var total = 0
+        var names = Set<String>()
+        let statement = insertBlend.sqliteStatement
+        repeat {
+            let name = try reader.readString("a blend-shape name in double quotes")
+            try reader.expect(0x3A, "':' after a key")
+            reader.path.append(.key(name))
+            guard !name.isEmpty else { throw reader.error("empty blend-shape name") }
+            guard names.insert(name).inserted else { throw reader.error("duplicate blend-shape series") }
+            try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)",
+                           arguments: [sessionRowID, name])
+            let seriesRowID = db.lastInsertedRowID
+            try reader.expect(0x5B, "an array of blend-shape samples")
+            var seq = 0
+            if !(try reader.consume(0x5D)) {
+                repeat {
+                    reader.path.append(.index(seq))
+                    try reader.expect(0x7B, "a blend-shape sample object")
+                    var location: String?, value: Double?, timestamp: Double?, orientation: Int?, state: String?
+                    if !(try reader.consume(0x7D)) {
+                        repeat {
+                            let index = try reader.readKey(matching: blendKeys.0)
+                            reader.path.append(.key(reader.lastKey))
+                            switch index.map({ blendKeys.1[$0] }) {
+                            case .blendShapeLocation?:
+                                let text = try reader.readString()
+                                guard text == name else {
+                                    throw reader.error("'\(text)' differs from its series key '\(name)'")
+                                }
+                                location = text
+                            case .value?: value = try reader.readNumber()
+                            case .timestamp?: timestamp = try reader.readNumber()
+                            case .orientation?: orientation = try reader.readInteger()
+                            case .trackingState?: state = try readTrackingState(reader)
+                            default: try reader.skipValue()
+                            }
+                            reader.path.removeLast()
+                        } while try reader.nextSeparator(close: 0x7D)
+                    }
+                    func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+                    guard location != nil else { throw missing(.blendShapeLocation) }
+                    guard let value else { throw missing(.value) }
+                    guard let timestamp else { throw missing(.timestamp) }
+                    guard let orientation else { throw missing(.orientation) }
+
+                    sqlite3_reset(statement)
+                    sqlite3_bind_int64(statement, 1, seriesRowID)
+                    sqlite3_bind_int64(statement, 2, Int64(seq))
+                    sqlite3_bind_double(statement, 3, timestamp)
+                    sqlite3_bind_double(statement, 4, value)
+                    sqlite3_bind_int64(statement, 5, Int64(orientation))
+                    if let state { sqlite3_bind_text(statement, 6, state, -1, Self.transient) } else { sqlite3_bind_null(statement, 6) }
+                    try step(statement)
+                    reader.path.removeLast()
+                    seq += 1
+                } while try reader.nextSeparator(close: 0x5D)
+            }
+            total += seq
+            reader.path.removeLast()
+        } while try reader.nextSeparator(close: 0x7D)
+        return total
+    }
+
+    private func step(_ statement: SQLiteStatement) throws {
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+    }
+}

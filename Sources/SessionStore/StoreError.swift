@@ -1,0 +1,35 @@
+/// Everything that can go wrong in the session store, each with a sentence a user can act on.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// No session with this id is stored.
+    case unknownSession(id: String, databasePath: String)
+    /// An import found a session id that is already stored.
+    case sessionExists(id: String, source: String)
+    /// The same id occurs twice in one import.
+    case duplicateInImport(id: String, source: String, firstSource: String)
+    /// A JSON document is malformed or does not follow the session format.
+    case invalidJSON(source: String, path: String, line: Int, column: Int, reason: String)
+    /// A file could not be read or written.
+    case io(action: String, path: String, reason: String)
+    /// SQLite refused an operation.
+    case database(action: String, path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unknownSession(id, path):
+            return "no session \(id) in \(path). List the stored sessions with 'gazerec list'."
+        case let .sessionExists(id, source):
+            return "cannot import \(source): session \(id) is already stored. "
+                + "Use --replace to overwrite it or --skip-existing to keep the stored one."
+        case let .duplicateInImport(id, source, firstSource):
+            let other = source == firstSource ? "earlier in the same file" : "in \(firstSource)"
+            return "cannot import \(source): session \(id) occurs twice (also \(other)). Remove one copy."
+        case let .invalidJSON(source, path, line, column, reason):
+            let at = path.isEmpty ? "" : "\(path): "
+            return "cannot import \(source): \(at)\(reason) (line \(line), column \(column)). Nothing was imported."
+        case let .io(action, path, reason):
+            return "cannot \(action) \(path): \(reason)."
+        case let .database(action, path, reason):
+            return "cannot \(action) in \(path): \(reason)."
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+
+/// `gazerec`: record, calibrate and manage webcam eye-tracking sessions.
+struct Gazerec: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "gazerec",
+        abstract: "Record webcam eye-tracking sessions and move them around as EyeTracking JSON.",
+        discussion: """
+            Sessions are kept in one SQLite file (--database PATH, GAZEREC_DATABASE, or \
+            $XDG_DATA_HOME/gazerec/gazerec.sqlite) and leave as JSON in the format of the iOS \
+            EyeTracking package. --database may also be given before the subcommand.
+            Exit codes: 0 success, 1 runtime failure, 64 usage error.
+            """,
+        version: version,
+        subcommands: [List.self, Show.self, Export.self, Import.self, Delete.self]
+    )
+}
+
+@main
+enum Main {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // `gazerec --database PATH <subcommand> …`: a global option before the subcommand.
+        if arguments.count >= 2, arguments[0] == "--database" {
+            setenv("GAZEREC_DATABASE", arguments[1], 1)
+            arguments.removeFirst(2)
+        } else if let first = arguments.first, first.hasPrefix("--database=") {
+            setenv("GAZEREC_DATABASE", String(first.dropFirst("--database=".count)), 1)
+            arguments.removeFirst()
+        }
+        var command: ParsableCommand
+        do {
+            command = try Gazerec.parseAsRoot(arguments)
+        } catch {
+            Gazerec.exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            Gazerec.exit(withError: error)
+        } catch let error as ExitCode {
+            Gazerec.exit(withError: error)
+        } catch let error as CleanExit {
+            Gazerec.exit(withError: error)
+        } catch let error as UsageError {
+            Console.error(error.message)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            Console.error("\(error)")
+            Foundation.exit(EXIT_FAILURE)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec delete`: the iOS package's `delete(session)`, `deleteAll()` and `deleteDatabase()`.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete sessions, every session (--all), or the database file itself (--database).",
+            discussion: """
+                Ids are deleted in one transaction: if one is unknown, none is deleted. --all and \
+                --database ask for confirmation on a terminal and need --yes otherwise. Here \
+                --database is a flag; to name the file, put --database PATH before the subcommand \
+                (gazerec --database PATH delete --all) or set GAZEREC_DATABASE.
+                """)
+
+        @Argument(help: "Session ids (case-insensitive).")
+        var ids: [String] = []
+
+        @Flag(help: "Delete every session, keeping the (empty) database.")
+        var all = false
+
+        @Flag(name: .customLong("database"), help: "Delete the database file and its WAL/SHM files.")
+        var deleteDatabase = false
+
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
+        func validate() throws {
+            let modes = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (deleteDatabase ? 1 : 0)
+            if modes == 0 { throw ValidationError("Give session ids, --all or --database.") }
+            if modes > 1 { throw ValidationError("Give only one of: session ids, --all, --database.") }
+        }
+
+        func run() throws {
+            let path = StoreOptions.resolve(nil)
+            if !ids.isEmpty {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw StoreError.unknownSession(id: ids[0], databasePath: path)
+                }
+                try SessionDatabase(path: path).delete(ids: ids)
+                Console.output(ids.map { $0.uppercased() + "\n" }.joined())
+                Console.note("deleted \(ids.count) session\(ids.count == 1 ? "" : "s")")
+                return
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                Console.note("nothing to delete: \(path) does not exist.")
+                return
+            }
+            let question = all ? "Delete every session in \(path)?" : "Delete the database file \(path) and everything in it?"
+            try confirm(question)
+            if all {
+                let count = try SessionDatabase(path: path).deleteAll()
+                Console.note("deleted \(count) session\(count == 1 ? "" : "s") from \(path)")
+            } else {
+                try SessionDatabase.deleteFiles(path: path)
+                Console.note("deleted \(path)")
+            }
+        }
+
+        private func confirm(_ question: String) throws {
+            if yes { return }
+            guard Console.stdinIsTerminal else {
+                throw UsageError(message: "refusing to delete without confirmation: stdin is not a terminal. Add --yes.")
+            }
+            guard Console.confirm(question) else {
+                throw ExitCode.failure
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec export`: sessions as EyeTracking JSON.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export sessions as EyeTracking JSON (stdout by default).",
+            discussion: """
+                One id gives one JSON object; several ids or --all give an array, or one file per \
+                session (<id>.json) with --output-dir. The same stored session always exports to \
+                the same bytes. gazerec's own data sits under the extra top-level key "gazerec" \
+                (left out with --no-extensions), which the iOS package ignores.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "Session ids (case-insensitive).")
+        var ids: [String] = []
+
+        @Flag(help: "Export every stored session.")
+        var all = false
+
+        @Flag(help: "Write snake_case keys (Foundation's convertToSnakeCase); blend-shape names stay as they are.")
+        var snakeCase = false
+
+        @Option(name: .long, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+        var output: String?
+
+        @Option(name: .long, help: ArgumentHelp("Write one <id>.json file per session into this folder.", valueName: "dir"))
+        var outputDir: String?
+
+        @Flag(help: "Indent the JSON for reading.")
+        var pretty = false
+
+        @Flag(help: "Leave out the \"gazerec\" extension object.")
+        var noExtensions = false
+
+        func validate() throws {
+            if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
+            if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
+            if output != nil && outputDir != nil { throw ValidationError("Use either --output or --output-dir, not both.") }
+        }
+
+        func run() throws {
+            let options = ExportOptions(
+                keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
+            guard let database = try store.openExisting() else {
+                if all {
+                    if outputDir == nil { try emit(nil, ids: [], asArray: true, options: options) }
+                    Console.note("no sessions: \(store.resolvedPath) does not exist.")
+                    return
+                }
+                throw StoreError.unknownSession(id: ids[0], databasePath: store.resolvedPath)
+            }
+            let selected = all ? try database.sessionIDs() : ids
+            if let outputDir {
+                let written = try database.export(ids: selected, toDirectory: outputDir, options: options)
+                Console.note("exported \(written.count) session\(written.count == 1 ? "" : "s") to \(outputDir)")
+                return
+            }
+            try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
+        }
+
+        private func emit(_ database: SessionDatabase?, ids: [String], asArray: Bool, options: ExportOptions) throws {
+            let write: (ByteSink) throws -> Void = { sink in
+                if let database {
+                    try database.export(ids: ids, asArray: asArray, to: sink, options: options)
+                } else {
+                    try Array("[]\n".utf8).withUnsafeBytes { try sink.write($0) }
+                }
+            }
+            if let output {
+                try SessionDatabase.writeAtomically(to: output) { try write($0) }
+            } else {
+                try write(FileByteSink.standardOutput())
+            }
+        }
+    }
+}

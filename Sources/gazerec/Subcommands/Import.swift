@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec import`: EyeTracking JSON into the database.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import sessions from EyeTracking JSON files (or - for stdin), all in one transaction.",
+            discussion: """
+                Each file holds one session object or an array of them, with camelCase or snake_case \
+                keys (detected). If any file is invalid, nothing is imported and the error names the \
+                file and the JSON path. Prints the ids of the imported sessions on stdout.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("JSON files; - reads stdin.", valueName: "file"))
+        var files: [String] = []
+
+        @Flag(help: "Read snake_case keys only (default: detect camelCase or snake_case).")
+        var snakeCase = false
+
+        @Flag(help: "Overwrite stored sessions that have the same id.")
+        var replace = false
+
+        @Flag(help: "Keep stored sessions that have the same id and ignore the imported copy.")
+        var skipExisting = false
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Give one or more JSON files to import, or - for stdin.") }
+            if replace && skipExisting { throw ValidationError("Use either --replace or --skip-existing, not both.") }
+            if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        }
+
+        func run() throws {
+            let database = try store.open()
+            let report = try database.importSessions(
+                from: files.map { JSONSource.file($0) },
+                keyStyle: snakeCase ? .snakeCase : .detect,
+                existing: replace ? .replace : (skipExisting ? .skip : .fail))
+            let stored = report.imported + report.replaced
+            Console.output(stored.map { $0 + "\n" }.joined())
+            var summary = "imported \(report.imported.count) session\(report.imported.count == 1 ? "" : "s")"
+            if !report.replaced.isEmpty { summary += ", replaced \(report.replaced.count)" }
+            if !report.skipped.isEmpty { summary += ", skipped \(report.skipped.count) already stored" }
+            summary += " (\(report.gazeSamples) gaze, \(report.blendShapeSamples) blend-shape samples)"
+            Console.note(summary)
+        }
+    }
+}

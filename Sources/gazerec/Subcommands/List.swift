@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec list`: the stored sessions.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the stored sessions, oldest first.",
+            discussion: "Columns: id, appID, begin time (UTC), duration (s), scanPath samples, blend-shape samples.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(help: "Print a JSON array of session summaries.")
+        var json = false
+
+        @Flag(help: "Print one session id per line (for scripts).")
+        var ids = false
+
+        func validate() throws {
+            if json && ids { throw ValidationError("Use either --json or --ids, not both.") }
+        }
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                if json { Console.output("[]\n") }
+                Console.note("no sessions yet: \(store.resolvedPath) does not exist.")
+                return
+            }
+            if ids {
+                let all = try database.sessionIDs()
+                Console.output(all.map { $0 + "\n" }.joined())
+                return
+            }
+            let summaries = try database.summaries()
+            if json {
+                let sink = MemoryByteSink()
+                let writer = JSONWriter(sink: sink, pretty: true)
+                try writer.beginArray()
+                for summary in summaries {
+                    try writer.element()
+                    try SummaryJSON.write(summary, to: writer)
+                }
+                try writer.endArray()
+                try writer.byte(0x0A)
+                try writer.flush()
+                Console.output(sink.text)
+                return
+            }
+            if summaries.isEmpty {
+                Console.note("no sessions in \(store.resolvedPath).")
+                return
+            }
+            var rows = [["ID", "APP ID", "BEGIN (UTC)", "DURATION S", "GAZE", "BLEND SHAPES", "STATE"]]
+            for summary in summaries {
+                let blend = summary.blendShapeSampleCounts.reduce(0) { $0 + $1.count }
+                let state = summary.interrupted ? "interrupted" : (summary.header.endTimeSeconds == nil ? "open" : "ended")
+                rows.append([
+                    summary.header.id, summary.header.appID, Formatting.isoTime(summary.header.beginTimeSeconds),
+                    summary.durationSeconds.map { Formatting.fixed($0, 3) } ?? "-",
+                    "\(summary.gazeSampleCount)", "\(blend)", state,
+                ])
+            }
+            Console.output(Formatting.table(rows))
+        }
+    }
+}
+
+/// The JSON shape of a session summary (`list --json`, `show --json`).
+enum SummaryJSON {
+    static func write(_ summary: SessionSummary, to writer: JSONWriter) throws {
+        let header = summary.header
+        try writer.beginObject()
+        try writer.key("id"); try writer.string(header.id)
+        try writer.key("appID"); try writer.string(header.appID)
+        try writer.key("beginTime"); try writer.number(header.beginTimeSeconds)
+        if let end = header.endTimeSeconds { try writer.key("endTime"); try writer.number(end) }
+        try writer.key("durationSeconds")
+        if let duration = summary.durationSeconds { try writer.number(duration) } else { try writer.null() }
+        try writer.key("gazeSamples"); try writer.integer(Int64(summary.gazeSampleCount))
+        try writer.key("achievedRateHz")
+        if let rate = summary.achievedRateHz { try writer.number(rate) } else { try writer.null() }
+        try writer.key("blendShapeSamples")
+        try writer.beginObject()
+        for (name, count) in summary.blendShapeSampleCounts {
+            try writer.key(name); try writer.integer(Int64(count))
+        }
+        try writer.endObject()
+        try writer.key("interrupted"); try writer.bool(summary.interrupted)
+        try writer.key("deviceModel"); try writer.string(header.deviceInfo.model)
+        try writer.endObject()
+    }
+}

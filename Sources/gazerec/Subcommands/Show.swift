@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec show ID`: a readable summary of one session.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id (case-insensitive).")
+        var id: String
+
+        @Flag(help: "Print the summary as a JSON object.")
+        var json = false
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            let summary = try database.summary(id: id)
+            if json {
+                let sink = MemoryByteSink()
+                let writer = JSONWriter(sink: sink, pretty: true)
+                try SummaryJSON.write(summary, to: writer)
+                try writer.byte(0x0A)
+                try writer.flush()
+                Console.output(sink.text)
+                return
+            }
+            let header = summary.header
+            let device = header.deviceInfo
+            var lines: [(String, String)] = [
+                ("Session", header.id),
+                ("App ID", header.appID),
+                ("Begin", "\(Formatting.isoTime(header.beginTimeSeconds)) (\(header.beginTimeSeconds))"),
+                ("End", header.endTimeSeconds.map { "\(Formatting.isoTime($0)) (\($0))" }
+                    ?? (summary.interrupted ? "interrupted" : "not ended")),
+                ("Duration", summary.durationSeconds.map { Formatting.fixed($0, 3) + " s" } ?? "-"),
+                ("Gaze samples", "\(summary.gazeSampleCount)"),
+                ("Achieved rate", summary.achievedRateHz.map { Formatting.fixed($0, 2) + " Hz" } ?? "-"),
+            ]
+            if summary.blendShapeSampleCounts.isEmpty {
+                lines.append(("Blend shapes", "none"))
+            } else {
+                for (index, entry) in summary.blendShapeSampleCounts.enumerated() {
+                    lines.append((index == 0 ? "Blend shapes" : "", "\(entry.name): \(entry.count) samples"))
+                }
+            }
+            lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
+            lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
+            lines.append(("gazerec data", header.extensionJSON == nil ? "none" : "present"))
+            let width = lines.map(\.0.count).max() ?? 0
+            Console.output(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+                .joined(separator: "\n") + "\n")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A usage error found while running (exit 64), for checks that `validate()` cannot make.
+struct UsageError: Error {
+    var message: String
+}
+
+/// Messages for humans, always on stderr; stdout carries data only.
+enum Console {
+    /// `gazerec: error: <message>` on stderr.
+    static func error(_ message: String) {
+        write("gazerec: error: \(message)\n")
+    }
+
+    /// `gazerec: <message>` on stderr.
+    static func note(_ message: String) {
+        write("gazerec: \(message)\n")
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Data on stdout.
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static var stdinIsTerminal: Bool { isatty(0) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    /// Asks a yes/no question on the terminal; false for anything but y/yes.
+    static func confirm(_ question: String) -> Bool {
+        write("\(question) [y/N] ")
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Plain-text formatting shared by the listing commands (locale-independent).
+enum Formatting {
+    /// `2020-07-24T21:40:43.445Z` for Unix seconds.
+    static func isoTime(_ seconds: Double) -> String {
+        var time = time_t(seconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+    }
+
+    /// A number with fixed decimals and `.` as separator.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    /// Left-aligned columns separated by two spaces.
+    static func table(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        var widths = [Int](repeating: 0, count: first.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}
