@@ -38,7 +38,9 @@ let package = Package(
             path: "Sources/GazerecBench"
         ),
 
-        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"]),
-        .testTarget(name: "GazerecCLITests", dependencies: ["SessionStore"]),
+        // Fixture lookup and helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "TestSupport"]),
+        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "TestSupport"]),
     ]
 )

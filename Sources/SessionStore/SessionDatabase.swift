@@ -1,13 +1,17 @@
 import Foundation
 import GRDB
 
-/// The SQLite file that holds every session: one writer, readers alongside it (WAL).
+/// The SQLite file that holds every session: one writer, readers in other processes alongside it (WAL).
 ///
 /// Samples live in their own tables keyed by session and sequence number, so a recorder can
 /// append in small transactions and a reader sees a consistent prefix of a running session.
 /// Every write method is one transaction: it happens whole or not at all.
 public final class SessionDatabase: Sendable {
-    /// The GRDB writer (a `DatabasePool` for files, a `DatabaseQueue` in memory).
+    /// The GRDB connection.
+    ///
+    /// A `DatabaseQueue` on a file in WAL mode: other processes (a running recorder, an export)
+    /// read and write alongside it. Not a `DatabasePool`, which writes a scratch table on every
+    /// open and would change the file even when a command fails and must leave it untouched.
     public let writer: any DatabaseWriter
     /// The file path, or `:memory:`.
     public let path: String
@@ -27,8 +31,15 @@ public final class SessionDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // WAL is stored in the file: set it once, then this read leaves the file alone.
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         do {
-            writer = try DatabasePool(path: path, configuration: configuration)
+            writer = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(writer)
         } catch let error as DatabaseError {
             throw StoreError.database(action: "open the session database", path: path,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionStore
 
 /// `gazerec`: record, calibrate and manage webcam eye-tracking sessions.
 struct Gazerec: ParsableCommand {
@@ -39,18 +40,20 @@ enum Main {
         }
         do {
             try command.run()
-        } catch let error as ValidationError {
-            Gazerec.exit(withError: error)
-        } catch let error as ExitCode {
-            Gazerec.exit(withError: error)
-        } catch let error as CleanExit {
-            Gazerec.exit(withError: error)
         } catch let error as UsageError {
             Console.error(error.message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
-        } catch {
-            Console.error("\(error)")
+        } catch let error as any RuntimeFailure {
+            Console.error(error.description)
             Foundation.exit(EXIT_FAILURE)
+        } catch {
+            // Help, version, validation errors and exit codes: ArgumentParser's own handling.
+            Gazerec.exit(withError: error)
         }
     }
 }
+
+/// Errors printed as `gazerec: error: <sentence>` with exit status 1.
+protocol RuntimeFailure: Error, CustomStringConvertible {}
+
+extension StoreError: RuntimeFailure {}

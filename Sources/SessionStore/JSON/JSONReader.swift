@@ -60,6 +60,7 @@ final class JSONReader {
     /// Scratch space for strings and numbers.
     private var scratch: [UInt8] = []
 
+    /// Opens `source`. (If this throws, `deinit` still runs and frees the buffer.)
     init(source: JSONSource) throws {
         buffer = .allocate(capacity: Self.chunkSize)
         sourceName = source.displayName
@@ -74,17 +75,14 @@ final class JSONReader {
                 var info = stat()
                 guard stat(path, &info) == 0 else {
                     let reason = String(cString: strerror(errno))
-                    buffer.deallocate()
                     throw StoreError.io(action: "read", path: path, reason: reason)
                 }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
-                    buffer.deallocate()
                     throw StoreError.io(action: "read", path: path, reason: "it is a directory, not a JSON file")
                 }
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else {
                     let reason = String(cString: strerror(errno))
-                    buffer.deallocate()
                     throw StoreError.io(action: "read", path: path, reason: reason)
                 }
                 fileDescriptor = fd

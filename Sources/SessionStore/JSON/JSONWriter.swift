@@ -26,6 +26,42 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Parses one JSON document held in memory (numbers read exactly, as `strtod` does).
+    public static func parse(_ bytes: [UInt8], name: String = "<memory>") throws -> JSONValue {
+        let reader = try JSONReader(source: .bytes(bytes, name: name))
+        let value = try reader.readValue()
+        guard try reader.atEnd() else { throw reader.error("unexpected data after the end of the JSON document") }
+        return value
+    }
+
+    /// Value equality that ignores the order of object members (arrays stay ordered).
+    public func isEquivalent(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case let (.array(a), .array(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
+        case let (.object(a), .object(b)):
+            guard a.count == b.count else { return false }
+            let lookup = Dictionary(b, uniquingKeysWith: { first, _ in first })
+            return lookup.count == b.count && a.allSatisfy { key, value in
+                lookup[key].map { value.isEquivalent(to: $0) } ?? false
+            }
+        default:
+            return self == other
+        }
+    }
+
+    /// The elements of an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The keys of an object, in order.
+    public var objectKeys: [String]? {
+        if case .object(let members) = self { return members.map(\.0) }
+        return nil
+    }
+
     /// The member named `key` of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
