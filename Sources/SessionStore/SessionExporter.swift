@@ -95,11 +95,13 @@ final class SessionExporter {
     private let options: ExportOptions
     private let gazeStatement: Statement
     private let blendStatement: Statement
+    private let fragments: SampleFragments?
 
     init(db: Database, json: JSONWriter, options: ExportOptions) throws {
         self.db = db
         self.json = json
         self.options = options
+        fragments = options.pretty ? nil : SampleFragments(style: options.keyStyle)
         gazeStatement = try db.makeStatement(sql: """
             SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
             """)
@@ -112,6 +114,29 @@ final class SessionExporter {
 
     func writeSession(rowid: Int64) throws {
         let (header, _) = try SessionDatabase.header(db, rowid: rowid)
+        let series = try Row.fetchAll(db, sql: """
+            SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name
+            """, arguments: [rowid]).map { (rowid: $0["rowid"] as Int64, name: $0["name"] as String) }
+
+        // SQLite steps on a second thread, which also formats every other batch (compact output);
+        // this thread formats the rest and writes everything in order.
+        let channel = BatchChannel<ExportChunk?>()
+        let names = Dictionary(uniqueKeysWithValues: series.map { ($0.rowid, $0.name) })
+        let reader = SeriesReader(connection: db.sqliteConnection!, gaze: gazeStatement.sqliteStatement,
+                                  blend: blendStatement.sqliteStatement, channel: channel,
+                                  formatter: try fragments.map { try CompactSampleFormatter(fragments: $0, seriesNames: names) })
+        let formatter = try fragments.map { try CompactSampleFormatter(fragments: $0, seriesNames: names) }
+        let thread = Thread {
+            reader.read(.gaze, ownerRowID: rowid)
+            for entry in series { reader.read(.blendShape, ownerRowID: entry.rowid) }
+            channel.finish(throwing: reader.failure)
+        }
+        thread.start()
+        defer {
+            channel.cancel()
+            channel.waitUntilFinished()
+        }
+
         try json.beginObject()
         try key(.id); try json.string(header.id)
         try key(.appID); try json.string(header.appID)
@@ -130,17 +155,21 @@ final class SessionExporter {
         try json.endObject()
 
         try key(.scanPath)
-        try writeScanPath(sessionRowID: rowid)
+        try json.beginArray()
+        while let chunk = try channel.receive(), let chunk {
+            try write(chunk, formatter: formatter, name: "")
+        }
+        try json.endArray()
 
         try key(.blendShapes)
         try json.beginObject()
-        let series = try Row.fetchAll(db, sql: """
-            SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name
-            """, arguments: [rowid])
-        for row in series {
-            let name: String = row["name"]
-            try json.key(name)
-            try writeBlendShapes(seriesRowID: row["rowid"], name: name)
+        for entry in series {
+            try json.key(entry.name)
+            try json.beginArray()
+            while let chunk = try channel.receive(), let chunk {
+                try write(chunk, formatter: formatter, name: entry.name)
+            }
+            try json.endArray()
         }
         try json.endObject()
 
@@ -152,54 +181,188 @@ final class SessionExporter {
         try json.endObject()
     }
 
-    private func writeScanPath(sessionRowID: Int64) throws {
-        let statement = gazeStatement.sqliteStatement
-        sqlite3_reset(statement)
-        sqlite3_bind_int64(statement, 1, sessionRowID)
-        try json.beginArray()
-        while try step(statement) {
-            try json.element()
-            try json.beginObject()
-            try key(.timestamp); try json.number(sqlite3_column_double(statement, 0))
-            try key(.x); try json.number(sqlite3_column_double(statement, 1))
-            try key(.y); try json.number(sqlite3_column_double(statement, 2))
-            try key(.orientation); try json.integer(sqlite3_column_int64(statement, 3))
-            if sqlite3_column_type(statement, 4) != SQLITE_NULL {
-                try key(.trackingState); try json.string(String(cString: sqlite3_column_text(statement, 4)))
+    /// Writes one chunk: bytes already formatted, or rows formatted here.
+    private func write(_ chunk: ExportChunk, formatter: CompactSampleFormatter?, name: String) throws {
+        switch chunk {
+        case .bytes(let bytes):
+            try bytes.withUnsafeBufferPointer { try json.rawBytes($0) }
+        case .rows(let batch):
+            if let formatter {
+                try formatter.format(batch).withUnsafeBufferPointer { try json.rawBytes($0) }
+                return
             }
-            try json.endObject()
+            for index in 0..<batch.count {
+                if batch.table == .gaze { try writeGaze(batch, index) } else { try writeBlendShape(batch, index, name: name) }
+            }
         }
-        try json.endArray()
     }
 
-    private func writeBlendShapes(seriesRowID: Int64, name: String) throws {
-        let statement = blendStatement.sqliteStatement
-        sqlite3_reset(statement)
-        sqlite3_bind_int64(statement, 1, seriesRowID)
-        try json.beginArray()
-        while try step(statement) {
-            try json.element()
-            try json.beginObject()
-            try key(.blendShapeLocation); try json.string(name)
-            try key(.value); try json.number(sqlite3_column_double(statement, 1))
-            try key(.timestamp); try json.number(sqlite3_column_double(statement, 0))
-            try key(.orientation); try json.integer(sqlite3_column_int64(statement, 2))
-            if sqlite3_column_type(statement, 3) != SQLITE_NULL {
-                try key(.trackingState); try json.string(String(cString: sqlite3_column_text(statement, 3)))
-            }
-            try json.endObject()
-        }
-        try json.endArray()
+    /// One gaze sample through the structured (pretty) writer.
+    private func writeGaze(_ batch: SampleBatch, _ index: Int) throws {
+        try json.element()
+        try json.beginObject()
+        try key(.timestamp); try json.number(batch.timestamps[index])
+        try key(.x); try json.number(batch.first[index])
+        try key(.y); try json.number(batch.second[index])
+        try key(.orientation); try json.integer(batch.orientations[index])
+        if let state = batch.trackingStates[index] { try key(.trackingState); try json.string(state) }
+        try json.endObject()
     }
 
-    /// Steps a query: true for a row, false when done.
-    private func step(_ statement: SQLiteStatement) throws -> Bool {
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let code:
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+    /// One blend-shape sample through the structured (pretty) writer.
+    private func writeBlendShape(_ batch: SampleBatch, _ index: Int, name: String) throws {
+        try json.element()
+        try json.beginObject()
+        try key(.blendShapeLocation); try json.string(name)
+        try key(.value); try json.number(batch.first[index])
+        try key(.timestamp); try json.number(batch.timestamps[index])
+        try key(.orientation); try json.integer(batch.orientations[index])
+        if let state = batch.trackingStates[index] { try key(.trackingState); try json.string(state) }
+        try json.endObject()
+    }
+}
+
+/// What the export's reading thread hands over: rows, or rows it already formatted.
+enum ExportChunk {
+    case rows(SampleBatch)
+    case bytes([UInt8])
+}
+
+/// Formats sample batches as compact JSON array elements, with pre-rendered key fragments.
+///
+/// Each element is preceded by `,` except the first of its series, so formatted batches can be
+/// concatenated between `[` and `]`. One instance per thread.
+final class CompactSampleFormatter {
+    private let fragments: SampleFragments
+    private let blendPrefixes: [Int64: [UInt8]]
+    private let sink = MemoryByteSink()
+    private let writer: JSONWriter
+
+    init(fragments: SampleFragments, seriesNames: [Int64: String]) throws {
+        self.fragments = fragments
+        blendPrefixes = try seriesNames.mapValues { try fragments.blendPrefix(name: $0) }
+        writer = JSONWriter(sink: sink)
+    }
+
+    func format(_ batch: SampleBatch) throws -> [UInt8] {
+        sink.reset()
+        let prefix = batch.table == .gaze ? fragments.gazeTimestamp : blendPrefixes[batch.ownerRowID]!
+        for index in 0..<batch.count {
+            if batch.firstSeq + index > 0 { try writer.byte(0x2C) }
+            try fragment(prefix)
+            if batch.table == .gaze {
+                try writer.number(batch.timestamps[index])
+                try fragment(fragments.gazeX); try writer.number(batch.first[index])
+                try fragment(fragments.gazeY); try writer.number(batch.second[index])
+            } else {
+                try writer.number(batch.first[index])
+                try fragment(fragments.blendTimestamp); try writer.number(batch.timestamps[index])
+            }
+            try fragment(fragments.orientation); try writer.integer(batch.orientations[index])
+            if let state = batch.trackingStates[index] { try fragment(fragments.trackingState); try writer.string(state) }
+            try writer.byte(0x7D)
         }
+        try writer.flush()
+        return sink.bytes
+    }
+
+    private func fragment(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { try writer.rawBytes($0) }
+    }
+}
+
+/// Steps the sample queries on the export's reading thread and sends column batches,
+/// each series ended by a `nil`.
+final class SeriesReader: @unchecked Sendable {
+    private let connection: SQLiteConnection
+    private let gaze: SQLiteStatement
+    private let blend: SQLiteStatement
+    private let channel: BatchChannel<ExportChunk?>
+    private let formatter: CompactSampleFormatter?
+    private var batchCounter = 0
+    private(set) var failure: DatabaseError?
+    /// Set when the consumer cancelled: the remaining series are not read.
+    private var stopped = false
+
+    init(connection: SQLiteConnection, gaze: SQLiteStatement, blend: SQLiteStatement,
+         channel: BatchChannel<ExportChunk?>, formatter: CompactSampleFormatter?) {
+        self.formatter = formatter
+        self.connection = connection
+        self.gaze = gaze
+        self.blend = blend
+        self.channel = channel
+    }
+
+    func read(_ table: SampleBatch.Table, ownerRowID: Int64) {
+        guard failure == nil, !stopped else { return }
+        let statement = table == .gaze ? gaze : blend
+        defer { sqlite3_reset(statement) }
+        sqlite3_reset(statement)
+        sqlite3_bind_int64(statement, 1, ownerRowID)
+        // Gaze columns: timestamp, x, y, orientation, state. Blend: timestamp, value, orientation, state.
+        let orientationColumn: Int32 = table == .gaze ? 3 : 2
+        var seq = 0
+        var batch = SampleBatch(table: table, ownerRowID: ownerRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                failure = DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+                return
+            }
+            batch.timestamps.append(sqlite3_column_double(statement, 0))
+            batch.first.append(sqlite3_column_double(statement, 1))
+            if table == .gaze { batch.second.append(sqlite3_column_double(statement, 2)) }
+            batch.orientations.append(sqlite3_column_int64(statement, orientationColumn))
+            let stateColumn = orientationColumn + 1
+            batch.trackingStates.append(sqlite3_column_type(statement, stateColumn) == SQLITE_NULL
+                                        ? nil : String(cString: sqlite3_column_text(statement, stateColumn)))
+            seq += 1
+            if batch.count == SampleInserter.batchSize {
+                guard send(batch) else { stopped = true; return }
+                batch = SampleBatch(table: table, ownerRowID: ownerRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
+            }
+        }
+        if batch.count > 0, !send(batch) { stopped = true; return }
+        if !channel.send(nil) { stopped = true }
+    }
+
+    /// Sends every third batch formatted (when formatting; SQLite is the other third of this
+    /// thread's share), the rest as rows for the consumer.
+    private func send(_ batch: SampleBatch) -> Bool {
+        batchCounter += 1
+        if let formatter, batchCounter % 3 == 0, let bytes = try? formatter.format(batch) {
+            return channel.send(.bytes(bytes))
+        }
+        return channel.send(.rows(batch))
+    }
+}
+
+/// Compact-output fragments around sample values, e.g. `{"timestamp":` and `,"x":`, in one key style.
+struct SampleFragments {
+    let gazeTimestamp, gazeX, gazeY, orientation, trackingState: [UInt8]
+    let blendLocation, blendValue, blendTimestamp: [UInt8]
+
+    init(style: KeyStyle) {
+        func key(_ key: SessionKey, first: Bool = false) -> [UInt8] {
+            Array((first ? "{\"" : ",\"").utf8) + Array(key.spelling(style).description.utf8) + Array("\":".utf8)
+        }
+        gazeTimestamp = key(.timestamp, first: true)
+        gazeX = key(.x)
+        gazeY = key(.y)
+        orientation = key(.orientation)
+        trackingState = key(.trackingState)
+        blendLocation = key(.blendShapeLocation, first: true)
+        blendValue = key(.value)
+        blendTimestamp = key(.timestamp)
+    }
+
+    /// `{"blendShapeLocation":"<name>","value":` for one series.
+    func blendPrefix(name: String) throws -> [UInt8] {
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink)
+        try writer.string(name)
+        try writer.flush()
+        return blendLocation + sink.bytes + blendValue
     }
 }

@@ -40,9 +40,11 @@ extension SessionDatabase {
         try guarded("import sessions") {
             try writer.write { db in
                 let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
+                defer { importer.finish() }
                 for source in sources {
                     try importer.importDocument(source)
                 }
+                try importer.inserter.drain()
                 return importer.report
             }
         }
@@ -64,8 +66,8 @@ final class SessionImporter {
 
     private let insertGaze: Statement
     private let insertBlend: Statement
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// Inserts samples on a second thread while this one parses.
+    let inserter: SampleInserter
 
     init(db: Database, keyStyle: ImportKeyStyle, existing: ExistingSessionPolicy) throws {
         self.db = db
@@ -79,7 +81,12 @@ final class SessionImporter {
         deviceKeys = SessionKey.table([.model, .screenSize, .systemName, .systemVersion], styles: styles)
         insertGaze = try db.makeStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
         insertBlend = try db.makeStatement(sql: "INSERT INTO blendShapeSample VALUES (?, ?, ?, ?, ?, ?)")
+        inserter = SampleInserter(connection: db.sqliteConnection!, gazeStatement: insertGaze.sqliteStatement,
+                                  blendStatement: insertBlend.sqliteStatement)
     }
+
+    /// Stops the insert thread; call before leaving the transaction, on every path.
+    func finish() { inserter.stop() }
 
     // MARK: - Documents
 
@@ -119,6 +126,7 @@ final class SessionImporter {
         try reader.expect(0x7B, "'{'")
         // Samples may come before the id, so they go under a placeholder row renamed at the end.
         placeholderCounter += 1
+        try inserter.drain()
         try db.execute(sql: """
             INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion)
             VALUES (?, '', 0, '', 0, 0, '', '')
@@ -191,6 +199,7 @@ final class SessionImporter {
         guard let device else { throw missing(.deviceInfo) }
         guard sawScanPath else { throw missing(.scanPath) }
         guard sawBlendShapes else { throw missing(.blendShapes) }
+        try inserter.drain()
 
         if let first = seenIDs[id] {
             throw StoreError.duplicateInImport(id: id, source: source.displayName, firstSource: first)
@@ -270,8 +279,8 @@ final class SessionImporter {
     private func readScanPath(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
         try reader.expect(0x5B, "an array of gaze samples")
         if try reader.consume(0x5D) { return 0 }
-        let statement = insertGaze.sqliteStatement
         var seq = 0
+        var batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
         repeat {
             reader.path.append(.index(seq))
             try reader.expect(0x7B, "a gaze sample object")
@@ -297,18 +306,19 @@ final class SessionImporter {
             guard let y else { throw missing(.y) }
             guard let orientation else { throw missing(.orientation) }
 
-            sqlite3_reset(statement)
-            sqlite3_bind_int64(statement, 1, sessionRowID)
-            sqlite3_bind_int64(statement, 2, Int64(seq))
-            sqlite3_bind_double(statement, 3, timestamp)
-            sqlite3_bind_double(statement, 4, x)
-            sqlite3_bind_double(statement, 5, y)
-            sqlite3_bind_int64(statement, 6, Int64(orientation))
-            if let state { sqlite3_bind_text(statement, 7, state, -1, Self.transient) } else { sqlite3_bind_null(statement, 7) }
-            try step(statement)
+            batch.timestamps.append(timestamp)
+            batch.first.append(x)
+            batch.second.append(y)
+            batch.orientations.append(Int64(orientation))
+            batch.trackingStates.append(state)
             reader.path.removeLast()
             seq += 1
+            if batch.count == SampleInserter.batchSize {
+                try inserter.submit(batch)
+                batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
+            }
         } while try reader.nextSeparator(close: 0x5D)
+        if batch.count > 0 { try inserter.submit(batch) }
         return seq
     }
 
@@ -317,18 +327,20 @@ final class SessionImporter {
         if try reader.consume(0x7D) { return 0 }
         var total = 0
         var names = Set<String>()
-        let statement = insertBlend.sqliteStatement
         repeat {
             let name = try reader.readString("a blend-shape name in double quotes")
             try reader.expect(0x3A, "':' after a key")
             reader.path.append(.key(name))
             guard !name.isEmpty else { throw reader.error("empty blend-shape name") }
             guard names.insert(name).inserted else { throw reader.error("duplicate blend-shape series") }
+            try inserter.drain()
             try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)",
                            arguments: [sessionRowID, name])
             let seriesRowID = db.lastInsertedRowID
             try reader.expect(0x5B, "an array of blend-shape samples")
             var seq = 0
+            var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0,
+                                    capacity: SampleInserter.batchSize)
             if !(try reader.consume(0x5D)) {
                 repeat {
                     reader.path.append(.index(seq))
@@ -360,29 +372,24 @@ final class SessionImporter {
                     guard let timestamp else { throw missing(.timestamp) }
                     guard let orientation else { throw missing(.orientation) }
 
-                    sqlite3_reset(statement)
-                    sqlite3_bind_int64(statement, 1, seriesRowID)
-                    sqlite3_bind_int64(statement, 2, Int64(seq))
-                    sqlite3_bind_double(statement, 3, timestamp)
-                    sqlite3_bind_double(statement, 4, value)
-                    sqlite3_bind_int64(statement, 5, Int64(orientation))
-                    if let state { sqlite3_bind_text(statement, 6, state, -1, Self.transient) } else { sqlite3_bind_null(statement, 6) }
-                    try step(statement)
+                    batch.timestamps.append(timestamp)
+                    batch.first.append(value)
+                    batch.orientations.append(Int64(orientation))
+                    batch.trackingStates.append(state)
                     reader.path.removeLast()
                     seq += 1
+                    if batch.count == SampleInserter.batchSize {
+                        try inserter.submit(batch)
+                        batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq,
+                                            capacity: SampleInserter.batchSize)
+                    }
                 } while try reader.nextSeparator(close: 0x5D)
             }
+            if batch.count > 0 { try inserter.submit(batch) }
             total += seq
             reader.path.removeLast()
         } while try reader.nextSeparator(close: 0x7D)
         return total
     }
 
-    private func step(_ statement: SQLiteStatement) throws {
-        let code = sqlite3_step(statement)
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
-        }
-    }
 }

@@ -229,3 +229,69 @@ struct SessionImporterTests {
         }
     }
 }
+
+@Suite("Reading across chunk boundaries")
+struct ChunkBoundaryTests {
+    @Test("strings, keys and numbers that straddle the 1 MiB read chunk parse exactly",
+          arguments: [0, 1, 2, 3, 5, 8, 13])
+    func straddle(shift: Int) throws {
+        // Given a document whose samples cross the chunk boundary at every offset around it
+        let padding = String(repeating: " ", count: (1 << 20) - 400 + shift)
+        var samples: [String] = []
+        for index in 0..<40 {
+            samples.append(#"{"timestamp":1595626844.0514789,"x":\#(Double(index) + 0.123456789012345),"y":-2.5e-3,"orientation":3,"trackingState":"limited.lowConfidence"}"#)
+        }
+        let text = sessionJSON(scanPath: "[" + padding + samples.joined(separator: ",") + "]")
+        let database = try SessionDatabase()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("big.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // When it is imported from a file (read in chunks) and exported again
+        try database.importSessions(from: [.file(path)])
+        let sink = MemoryByteSink()
+        try database.export(ids: ["0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"], asArray: false, to: sink)
+        // Then every value came through
+        let scanPath = try #require(try JSONValue.parse(sink.bytes)["scanPath"]?.arrayValue)
+        #expect(scanPath.count == 40)
+        #expect(scanPath.map { $0["x"] } == (0..<40).map { .number(Double($0) + 0.123456789012345) })
+        #expect(scanPath.allSatisfy { $0["trackingState"] == .string("limited.lowConfidence") && $0["y"] == .number(-2.5e-3) })
+    }
+}
+
+@Suite("Pipelined insertion")
+struct PipelinedInsertTests {
+    @Test("sessions of several insert batches come back sample for sample, in order")
+    func manyBatches() throws {
+        // Given 10,000 gaze and 2 × 10,000 blend-shape samples (several 4096-sample batches each)
+        let count = 10_000
+        let gaze = (0..<count).map { #"{"timestamp":\#(1000 + Double($0) / 60),"x":\#(Double($0) * 0.37),"y":\#(-Double($0)),"orientation":\#($0 % 5)}"# }
+        func series(_ name: String) -> String {
+            "\"\(name)\":[" + (0..<count).map {
+                #"{"blendShapeLocation":"\#(name)","value":\#(Double($0 % 100) / 100),"timestamp":\#(1000 + Double($0) / 60),"orientation":3}"#
+            }.joined(separator: ",") + "]"
+        }
+        let text = sessionJSON(scanPath: "[" + gaze.joined(separator: ",") + "]",
+                               blendShapes: "{" + series("eyeBlink_R") + "," + series("eyeBlink_L") + "}")
+        let database = try SessionDatabase()
+        // When imported and exported again
+        let report = try importText(database, text)
+        #expect(report.gazeSamples == count)
+        #expect(report.blendShapeSamples == 2 * count)
+        let sink = MemoryByteSink()
+        try database.export(ids: ["0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"], asArray: false, to: sink)
+        // Then the document is the same, value for value and in order
+        #expect(try JSONValue.parse(sink.bytes).isEquivalent(to: JSONValue.parse(Array(text.utf8))))
+    }
+
+    @Test("an error in the last session of a batch leaves nothing behind")
+    func errorAfterBatches() throws {
+        let database = try SessionDatabase()
+        let gaze = (0..<9000).map { #"{"timestamp":\#($0),"x":1,"y":2,"orientation":3}"# }
+        let good = sessionJSON(id: "00000000-0000-0000-0000-000000000001", scanPath: "[" + gaze.joined(separator: ",") + "]")
+        let bad = sessionJSON(id: "00000000-0000-0000-0000-000000000002",
+                              scanPath: "[" + gaze.joined(separator: ",") + #",{"timestamp":1,"x":true,"y":2,"orientation":3}]"#)
+        #expect(throws: StoreError.self) { try importText(database, "[\(good),\(bad)]") }
+        #expect(try databaseContents(database) == "session: \ngazeSample: \nblendShapeSeries: \nblendShapeSample: \n")
+    }
+}

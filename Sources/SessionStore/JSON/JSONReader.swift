@@ -62,7 +62,8 @@ final class JSONReader {
 
     /// Opens `source`. (If this throws, `deinit` still runs and frees the buffer.)
     init(source: JSONSource) throws {
-        buffer = .allocate(capacity: Self.chunkSize)
+        // One byte more than a chunk, for the NUL that lets strtod parse numbers in place.
+        buffer = .allocate(capacity: Self.chunkSize + 1)
         sourceName = source.displayName
         scratch.reserveCapacity(256)
         switch source {
@@ -136,6 +137,7 @@ final class JSONReader {
                 }
                 if count == 0 { endOfInput = true; return false }
                 end = count
+                buffer[end] = 0
                 return true
             }
         }
@@ -147,6 +149,7 @@ final class JSONReader {
         }
         memoryOffset += count
         end = count
+        buffer[end] = 0
         return true
     }
 
@@ -250,6 +253,7 @@ final class JSONReader {
             guard let byte = try peekByte() else { throw error("unterminated string (the file is truncated)") }
             if byte == 0x22 { position += 1; return }
             if byte < 0x20 { throw error("control character inside a string; escape it") }
+            if byte != 0x5C { continue }  // the run only stopped at the end of the buffer
             // Escape sequence.
             position += 1
             guard let escaped = try peekByte() else { throw error("unterminated string (the file is truncated)") }
@@ -337,21 +341,43 @@ final class JSONReader {
         guard first == 0x2D || (0x30...0x39).contains(first) else {
             throw error("expected a number, found \(Self.describe(first))")
         }
+        // Fast path: the whole number lies inside the buffer, followed by a delimiter (or the NUL sentinel).
+        let start = position
+        var index = position
+        while index < end, Self.isNumberByte(buffer[index]) { index += 1 }
+        if index < end || endOfInput {
+            let token = UnsafeBufferPointer(start: buffer + start, count: index - start)
+            guard Self.isValidNumberSyntax(token) else {
+                throw error("'\(String(decoding: token, as: UTF8.self))' is not a valid JSON number")
+            }
+            let value = (buffer + start).withMemoryRebound(to: CChar.self, capacity: index - start + 1) { strtod($0, nil) }
+            guard value.isFinite else {
+                throw error("number \(String(decoding: token, as: UTF8.self)) is out of range for a double")
+            }
+            position = index
+            return value
+        }
+        // Slow path: the number crosses a chunk boundary.
         scratch.removeAll(keepingCapacity: true)
         while let byte = try peekByte() {
-            switch byte {
-            case 0x30...0x39, 0x2D, 0x2B, 0x2E, 0x45, 0x65:
-                scratch.append(byte)
-                position += 1
-            default:
-                return try finishNumber()
-            }
+            guard Self.isNumberByte(byte) else { return try finishNumber() }
+            scratch.append(byte)
+            position += 1
         }
         return try finishNumber()
     }
 
+    @inline(__always)
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x2D, 0x2B, 0x2E, 0x45, 0x65: return true
+        default: return false
+        }
+    }
+
     private func finishNumber() throws -> Double {
-        guard Self.isValidNumberSyntax(scratch) else {
+        let valid = scratch.withUnsafeBufferPointer { Self.isValidNumberSyntax($0) }
+        guard valid else {
             let text = String(decoding: scratch, as: UTF8.self)
             throw error("'\(text)' is not a valid JSON number")
         }
@@ -368,7 +394,7 @@ final class JSONReader {
     }
 
     /// RFC 8259 number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func isValidNumberSyntax(_ bytes: [UInt8]) -> Bool {
+    static func isValidNumberSyntax(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
         func digits() -> Int {

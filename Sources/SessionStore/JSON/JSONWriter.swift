@@ -127,6 +127,8 @@ public final class MemoryByteSink: ByteSink {
     public init() {}
     public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// Empties the sink, keeping its capacity.
+    public func reset() { bytes.removeAll(keepingCapacity: true) }
 }
 
 /// A buffered JSON emitter: compact or pretty (two-space indent), shortest round-trip numbers.
@@ -179,7 +181,8 @@ public final class JSONWriter {
         count += length
     }
 
-    private func rawBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    /// Bytes already in JSON form (a pre-rendered fragment such as `,"x":`).
+    public func rawBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         if bytes.count > Self.capacity {
             try flush()
             try sink.write(UnsafeRawBufferPointer(bytes))
@@ -287,6 +290,7 @@ public final class JSONWriter {
         var text = value.description
         try text.withUTF8 { try rawBytes($0) }
     }
+
 
     /// An integer.
     public func integer(_ value: Int64) throws {
