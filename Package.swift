@@ -7,12 +7,46 @@ let package = Package(
     products: [
         .executable(name: "gazerec", targets: ["gazerec"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
+        .library(name: "GazeCore", targets: ["GazeCore"]),
+        .library(name: "GazeVision", targets: ["GazeVision"]),
+        .library(name: "GazeCapture", targets: ["GazeCapture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // Pure Swift math: eye openness, blinks, pupils, head pose (and later calibration, fixations).
+        .target(name: "GazeCore"),
+
+        // The only code that includes dlib: C++ inside, a plain C API outside. Optimised even in
+        // debug builds (dlib's templates at -O0 are tens of times slower). Debian's dlib is built
+        // against BLAS/LAPACK, whose unversioned .so links exist only with their -dev packages.
+        .target(
+            name: "CDlibShim",
+            cxxSettings: [.unsafeFlags(["-O2", "-std=c++17"])],
+            linkerSettings: [
+                .linkedLibrary("dlib"), .linkedLibrary(":libblas.so.3"), .linkedLibrary(":liblapack.so.3"),
+                .linkedLibrary("pthread"), .linkedLibrary("m"),
+            ]
+        ),
+
+        // Video files through FFmpeg's libraries (libavformat, libavcodec, libswscale).
+        .target(
+            name: "CVideoDecoder",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"),
+            ]
+        ),
+
+        // Frame sources: video files (and V4L2 cameras), one Frame type with a timestamp.
+        .target(name: "GazeCapture", dependencies: ["CVideoDecoder"]),
+
+        // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
+        .target(name: "GazeVision", dependencies: ["CDlibShim", "GazeCore", "GazeCapture"]),
+
         // SQLite session store and the EyeTracking-compatible streaming JSON codec.
         .target(
             name: "SessionStore",
@@ -29,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "SessionStore",
+                "SessionStore", "GazeCore", "GazeCapture", "GazeVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,13 +71,16 @@ let package = Package(
         // Benchmarks run by Scripts/bench-*.sh (release build).
         .executableTarget(
             name: "gazerec-bench",
-            dependencies: ["SessionStore"],
+            dependencies: ["SessionStore", "GazeCore", "GazeCapture", "GazeVision", "CDlibShim"],
             path: "Sources/GazerecBench"
         ),
 
         // Fixture lookup and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "TestSupport"]),
+        .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "TestSupport"]),
+        .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "TestSupport"]),
+        .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "CDlibShim", "TestSupport"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "TestSupport"]),
     ]
 )

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GazeCapture
+import GazeVision
 import SessionStore
 
 /// `gazerec`: record, calibrate and manage webcam eye-tracking sessions.
@@ -16,7 +18,7 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [List.self, Show.self, Export.self, Import.self, Delete.self]
+        subcommands: [Analyze.self, List.self, Show.self, Export.self, Import.self, Delete.self]
     )
 }
 
@@ -57,3 +59,5 @@ enum Main {
 protocol RuntimeFailure: Error, CustomStringConvertible {}
 
 extension StoreError: RuntimeFailure {}
+extension CaptureError: RuntimeFailure {}
+extension VisionError: RuntimeFailure {}

@@ -1,0 +1,81 @@
+// gazerec_dlib.h — a plain C API over dlib's HOG face detector and 68-point shape predictor.
+//
+// WHAT THIS OBJECT REPRESENTS
+//   Two opaque handles: gz_detector (dlib's frontal HOG face detector) and gz_predictor (a
+//   shape_predictor loaded from a .dat model). Images are 8-bit gray buffers owned by the caller:
+//   every call WRAPS the caller's buffer, it does not copy it; the buffer must stay valid and
+//   unchanged for the duration of the call only.
+//
+// THREAD SAFETY
+//   gz_detector: one thread at a time per handle (dlib's detector call is non-const). Create one
+//   per thread. gz_predictor: const after loading; may be shared by any number of threads.
+//
+// ERRORS
+//   No C++ exception crosses this boundary. Functions that can fail take `error` (a buffer of
+//   `error_size` bytes) and write a one-line, NUL-terminated reason into it on failure.
+
+#ifndef GAZEREC_DLIB_H
+#define GAZEREC_DLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A rectangle in pixels, inclusive corners as dlib reports them, with the detector's score
+/// (larger is more confident; 0 for rectangles that did not come from the detector).
+typedef struct gz_rect {
+    long left;
+    long top;
+    long right;
+    long bottom;
+    double score;
+} gz_rect;
+
+/// The number of landmarks the shape predictor must produce.
+#define GZ_LANDMARK_COUNT 68
+
+typedef struct gz_detector gz_detector;
+typedef struct gz_predictor gz_predictor;
+
+/// Creates dlib's frontal face detector.
+///   ensures: returns a handle, or NULL with `error` set.
+gz_detector *gz_detector_create(char *error, size_t error_size);
+
+/// Frees a detector (NULL is allowed).
+void gz_detector_free(gz_detector *detector);
+
+/// Finds faces in a gray image.
+///   requires: pixels points to height rows of width bytes, rows `stride` bytes apart (stride >= width);
+///             upsample is 0 (image as is) or 1 (doubled first: finds faces down to ~40 px, 4x slower).
+///   ensures:  writes up to `capacity` rectangles (in the given image's pixels, most confident first)
+///             to `out` and returns how many faces were found (which may exceed capacity);
+///             returns -1 with `error` set on failure.
+int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
+                       int upsample, double threshold, gz_rect *out, int capacity, char *error, size_t error_size);
+
+/// Loads a 68-point shape predictor model (dlib's .dat serialization).
+///   ensures: returns a handle, or NULL with `error` set (missing file, not a dlib model, wrong part count).
+gz_predictor *gz_predictor_load(const char *path, char *error, size_t error_size);
+
+/// Frees a predictor (NULL is allowed).
+void gz_predictor_free(gz_predictor *predictor);
+
+/// The model's mean shape (where a fit starts), in box-relative coordinates: (0, 0) is the box's
+/// top-left corner and (1, 1) its bottom-right. Writes 2 * GZ_LANDMARK_COUNT doubles to `xy`.
+void gz_predictor_mean_shape(const gz_predictor *predictor, double *xy);
+
+/// Fits the 68 landmarks inside `box`.
+///   requires: the image as for gz_detector_detect; `xy` holds 2 * GZ_LANDMARK_COUNT doubles.
+///   ensures:  writes x0, y0, x1, y1, … in image pixels (dlib point order) and returns 0,
+///             or returns -1 with `error` set.
+int gz_predictor_fit(const gz_predictor *predictor, const uint8_t *pixels, long width, long height, long stride,
+                     gz_rect box, double *xy, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,196 @@
+// The only file of gazerec that includes dlib. See include/gazerec_dlib.h for the contract.
+
+#include "gazerec_dlib.h"
+
+#include <dlib/image_processing.h>
+#include <dlib/image_processing/frontal_face_detector.h>
+#include <dlib/image_transforms.h>
+#include <dlib/serialize.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace gzshim {
+
+/// A caller-owned gray buffer seen through dlib's generic image interface (no copy).
+/// Its accessors live in this namespace so dlib's templates find them by argument-dependent lookup.
+struct gray_view {
+    const unsigned char *pixels;
+    long rows;
+    long columns;
+    long stride;
+};
+
+inline long num_rows(const gray_view &image) { return image.rows; }
+inline long num_columns(const gray_view &image) { return image.columns; }
+inline void *image_data(gray_view &image) { return const_cast<unsigned char *>(image.pixels); }
+inline const void *image_data(const gray_view &image) { return image.pixels; }
+inline long width_step(const gray_view &image) { return image.stride; }
+
+} // namespace gzshim
+
+namespace dlib {
+template <> struct image_traits<gzshim::gray_view> {
+    typedef unsigned char pixel_type;
+};
+} // namespace dlib
+
+namespace {
+
+using gzshim::gray_view;
+
+void set_error(char *error, size_t size, const std::string &message) {
+    if (error == nullptr || size == 0) return;
+    std::string line = message;
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    std::snprintf(error, size, "%s", line.c_str());
+}
+
+bool valid_image(const uint8_t *pixels, long width, long height, long stride, char *error, size_t size) {
+    if (pixels == nullptr || width <= 0 || height <= 0 || stride < width) {
+        set_error(error, size, "invalid image buffer (" + std::to_string(width) + "x" + std::to_string(height) +
+                                   ", stride " + std::to_string(stride) + ")");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+struct gz_detector {
+    dlib::frontal_face_detector detector;
+};
+
+struct gz_predictor {
+    dlib::shape_predictor predictor;
+    double mean_shape[2 * GZ_LANDMARK_COUNT];
+};
+
+extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
+    try {
+        auto *handle = new gz_detector;
+        handle->detector = dlib::get_frontal_face_detector();
+        return handle;
+    } catch (const std::exception &e) {
+        set_error(error, error_size, std::string("cannot create the face detector: ") + e.what());
+    } catch (...) {
+        set_error(error, error_size, "cannot create the face detector: unknown error");
+    }
+    return nullptr;
+}
+
+extern "C" void gz_detector_free(gz_detector *detector) { delete detector; }
+
+extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
+                                  int upsample, double threshold, gz_rect *out, int capacity, char *error,
+                                  size_t error_size) {
+    if (detector == nullptr) {
+        set_error(error, error_size, "no detector");
+        return -1;
+    }
+    if (!valid_image(pixels, width, height, stride, error, error_size)) return -1;
+    try {
+        gray_view view{pixels, height, width, stride};
+        std::vector<dlib::rect_detection> found;
+        double scale = 1.0;
+        if (upsample > 0) {
+            dlib::array2d<unsigned char> larger;
+            dlib::pyramid_up(view, larger, dlib::pyramid_down<2>());
+            detector->detector(larger, found, threshold);
+            scale = static_cast<double>(dlib::num_columns(larger)) / static_cast<double>(width);
+        } else {
+            detector->detector(view, found, threshold);
+        }
+        std::sort(found.begin(), found.end(), [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
+            return a.detection_confidence > b.detection_confidence;
+        });
+        const int count = static_cast<int>(found.size());
+        for (int i = 0; i < count && i < capacity; ++i) {
+            const dlib::rectangle &r = found[i].rect;
+            out[i].left = static_cast<long>(r.left() / scale);
+            out[i].top = static_cast<long>(r.top() / scale);
+            out[i].right = static_cast<long>(r.right() / scale);
+            out[i].bottom = static_cast<long>(r.bottom() / scale);
+            out[i].score = found[i].detection_confidence;
+        }
+        return count;
+    } catch (const std::exception &e) {
+        set_error(error, error_size, std::string("face detection failed: ") + e.what());
+    } catch (...) {
+        set_error(error, error_size, "face detection failed: unknown error");
+    }
+    return -1;
+}
+
+extern "C" gz_predictor *gz_predictor_load(const char *path, char *error, size_t error_size) {
+    if (path == nullptr) {
+        set_error(error, error_size, "no model path");
+        return nullptr;
+    }
+    gz_predictor *handle = nullptr;
+    try {
+        handle = new gz_predictor;
+        dlib::deserialize(path) >> handle->predictor;
+        if (handle->predictor.num_parts() != GZ_LANDMARK_COUNT) {
+            const unsigned long parts = handle->predictor.num_parts();
+            delete handle;
+            set_error(error, error_size,
+                      "the model has " + std::to_string(parts) + " landmarks, not " + std::to_string(GZ_LANDMARK_COUNT));
+            return nullptr;
+        }
+        // The mean shape is private in dlib's class but is the second item of its serialization.
+        std::ifstream file(path, std::ios::binary);
+        int version = 0;
+        dlib::matrix<float, 0, 1> initial;
+        dlib::deserialize(version, file);
+        dlib::deserialize(initial, file);
+        if (initial.size() != 2 * GZ_LANDMARK_COUNT) {
+            delete handle;
+            set_error(error, error_size, "the model's mean shape has an unexpected size");
+            return nullptr;
+        }
+        for (long i = 0; i < initial.size(); ++i) handle->mean_shape[i] = initial(i);
+        return handle;
+    } catch (const std::exception &e) {
+        set_error(error, error_size, e.what());
+    } catch (...) {
+        set_error(error, error_size, "unknown error while reading the model");
+    }
+    delete handle;
+    return nullptr;
+}
+
+extern "C" void gz_predictor_free(gz_predictor *predictor) { delete predictor; }
+
+extern "C" void gz_predictor_mean_shape(const gz_predictor *predictor, double *xy) {
+    std::memcpy(xy, predictor->mean_shape, sizeof predictor->mean_shape);
+}
+
+extern "C" int gz_predictor_fit(const gz_predictor *predictor, const uint8_t *pixels, long width, long height,
+                                long stride, gz_rect box, double *xy, char *error, size_t error_size) {
+    if (predictor == nullptr || xy == nullptr) {
+        set_error(error, error_size, "no predictor or output buffer");
+        return -1;
+    }
+    if (!valid_image(pixels, width, height, stride, error, error_size)) return -1;
+    try {
+        gray_view view{pixels, height, width, stride};
+        const dlib::rectangle rect(box.left, box.top, box.right, box.bottom);
+        const dlib::full_object_detection shape = predictor->predictor(view, rect);
+        for (unsigned long i = 0; i < shape.num_parts(); ++i) {
+            xy[2 * i] = static_cast<double>(shape.part(i).x());
+            xy[2 * i + 1] = static_cast<double>(shape.part(i).y());
+        }
+        return 0;
+    } catch (const std::exception &e) {
+        set_error(error, error_size, std::string("landmark fit failed: ") + e.what());
+    } catch (...) {
+        set_error(error, error_size, "landmark fit failed: unknown error");
+    }
+    return -1;
+}

@@ -1,0 +1,59 @@
+// gazerec_video.h — decode a video file into 8-bit gray frames with FFmpeg's libraries.
+//
+// WHAT THIS OBJECT REPRESENTS
+//   gz_video: one open video file (any container and codec FFmpeg reads, or a still image).
+//   Frames come out in presentation order, every frame the decoder produces (no frame is
+//   dropped or duplicated), each converted to 8-bit gray at the stream's own size, with its
+//   presentation time in seconds from the stream's start. Decoding is single-threaded, so the
+//   same file always yields the same frames.
+//
+// THREAD SAFETY
+//   One thread at a time per handle.
+//
+// ERRORS
+//   Functions that can fail write a one-line reason into `error` (error_size bytes).
+
+#ifndef GAZEREC_VIDEO_H
+#define GAZEREC_VIDEO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gz_video gz_video;
+
+/// What the container says about the video stream.
+typedef struct gz_video_info {
+    int width;
+    int height;
+    /// Average frame rate in frames per second (0 if unknown).
+    double frames_per_second;
+    /// Duration in seconds (0 if unknown).
+    double duration_seconds;
+    /// Frame count from the container (0 if unknown).
+    long frame_count;
+    /// Codec name, e.g. "h264".
+    char codec[32];
+} gz_video_info;
+
+/// Opens `path`; returns NULL with `error` set if it is not a readable video.
+gz_video *gz_video_open(const char *path, char *error, size_t error_size);
+
+/// The stream's properties.
+gz_video_info gz_video_get_info(const gz_video *video);
+
+/// Decodes the next frame into `gray` (width * height bytes, rows packed) and its time.
+///   returns 1 for a frame, 0 at the end of the stream, -1 with `error` set on a decoding error.
+int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size);
+
+/// Closes the file (NULL is allowed).
+void gz_video_close(gz_video *video);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,69 @@
+import GazeCore
+
+/// One camera or video frame: 8-bit gray pixels and when it was captured.
+public struct Frame: Sendable {
+    /// 0-based position in its source.
+    public var index: Int
+    /// Seconds: Unix time for cameras (from the driver's timestamp), presentation time from the
+    /// start of the stream for video files.
+    public var timestampSeconds: Double
+    public var image: GrayImage
+
+    public init(index: Int, timestampSeconds: Double, image: GrayImage) {
+        self.index = index
+        self.timestampSeconds = timestampSeconds
+        self.image = image
+    }
+
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+}
+
+/// Something that produces frames in order.
+public protocol FrameSource: AnyObject {
+    /// A human name for the source (camera card name, or the video's file name).
+    var name: String { get }
+    /// Frame size in pixels.
+    var width: Int { get }
+    var height: Int { get }
+    /// Nominal frame rate (what the driver granted or the container says); 0 if unknown.
+    var framesPerSecond: Double { get }
+    /// The next frame, or nil at the end of the stream.
+    func nextFrame() throws -> Frame?
+}
+
+/// Why a frame source failed, each a sentence a user can act on.
+public enum CaptureError: Error, CustomStringConvertible, Equatable {
+    case cannotOpenVideo(path: String, reason: String)
+    case decodingFailed(path: String, frame: Int, reason: String)
+    case noSuchDevice(path: String)
+    case deviceBusy(path: String)
+    case permissionDenied(path: String)
+    case notACaptureDevice(path: String)
+    case unsupportedFormat(path: String, detail: String)
+    case deviceLost(path: String, reason: String)
+    case deviceError(path: String, operation: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpenVideo(path, reason):
+            return "cannot open video \(path): \(reason). Give a video file FFmpeg can read (mp4, mkv, avi, mov, webm, …)."
+        case let .decodingFailed(path, frame, reason):
+            return "cannot decode video \(path) at frame \(frame): \(reason). The file may be damaged or truncated."
+        case let .noSuchDevice(path):
+            return "cannot open camera \(path): no such device. Use --input FILE to analyse a video, or list cameras with 'gazerec devices'."
+        case let .deviceBusy(path):
+            return "cannot open camera \(path): it is busy (another program is using it). Close that program and try again."
+        case let .permissionDenied(path):
+            return "cannot open camera \(path): permission denied. Add your user to the 'video' group."
+        case let .notACaptureDevice(path):
+            return "cannot use \(path): it is not a video capture device. List cameras with 'gazerec devices'."
+        case let .unsupportedFormat(path, detail):
+            return "cannot use camera \(path): \(detail). List its formats with 'gazerec devices'."
+        case let .deviceLost(path, reason):
+            return "camera \(path) was lost: \(reason). Check the cable; what was captured so far is kept."
+        case let .deviceError(path, operation, reason):
+            return "camera \(path) failed during \(operation): \(reason)."
+        }
+    }
+}

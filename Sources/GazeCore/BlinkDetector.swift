@@ -1,0 +1,122 @@
+/// Which eyes took part in a blink.
+public enum BlinkEyes: String, Sendable, Equatable {
+    case both
+    /// Only the participant's left eye closed (a wink).
+    case left
+    /// Only the participant's right eye closed.
+    case right
+}
+
+/// A completed eye closure.
+public struct BlinkEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// A closure within the plausible blink duration.
+        case blink
+        /// A closure longer than a blink (eyes shut, drowsiness).
+        case longClosure
+    }
+
+    /// Time the first eye closed (seconds, the frames' time base).
+    public var startSeconds: Double
+    /// Time the last eye reopened.
+    public var endSeconds: Double
+    public var eyes: BlinkEyes
+    public var kind: Kind
+    /// Lowest openness seen during the closure (0 = fully closed).
+    public var minimumOpenness: Double
+
+    public var durationSeconds: Double { endSeconds - startSeconds }
+}
+
+/// Finds blinks in per-eye openness with hysteresis and plausible duration limits.
+///
+/// An eye counts as closed when its openness falls below `closeThreshold` and as open again when
+/// it rises above `openThreshold` (hysteresis against flicker). A closure is the span during which
+/// at least one eye is closed. Closures shorter than `minimumDuration` are noise and dropped;
+/// those up to `maximumBlinkDuration` are blinks (typically 100–400 ms); longer ones are
+/// `longClosure`s. A frame without a face ends nothing: the closure continues across the gap,
+/// unless the gap exceeds `maximumGap`, which discards it.
+public struct BlinkDetector: Sendable {
+    public var closeThreshold: Double
+    public var openThreshold: Double
+    public var minimumDuration: Double
+    public var maximumBlinkDuration: Double
+    public var maximumGap: Double
+
+    private var closed: [Eye: Bool] = [.left: false, .right: false]
+    private var eyesClosedDuringEvent: Set<Eye> = []
+    private var startSeconds: Double?
+    private var minimumOpenness = 1.0
+    private var lastSeconds: Double?
+
+    public init(closeThreshold: Double = 0.35, openThreshold: Double = 0.55, minimumDuration: Double = 0.05,
+                maximumBlinkDuration: Double = 0.5, maximumGap: Double = 0.25) {
+        precondition(closeThreshold < openThreshold, "the hysteresis needs close < open")
+        self.closeThreshold = closeThreshold
+        self.openThreshold = openThreshold
+        self.minimumDuration = minimumDuration
+        self.maximumBlinkDuration = maximumBlinkDuration
+        self.maximumGap = maximumGap
+    }
+
+    /// Whether either eye is currently closed (the per-frame blink flag).
+    public var isClosed: Bool { startSeconds != nil }
+
+    /// Feeds one frame; returns the event that this frame completed, if any.
+    public mutating func update(timeSeconds: Double, leftOpenness: Double, rightOpenness: Double) -> BlinkEvent? {
+        if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
+            reset()
+        }
+        lastSeconds = timeSeconds
+        for (eye, openness) in [(Eye.left, leftOpenness), (Eye.right, rightOpenness)] {
+            if closed[eye]! {
+                if openness > openThreshold { closed[eye] = false }
+            } else if openness < closeThreshold {
+                closed[eye] = true
+            }
+            if closed[eye]! { eyesClosedDuringEvent.insert(eye) }
+        }
+        let anyClosed = closed[.left]! || closed[.right]!
+        if anyClosed {
+            if startSeconds == nil { startSeconds = timeSeconds }
+            minimumOpenness = Swift.min(minimumOpenness, leftOpenness, rightOpenness)
+            return nil
+        }
+        guard let start = startSeconds else { return nil }
+        let event = makeEvent(start: start, end: timeSeconds)
+        reset()
+        return event
+    }
+
+    /// A frame without a face: continues a closure unless the gap grows too long.
+    public mutating func missing(timeSeconds: Double) {
+        if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
+            reset()
+            lastSeconds = nil
+        }
+    }
+
+    /// Ends the stream: a closure still open at the end is reported if long enough.
+    public mutating func finish(timeSeconds: Double) -> BlinkEvent? {
+        guard let start = startSeconds else { return nil }
+        let event = makeEvent(start: start, end: timeSeconds)
+        reset()
+        return event
+    }
+
+    private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
+        let duration = end - start
+        guard duration >= minimumDuration else { return nil }
+        let eyes: BlinkEyes = eyesClosedDuringEvent.count == 2 ? .both : (eyesClosedDuringEvent.contains(.left) ? .left : .right)
+        return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes,
+                          kind: duration <= maximumBlinkDuration ? .blink : .longClosure,
+                          minimumOpenness: minimumOpenness)
+    }
+
+    private mutating func reset() {
+        startSeconds = nil
+        eyesClosedDuringEvent = []
+        minimumOpenness = 1
+        closed = [.left: false, .right: false]
+    }
+}

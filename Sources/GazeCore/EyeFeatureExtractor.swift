@@ -1,0 +1,153 @@
+/// How well a frame was tracked (ARKit-style vocabulary, as in the session format).
+public enum TrackingState: String, Sendable, CaseIterable {
+    /// A face was fitted with good confidence.
+    case normal
+    /// The first frames after a face was (re)acquired, before the estimates settled.
+    case initializing = "limited.initializing"
+    /// A face was fitted with low confidence (occlusion, strong head turn, poor light).
+    case lowConfidence = "limited.lowConfidence"
+    /// The face moved too far since the previous frame for the estimate to be trusted.
+    case excessiveMotion = "limited.excessiveMotion"
+    /// No face in the frame.
+    case missing = "notTracking"
+
+    /// The value written to `trackingState` in the session format (absent when normal).
+    public var sessionValue: String? { self == .normal ? nil : rawValue }
+
+    /// The value written to the per-frame analysis output.
+    public var analysisValue: String {
+        switch self {
+        case .normal: "normal"
+        case .initializing: "initializing"
+        case .lowConfidence: "lowConfidence"
+        case .excessiveMotion: "excessiveMotion"
+        case .missing: "missing"
+        }
+    }
+}
+
+/// A face found in one frame: its landmarks and how much to trust them.
+public struct FaceObservation: Sendable, Equatable {
+    public var landmarks: FaceLandmarks
+    /// 0…1, from the shape plausibility of the fit (see `MeanShape.confidence`).
+    public var confidence: Double
+    /// Whether the face detector ran on this frame (false: the box came from the previous frame).
+    public var detected: Bool
+
+    public init(landmarks: FaceLandmarks, confidence: Double, detected: Bool) {
+        self.landmarks = landmarks
+        self.confidence = confidence
+        self.detected = detected
+    }
+}
+
+/// Everything gazerec measures in one frame.
+public struct FrameFeatures: Sendable {
+    public var frameIndex: Int
+    /// Seconds in the source's time base (Unix time for cameras, presentation time for files).
+    public var timestampSeconds: Double
+    public var trackingState: TrackingState
+    /// 0…1; 0 without a face.
+    public var confidence: Double
+    public var face: FaceObservation?
+    /// Eye aspect ratio per eye (participant's left/right).
+    public var aspectRatio: [Eye: Double] = [:]
+    /// Openness 0…1 per eye.
+    public var openness: [Eye: Double] = [:]
+    /// Whether an eye is closed in this frame (hysteresis of the blink detector).
+    public var blinking = false
+    public var pupils: [Eye: PupilObservation] = [:]
+    public var headPose: HeadPose?
+}
+
+/// Turns face observations into per-frame eye features: openness, blinks, pupils, head pose, state.
+///
+/// One extractor per stream (it keeps each eye's open level, the blink state and the last pose).
+/// Pure Swift: the face comes from the vision layer, so this runs and is tested without a camera.
+public struct EyeFeatureExtractor: Sendable {
+    public var poseEstimator: HeadPoseEstimator
+    public var pupilLocator = PupilLocator()
+    public var blinkDetector = BlinkDetector()
+    /// Below this confidence a frame is `lowConfidence`.
+    public var lowConfidenceThreshold = 0.35
+    /// Landmark motion between consecutive frames, in inter-ocular distances, above which a frame
+    /// is `excessiveMotion`.
+    public var excessiveMotionThreshold = 0.35
+    /// Frames after (re)acquiring a face that are `initializing`.
+    public var initializingFrames = 3
+
+    private var openness: [Eye: OpennessEstimator] = [.left: OpennessEstimator(), .right: OpennessEstimator()]
+    private var previous: FaceLandmarks?
+    private var previousPose: HeadPose?
+    private var framesSinceAcquired = 0
+    private var lastTime: Double?
+
+    public init(intrinsics: CameraIntrinsics, model: FaceModel3D = .sixPoint) {
+        poseEstimator = HeadPoseEstimator(model: model, intrinsics: intrinsics)
+    }
+
+    /// Processes one frame; returns its features and the blink event it completed, if any.
+    public mutating func process(frameIndex: Int, timestampSeconds: Double, image: GrayImage?,
+                                 face: FaceObservation?) -> (FrameFeatures, BlinkEvent?) {
+        lastTime = timestampSeconds
+        var features = FrameFeatures(frameIndex: frameIndex, timestampSeconds: timestampSeconds,
+                                     trackingState: .missing, confidence: 0, face: face)
+        guard let face else {
+            previous = nil
+            framesSinceAcquired = 0
+            blinkDetector.missing(timeSeconds: timestampSeconds)
+            return (features, nil)
+        }
+        let landmarks = face.landmarks
+        features.confidence = face.confidence
+
+        // 1. Tracking state.
+        let motion = previous.map { Self.meanMotion(from: $0, to: landmarks) / Swift.max(landmarks.interocularDistance, 1) }
+        if framesSinceAcquired < initializingFrames {
+            features.trackingState = .initializing
+        } else if face.confidence < lowConfidenceThreshold {
+            features.trackingState = .lowConfidence
+        } else if let motion, motion > excessiveMotionThreshold {
+            features.trackingState = .excessiveMotion
+        } else {
+            features.trackingState = .normal
+        }
+        framesSinceAcquired += 1
+        previous = landmarks
+
+        // 2. Eyes: aspect ratio → openness → blinks.
+        for eye in Eye.allCases {
+            let ratio = eyeAspectRatio(landmarks.contour(of: eye))
+            features.aspectRatio[eye] = ratio
+            features.openness[eye] = openness[eye]!.update(ratio: ratio)
+        }
+        let event = blinkDetector.update(timeSeconds: timestampSeconds, leftOpenness: features.openness[.left]!,
+                                         rightOpenness: features.openness[.right]!)
+        features.blinking = blinkDetector.isClosed
+
+        // 3. Pupils (skipped while the eye is shut: there is nothing to find).
+        if let image {
+            for eye in Eye.allCases where features.openness[eye]! > 0.2 {
+                features.pupils[eye] = pupilLocator.locate(in: image, contour: landmarks.contour(of: eye))
+            }
+        }
+
+        // 4. Head pose.
+        let pose = poseEstimator.estimate(landmarks, previous: previousPose)
+        features.headPose = pose
+        previousPose = pose
+        return (features, event)
+    }
+
+    /// Ends the stream, reporting a closure still in progress.
+    public mutating func finish() -> BlinkEvent? {
+        guard let lastTime else { return nil }
+        return blinkDetector.finish(timeSeconds: lastTime)
+    }
+
+    static func meanMotion(from a: FaceLandmarks, to b: FaceLandmarks) -> Double {
+        var sum = 0.0
+        for index in 0..<FaceLandmarks.count { sum += a[index].distance(to: b[index]) }
+        return sum / Double(FaceLandmarks.count)
+    }
+}

@@ -1,0 +1,180 @@
+/// An 8-bit gray image, rows packed (`pixels[y * width + x]`).
+public struct GrayImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height, "pixel count must be width × height")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
+
+    /// Bilinear sample at a sub-pixel position (clamped to the image).
+    @inline(__always)
+    public func sample(_ x: Double, _ y: Double) -> Double {
+        let cx = Swift.min(Swift.max(x, 0), Double(width - 1))
+        let cy = Swift.min(Swift.max(y, 0), Double(height - 1))
+        let x0 = Int(cx), y0 = Int(cy)
+        let x1 = Swift.min(x0 + 1, width - 1), y1 = Swift.min(y0 + 1, height - 1)
+        let fx = cx - Double(x0), fy = cy - Double(y0)
+        let top = Double(pixels[y0 * width + x0]) * (1 - fx) + Double(pixels[y0 * width + x1]) * fx
+        let bottom = Double(pixels[y1 * width + x0]) * (1 - fx) + Double(pixels[y1 * width + x1]) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    /// The image shrunk by an integer factor, each output pixel the mean of a factor × factor block.
+    public func downscaled(by factor: Int) -> GrayImage {
+        precondition(factor >= 1)
+        if factor == 1 { return self }
+        let outWidth = width / factor, outHeight = height / factor
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight)
+        let area = factor * factor
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for oy in 0..<outHeight {
+                    for ox in 0..<outWidth {
+                        var sum = 0
+                        for dy in 0..<factor {
+                            let row = (oy * factor + dy) * width + ox * factor
+                            for dx in 0..<factor { sum += Int(source[row + dx]) }
+                        }
+                        target[oy * outWidth + ox] = UInt8(sum / area)
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: out)
+    }
+}
+
+/// Where one pupil (iris centre) was found.
+public struct PupilObservation: Sendable, Equatable {
+    /// Centre in image pixels.
+    public var centre: Point2
+    /// Position relative to the eye corners: x is 0 at the corner on the image's left and 1 at the
+    /// corner on the image's right; y is the signed distance below the corner-to-corner line, in
+    /// units of the corner distance (positive = lower in the image).
+    public var normalized: Point2
+}
+
+/// Finds the pupil centre inside an eye contour by means of gradients (Timm & Barth 2011).
+///
+/// The eye region is resampled to `patchWidth` pixels across; strong image gradients (above
+/// mean + 0.3 σ of the magnitudes) vote for the centre c maximising mean(max(0, dᵢ·gᵢ)²), with dᵢ
+/// the unit vector from c to gradient point i and gᵢ its unit gradient, weighted by darkness at c.
+/// Only centres inside the eye contour are considered. About 20–40 µs per eye.
+public struct PupilLocator: Sendable {
+    public var patchWidth: Int
+
+    public init(patchWidth: Int = 30) {
+        precondition(patchWidth >= 8)
+        self.patchWidth = patchWidth
+    }
+
+    /// The pupil of the eye outlined by `contour` (six dlib points), or nil if the eye is too small or shut.
+    public func locate(in image: GrayImage, contour: [Point2]) -> PupilObservation? {
+        precondition(contour.count == 6)
+        let cornerLeft = contour[0], cornerRight = contour[3]
+        let eyeWidth = cornerLeft.distance(to: cornerRight)
+        guard eyeWidth >= 6 else { return nil }
+        var low = contour[0], high = contour[0]
+        for point in contour {
+            low = Point2(Swift.min(low.x, point.x), Swift.min(low.y, point.y))
+            high = Point2(Swift.max(high.x, point.x), Swift.max(high.y, point.y))
+        }
+        let margin = 0.15 * eyeWidth
+        let origin = Point2(low.x - margin * 0.5, low.y - margin)
+        let regionWidth = high.x - low.x + margin
+        let regionHeight = high.y - low.y + 2 * margin
+        let scale = Double(patchWidth) / regionWidth
+        let width = patchWidth
+        let height = Swift.max(6, Int((regionHeight * scale).rounded()))
+
+        // Resample the eye region.
+        var patch = [Double](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                patch[y * width + x] = image.sample(origin.x + (Double(x) + 0.5) / scale, origin.y + (Double(y) + 0.5) / scale)
+            }
+        }
+        // Contour in patch coordinates.
+        let polygon = contour.map { Point2(($0.x - origin.x) * scale - 0.5, ($0.y - origin.y) * scale - 0.5) }
+
+        // Gradients (central differences) and their threshold.
+        var gradientPoints: [(x: Double, y: Double, gx: Double, gy: Double)] = []
+        var magnitudes: [Double] = []
+        var candidates: [(x: Double, y: Double, g: (Double, Double))] = []
+        candidates.reserveCapacity((width - 2) * (height - 2))
+        magnitudes.reserveCapacity((width - 2) * (height - 2))
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let gx = (patch[y * width + x + 1] - patch[y * width + x - 1]) / 2
+                let gy = (patch[(y + 1) * width + x] - patch[(y - 1) * width + x]) / 2
+                let magnitude = (gx * gx + gy * gy).squareRoot()
+                magnitudes.append(magnitude)
+                candidates.append((Double(x), Double(y), (gx, gy)))
+            }
+        }
+        guard !magnitudes.isEmpty else { return nil }
+        let mean = magnitudes.reduce(0, +) / Double(magnitudes.count)
+        let variance = magnitudes.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(magnitudes.count)
+        let threshold = mean + 0.3 * variance.squareRoot()
+        for (index, candidate) in candidates.enumerated() where magnitudes[index] > threshold && magnitudes[index] > 1e-9 {
+            let m = magnitudes[index]
+            gradientPoints.append((candidate.x, candidate.y, candidate.g.0 / m, candidate.g.1 / m))
+        }
+        guard gradientPoints.count >= 4 else { return nil }
+
+        // Darkness weight: 255 − a 3×3 box blur.
+        var bestScore = -1.0
+        var best = Point2.zero
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let point = Point2(Double(x), Double(y))
+                guard Self.contains(polygon, point) else { continue }
+                var blur = 0.0
+                for dy in -1...1 { for dx in -1...1 { blur += patch[(y + dy) * width + x + dx] } }
+                let weight = 255 - blur / 9
+                var sum = 0.0
+                for g in gradientPoints {
+                    let dx = g.x - point.x, dy = g.y - point.y
+                    let length = (dx * dx + dy * dy).squareRoot()
+                    guard length > 0 else { continue }
+                    let dot = (dx * g.gx + dy * g.gy) / length
+                    if dot > 0 { sum += dot * dot }
+                }
+                let score = weight * sum
+                if score > bestScore {
+                    bestScore = score
+                    best = point
+                }
+            }
+        }
+        guard bestScore > 0 else { return nil }
+        let centre = Point2(origin.x + (best.x + 0.5) / scale, origin.y + (best.y + 0.5) / scale)
+        let axis = cornerRight - cornerLeft
+        let relative = centre - cornerLeft
+        let squared = axis.dot(axis)
+        let normalized = Point2(relative.dot(axis) / squared, (axis.x * relative.y - axis.y * relative.x) / squared)
+        return PupilObservation(centre: centre, normalized: normalized)
+    }
+
+    /// Even-odd point-in-polygon test.
+    static func contains(_ polygon: [Point2], _ point: Point2) -> Bool {
+        var inside = false
+        var j = polygon.count - 1
+        for i in 0..<polygon.count {
+            let a = polygon[i], b = polygon[j]
+            if (a.y > point.y) != (b.y > point.y) {
+                let crossX = a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x)
+                if point.x < crossX { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+}

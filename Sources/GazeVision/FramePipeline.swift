@@ -1,0 +1,35 @@
+import GazeCapture
+import GazeCore
+
+/// The per-frame pipeline: frame → face (detector or tracking) → 68 landmarks → eye features.
+///
+/// 1. Face: `FaceTracker` (HOG detector on a shrunk frame when needed, else the box from the last landmarks).
+/// 2. Landmarks: dlib's shape predictor, scored for plausibility (confidence).
+/// 3. Eyes: aspect ratio → openness → blinks; pupils by means of gradients.
+/// 4. Head pose: PnP against a generic 3-D face.
+/// 5. Tracking state per frame.
+public final class FramePipeline {
+    public let tracker: FaceTracker
+    public private(set) var extractor: EyeFeatureExtractor
+    public private(set) var framesProcessed = 0
+    public private(set) var framesWithFace = 0
+
+    /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width.
+    public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil) throws {
+        tracker = try FaceTracker(model: model)
+        extractor = EyeFeatureExtractor(intrinsics: CameraIntrinsics(width: width, height: height,
+                                                                     focalLengthPixels: focalLengthPixels))
+    }
+
+    /// Processes one frame.
+    public func process(_ frame: Frame) throws -> (FrameFeatures, BlinkEvent?) {
+        let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)
+        framesProcessed += 1
+        if face != nil { framesWithFace += 1 }
+        return extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
+                                 image: frame.image, face: face)
+    }
+
+    /// Ends the stream (reports a closure still in progress).
+    public func finish() -> BlinkEvent? { extractor.finish() }
+}

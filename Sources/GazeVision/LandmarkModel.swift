@@ -1,0 +1,143 @@
+import CDlibShim
+import Foundation
+import GazeCore
+
+/// Why the vision layer failed, each a sentence a user can act on.
+public enum VisionError: Error, CustomStringConvertible, Equatable {
+    case modelMissing(path: String)
+    case modelUnreadable(path: String, reason: String)
+    case detectorFailed(reason: String)
+    case landmarkFitFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .modelMissing(path):
+            return "cannot load the landmark model \(path): no such file. Install it with 'apt-get install libdlib-data', "
+                + "or give its path with --model or GAZEREC_MODEL."
+        case let .modelUnreadable(path, reason):
+            return "cannot load the landmark model \(path): \(reason). The file is not a dlib 68-point shape predictor; "
+                + "reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
+        case let .detectorFailed(reason):
+            return "face detection failed: \(reason)."
+        case let .landmarkFitFailed(reason):
+            return "landmark fitting failed: \(reason)."
+        }
+    }
+}
+
+/// dlib's 68-point shape predictor, loaded once per process and shared by all threads.
+///
+/// Loading takes 1–2 s, so `shared(path:)` caches one model per path.
+public final class LandmarkModel: @unchecked Sendable {
+    /// Debian's libdlib-data location.
+    public static let defaultPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+
+    /// `explicit`, else `GAZEREC_MODEL`, else the Debian path.
+    public static func resolvePath(_ explicit: String?) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let environment = ProcessInfo.processInfo.environment["GAZEREC_MODEL"], !environment.isEmpty { return environment }
+        return defaultPath
+    }
+
+    public let path: String
+    public let meanShape: MeanShape
+    let handle: OpaquePointer
+
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [String: LandmarkModel] = [:]
+
+    /// The model at `path`, loaded on first use.
+    public static func shared(path: String) throws -> LandmarkModel {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let model = cache[path] { return model }
+        let model = try LandmarkModel(path: path)
+        cache[path] = model
+        return model
+    }
+
+    /// Loads the model (prefer `shared(path:)`).
+    public init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw VisionError.modelMissing(path: path)
+        }
+        if isDirectory.boolValue { throw VisionError.modelUnreadable(path: path, reason: "it is a directory") }
+        var error = [CChar](repeating: 0, count: 512)
+        guard let handle = gz_predictor_load(path, &error, error.count) else {
+            let reason = String(cString: error).trimmingCharacters(in: .whitespaces)
+            throw VisionError.modelUnreadable(path: path, reason: reason.isEmpty ? "unreadable" : reason)
+        }
+        self.path = path
+        self.handle = handle
+        var mean = [Double](repeating: 0, count: 2 * FaceLandmarks.count)
+        gz_predictor_mean_shape(handle, &mean)
+        meanShape = MeanShape(points: (0..<FaceLandmarks.count).map { Point2(mean[2 * $0], mean[2 * $0 + 1]) })
+    }
+
+    deinit { gz_predictor_free(handle) }
+
+    /// Fits the landmarks inside `box` (pixels; inclusive corners as dlib uses them).
+    public func fit(_ image: GrayImage, box: FaceBox) throws -> FaceLandmarks {
+        var xy = [Double](repeating: 0, count: 2 * FaceLandmarks.count)
+        var error = [CChar](repeating: 0, count: 256)
+        let rect = gz_rect(left: box.left, top: box.top, right: box.right, bottom: box.bottom, score: box.score)
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            gz_predictor_fit(handle, pixels.baseAddress, image.width, image.height, image.width, rect, &xy, &error, error.count)
+        }
+        guard status == 0 else { throw VisionError.landmarkFitFailed(reason: String(cString: error)) }
+        return FaceLandmarks(interleaved: xy)
+    }
+}
+
+/// A face rectangle in pixels (inclusive corners) with the detector's score.
+public struct FaceBox: Sendable, Equatable {
+    public var left: Int
+    public var top: Int
+    public var right: Int
+    public var bottom: Int
+    /// The HOG detector's score (0 for boxes placed from landmarks).
+    public var score: Double
+
+    public init(left: Int, top: Int, right: Int, bottom: Int, score: Double = 0) {
+        self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+        self.score = score
+    }
+
+    public var width: Int { right - left + 1 }
+    public var height: Int { bottom - top + 1 }
+    public var area: Int { width * height }
+    public var centre: Point2 { Point2(Double(left + right) / 2, Double(top + bottom) / 2) }
+}
+
+/// dlib's frontal HOG face detector. Not thread-safe: one per thread (each `FaceTracker` owns one).
+public final class FaceDetector {
+    private let handle: OpaquePointer
+
+    public init() throws {
+        var error = [CChar](repeating: 0, count: 256)
+        guard let handle = gz_detector_create(&error, error.count) else {
+            throw VisionError.detectorFailed(reason: String(cString: error))
+        }
+        self.handle = handle
+    }
+
+    deinit { gz_detector_free(handle) }
+
+    /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
+    public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
+        var boxes = [gz_rect](repeating: gz_rect(), count: 16)
+        var error = [CChar](repeating: 0, count: 256)
+        let count = image.pixels.withUnsafeBufferPointer { pixels in
+            gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
+                               threshold, &boxes, Int32(boxes.count), &error, error.count)
+        }
+        guard count >= 0 else { throw VisionError.detectorFailed(reason: String(cString: error)) }
+        return boxes.prefix(Int(min(count, 16))).map {
+            FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
+        }
+    }
+}

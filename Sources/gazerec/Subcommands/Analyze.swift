@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import GazeCapture
+import GazeCore
+import GazeVision
+import SessionStore
+
+extension AnalysisFormat: ExpressibleByArgument {}
+
+extension Gazerec {
+    /// `gazerec analyze`: every frame of a video through the vision pipeline.
+    struct Analyze: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Analyse a recorded video: per-frame eye openness, blinks, pupils and head pose.",
+            discussion: """
+                Every frame of the video (no frame dropped) goes through face detection/tracking, \
+                dlib's 68 landmarks and the eye features; one row per frame goes to stdout \
+                (NDJSON or CSV, columns in docs/ExportFormat.md). With --events, one row per blink \
+                instead. A summary and, for long files, progress go to stderr.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The video file (any container FFmpeg reads; a still image works too).",
+                                                valueName: "video"))
+        var input: String
+
+        @Option(help: "Output format.")
+        var format: AnalysisFormat = .ndjson
+
+        @Flag(help: "Add the 68 landmarks (x0…x67, y0…y67, image pixels) to every row.")
+        var landmarks = false
+
+        @Flag(help: "Write one row per blink event instead of one per frame.")
+        var events = false
+
+        @OptionGroup var vision: VisionOptions
+
+        @Flag(help: "No progress or summary on stderr.")
+        var quiet = false
+
+        func validate() throws {
+            if events && landmarks { throw ValidationError("--landmarks applies to frame rows, not to --events.") }
+            try vision.validate()
+        }
+
+        func run() throws {
+            let model = try vision.loadModel()
+            let source = try VideoFileSource(path: input)
+            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
+                                             focalLengthPixels: vision.focalLength)
+            let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput())
+            if events { try writer.writeEventHeader() } else { try writer.writeFrameHeader() }
+
+            let progress = Progress(total: source.frameCountHint, enabled: !quiet)
+            let start = DispatchTime.now().uptimeNanoseconds
+            var blinkCount = 0
+            while let frame = try source.nextFrame() {
+                let (features, event) = try pipeline.process(frame)
+                if events {
+                    if let event { try writer.write(event) }
+                } else {
+                    try writer.write(features)
+                }
+                if event?.kind == .blink { blinkCount += 1 }
+                progress.update(frame.index + 1)
+            }
+            if let event = pipeline.finish() {
+                if events { try writer.write(event) }
+                if event.kind == .blink { blinkCount += 1 }
+            }
+            try writer.flush()
+            progress.finish()
+            guard !quiet else { return }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let frames = pipeline.framesProcessed
+            let facePercent = frames > 0 ? 100 * Double(pipeline.framesWithFace) / Double(frames) : 0
+            Console.note("analysed \(frames) frames of \(source.name) (\(source.width)×\(source.height), "
+                         + "\(Formatting.fixed(source.framesPerSecond, 2)) fps): face in \(Formatting.fixed(facePercent, 1)) %, "
+                         + "\(blinkCount) blink\(blinkCount == 1 ? "" : "s"), \(pipeline.tracker.detectorRuns) detector runs, "
+                         + "\(Formatting.fixed(Double(frames) / max(seconds, 1e-9), 0)) frames/s")
+        }
+    }
+}
+
+/// Options shared by the commands that run the vision pipeline.
+struct VisionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The dlib 68-point landmark model (default: GAZEREC_MODEL, else \(LandmarkModel.defaultPath)).",
+                               valueName: "path"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
+    var focalLength: Double?
+
+    func validate() throws {
+        if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
+            throw ValidationError("--focal-length must be a positive number of pixels.")
+        }
+    }
+
+    func loadModel() throws -> LandmarkModel {
+        try LandmarkModel.shared(path: LandmarkModel.resolvePath(model))
+    }
+}
+
+/// Progress for long runs on stderr: a rewritten line on a terminal, a line every 10 % otherwise.
+final class Progress {
+    private let total: Int
+    private let enabled: Bool
+    private let terminal = Console.stderrIsTerminal
+    private var lastPrinted = DispatchTime.now().uptimeNanoseconds
+    private var lastDecile = 0
+    private var printedAny = false
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func update(_ done: Int) {
+        guard enabled, total >= 500 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if terminal {
+            guard now - lastPrinted > 200_000_000 else { return }
+            lastPrinted = now
+            Console.write("\rgazerec: frame \(done) of ~\(total) (\(min(100, done * 100 / total)) %)")
+            printedAny = true
+        } else {
+            let decile = done * 10 / total
+            guard decile > lastDecile, decile < 10 else { return }
+            lastDecile = decile
+            Console.note("frame \(done) of ~\(total) (\(decile * 10) %)")
+        }
+    }
+
+    func finish() {
+        if printedAny { Console.write("\r\u{1B}[K") }
+    }
+}
