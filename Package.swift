@@ -17,7 +17,8 @@ let package = Package(
     ],
     targets: [
         // Pure Swift math: eye openness, blinks, pupils, head pose (and later calibration, fixations).
-        .target(name: "GazeCore"),
+        // Optimised in debug builds too: the tests run the per-frame math thousands of times.
+        .target(name: "GazeCore", swiftSettings: [.unsafeFlags(["-O"])]),
 
         // The only code that includes dlib: C++ inside, a plain C API outside. Optimised even in
         // debug builds (dlib's templates at -O0 are tens of times slower). Debian's dlib is built

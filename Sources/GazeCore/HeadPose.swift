@@ -101,6 +101,15 @@ public struct HeadPoseEstimator: Sendable {
         return best
     }
 
+    /// The RMS reprojection error (pixels) of `pose` for these landmarks.
+    public func reprojectionError(_ pose: HeadPose, _ landmarks: FaceLandmarks) -> Double {
+        let imagePoints = model.points.map { landmarks[$0.landmark] }
+        var r = [Double](repeating: 0, count: 2 * imagePoints.count)
+        residuals([pose.rotationVector.x, pose.rotationVector.y, pose.rotationVector.z,
+                   pose.translation.x, pose.translation.y, pose.translation.z], imagePoints, into: &r)
+        return (r.reduce(0) { $0 + $1 * $1 } / Double(imagePoints.count)).squareRoot()
+    }
+
     /// A frontal pose whose depth matches the spread of the image points.
     private func initialGuess(_ imagePoints: [Point2]) -> [Double] {
         let modelCentre = model.points.reduce(Vector3(0, 0, 0)) { $0 + $1.position } * (1 / Double(model.points.count))

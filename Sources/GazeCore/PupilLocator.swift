@@ -70,7 +70,7 @@ public struct PupilObservation: Sendable, Equatable {
 public struct PupilLocator: Sendable {
     public var patchWidth: Int
 
-    public init(patchWidth: Int = 30) {
+    public init(patchWidth: Int = 32) {
         precondition(patchWidth >= 8)
         self.patchWidth = patchWidth
     }
@@ -130,8 +130,9 @@ public struct PupilLocator: Sendable {
         guard gradientPoints.count >= 4 else { return nil }
 
         // Darkness weight: 255 − a 3×3 box blur.
+        var scores = [Double](repeating: -1, count: width * height)
         var bestScore = -1.0
-        var best = Point2.zero
+        var bestX = 0, bestY = 0
         for y in 1..<(height - 1) {
             for x in 1..<(width - 1) {
                 let point = Point2(Double(x), Double(y))
@@ -148,13 +149,25 @@ public struct PupilLocator: Sendable {
                     if dot > 0 { sum += dot * dot }
                 }
                 let score = weight * sum
+                scores[y * width + x] = score
                 if score > bestScore {
                     bestScore = score
-                    best = point
+                    bestX = x
+                    bestY = y
                 }
             }
         }
         guard bestScore > 0 else { return nil }
+        // Sub-pixel: a parabola through the peak and its neighbours, per axis.
+        func offset(_ before: Double, _ peak: Double, _ after: Double) -> Double {
+            guard before >= 0, after >= 0 else { return 0 }
+            let curvature = before - 2 * peak + after
+            guard curvature < 0 else { return 0 }
+            return Swift.max(-0.5, Swift.min(0.5, 0.5 * (before - after) / curvature))
+        }
+        let best = Point2(
+            Double(bestX) + offset(scores[bestY * width + bestX - 1], bestScore, scores[bestY * width + bestX + 1]),
+            Double(bestY) + offset(scores[(bestY - 1) * width + bestX], bestScore, scores[(bestY + 1) * width + bestX]))
         let centre = Point2(origin.x + (best.x + 0.5) / scale, origin.y + (best.y + 0.5) / scale)
         let axis = cornerRight - cornerLeft
         let relative = centre - cornerLeft
