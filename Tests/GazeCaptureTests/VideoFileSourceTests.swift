@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import GazeCapture
+
+@Suite("Video files through FFmpeg")
+struct VideoFileSourceTests {
+    static let clip = "video/cap13_blinks_20s.mp4"
+
+    /// A hash of all frames' pixels (same process only: `Hasher` is seeded per process).
+    func digest(_ source: VideoFileSource) throws -> (frames: Int, hash: Int, timestamps: [Double]) {
+        var hasher = Hasher()
+        var count = 0
+        var timestamps: [Double] = []
+        while let frame = try source.nextFrame() {
+            frame.image.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+            timestamps.append(frame.timestampSeconds)
+            #expect(frame.index == count)
+            count += 1
+        }
+        return (count, hasher.finalize(), timestamps)
+    }
+
+    @Test("every frame of the clip comes out, once, in order, with its presentation time",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func decodesEveryFrame() throws {
+        let source = try VideoFileSource(path: Fixtures.path(Self.clip))
+        #expect(source.width == 400 && source.height == 300)
+        #expect(source.framesPerSecond == 25)
+        #expect(source.codec == "h264")
+        let (frames, _, timestamps) = try digest(source)
+        #expect(frames == 500)
+        #expect(timestamps.first == 0)
+        // 25 fps: every step is 40 ms, strictly increasing.
+        for (a, b) in zip(timestamps, timestamps.dropFirst()) { #expect(abs((b - a) - 0.04) < 1e-6) }
+        #expect(try source.nextFrame() == nil)
+    }
+
+    @Test("decoding is deterministic", .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func deterministic() throws {
+        let first = try digest(try VideoFileSource(path: Fixtures.path(Self.clip)))
+        let second = try digest(try VideoFileSource(path: Fixtures.path(Self.clip)))
+        #expect(first.hash == second.hash)
+        #expect(first.timestamps == second.timestamps)
+    }
+
+    @Test("a still image is a one-frame video", .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func stillImage() throws {
+        let source = try VideoFileSource(path: Fixtures.path("faces/sergey.png"))
+        #expect(source.width == 600 && source.height == 600)
+        let frame = try #require(try source.nextFrame())
+        // A face image is neither black nor white.
+        let mean = frame.image.pixels.reduce(0) { $0 + Int($1) } / frame.image.pixels.count
+        #expect((40...220).contains(mean))
+        #expect(try source.nextFrame() == nil)
+    }
+
+    @Test("bad files are clear errors naming the path")
+    func badFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = folder.path("notes.mp4")
+        try Data("this is not a video\n".utf8).write(to: URL(fileURLWithPath: text))
+        let empty = folder.path("empty.mp4")
+        try Data().write(to: URL(fileURLWithPath: empty))
+        for path in [text, empty, folder.path("missing.mp4"), folder.url.path] {
+            #expect {
+                _ = try VideoFileSource(path: path)
+            } throws: { error in
+                guard case CaptureError.cannotOpenVideo(let named, _) = error else { return false }
+                return named == path && "\(error)".hasPrefix("cannot open video \(path): ")
+            }
+        }
+    }
+
+    @Test("a truncated file fails to open or ends early, never crashes",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func truncated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.clip)))
+        for fraction in [0.02, 0.5, 0.9] {
+            let path = folder.path("cut-\(fraction).mp4")
+            try data.prefix(Int(Double(data.count) * fraction)).write(to: URL(fileURLWithPath: path))
+            do {
+                let source = try VideoFileSource(path: path)
+                var frames = 0
+                while try source.nextFrame() != nil { frames += 1 }
+                #expect(frames < 500)
+            } catch let error as CaptureError {
+                #expect("\(error)".contains(path))
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GazeCapture
+import GazeCore
+import Testing
+import TestSupport
+@testable import GazeVision
+
+@Suite("The per-frame pipeline on the fixture clips")
+struct FramePipelineTests {
+    struct Run {
+        var features: [FrameFeatures] = []
+        var events: [BlinkEvent] = []
+        var detectorRuns = 0
+    }
+
+    func run(_ name: String) throws -> Run {
+        let source = try VideoFileSource(path: Fixtures.path(name))
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height)
+        var run = Run()
+        while let frame = try source.nextFrame() {
+            let (features, event) = try pipeline.process(frame)
+            run.features.append(features)
+            if let event { run.events.append(event) }
+        }
+        if let event = pipeline.finish() { run.events.append(event) }
+        run.detectorRuns = pipeline.tracker.detectorRuns
+        return run
+    }
+
+    @Test("blink clip: face on every frame, landmarks match dlib's reference, openness drops on the blinks",
+          .enabled(if: VisionFixtures.available, VisionFixtures.missingReason))
+    func blinkClip() throws {
+        let result = try run("video/cap13_blinks_20s.mp4")
+        let reference = try VisionFixtures.videoFaces("video/cap13_blinks_20s.mp4")
+        #expect(result.features.count == 500)
+        // The face is found wherever the person faces the camera (all frames here).
+        #expect(result.features.allSatisfy { $0.face != nil })
+        // The detector runs rarely: tracking carries the box between detections.
+        #expect(result.detectorRuns < 25)
+        // Landmarks agree with dlib's own output (same model; boxes differ slightly).
+        var errors = zip(result.features, reference).compactMap { features, face -> Double? in
+            guard let ours = features.face?.landmarks.points, let theirs = face?.landmarks else { return nil }
+            return VisionFixtures.meanError(ours, theirs)
+        }
+        errors.sort()
+        #expect(errors[errors.count / 2] < 1.0, "median \(errors[errors.count / 2]) px")
+        #expect(errors[errors.count * 95 / 100] < 2.0, "p95 \(errors[errors.count * 95 / 100]) px")
+
+        // Openness drops on the annotated blinks (near frame 57, and the closure around 94–123)…
+        func minimum(_ frames: Range<Int>, _ eye: Eye) -> Double { frames.map { result.features[$0].openness[eye]! }.min()! }
+        for eye in Eye.allCases {
+            #expect(minimum(52..<62, eye) < 0.35, "\(eye) near frame 57")
+            #expect(minimum(94..<124, eye) < 0.25, "\(eye) in 94–123")
+        }
+        // …and stays high while the eyes are open.
+        let open = (150..<400).map { result.features[$0].openness[.left]! }
+        #expect(open.reduce(0, +) / Double(open.count) > 0.6)
+        // Blink events cover both.
+        #expect(result.events.contains { $0.startSeconds >= 52 * 0.04 && $0.startSeconds <= 60 * 0.04 && $0.eyes == .both })
+        #expect(result.events.contains { $0.startSeconds >= 90 * 0.04 && $0.endSeconds <= 130 * 0.04 && $0.durationSeconds > 0.5 })
+        // Pupils are found on open eyes.
+        let withPupils = result.features[150..<400].filter { $0.pupils[.left] != nil && $0.pupils[.right] != nil }
+        #expect(withPupils.count > 240)
+    }
+
+    @Test("head-turn clip: yaw follows the reference's turns to about ±25°",
+          .enabled(if: VisionFixtures.available, VisionFixtures.missingReason))
+    func headTurns() throws {
+        let result = try run("video/cap12_headturns_20s.mp4")
+        let reference = try VisionFixtures.videoFaces("video/cap12_headturns_20s.mp4")
+        var differences: [Double] = []
+        for (features, face) in zip(result.features, reference) {
+            guard let pose = features.headPose, let face else { continue }
+            differences.append(abs(pose.yawDegrees - face.yaw))
+        }
+        differences.sort()
+        #expect(differences.count == 500)
+        // Our landmarks differ from the reference's by a fraction of a pixel; with six points
+        // that moves yaw by a degree or two.
+        #expect(differences[differences.count / 2] < 2.0, "median yaw difference \(differences[differences.count / 2])°")
+        #expect(differences[differences.count * 9 / 10] < 4.0)
+        let yaws = result.features.compactMap { $0.headPose?.yawDegrees }
+        #expect(yaws.max()! > 18 && yaws.min()! < -18)
+    }
+}
