@@ -25,7 +25,7 @@ let package = Package(
         // against BLAS/LAPACK, whose unversioned .so links exist only with their -dev packages.
         .target(
             name: "CDlibShim",
-            cxxSettings: [.unsafeFlags(["-O2", "-std=c++17"])],
+            cxxSettings: [.unsafeFlags(["-O3", "-std=c++17", "-march=x86-64-v2"])],
             linkerSettings: [
                 .linkedLibrary("dlib"), .linkedLibrary(":libblas.so.3"), .linkedLibrary(":liblapack.so.3"),
                 .linkedLibrary("pthread"), .linkedLibrary("m"),
@@ -42,8 +42,15 @@ let package = Package(
             ]
         ),
 
-        // Frame sources: video files (and V4L2 cameras), one Frame type with a timestamp.
-        .target(name: "GazeCapture", dependencies: ["CVideoDecoder"]),
+        // V4L2 cameras through libv4l2; YUYV/MJPEG to gray through libv4lconvert.
+        .target(
+            name: "CV4L2",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]
+        ),
+
+        // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.
+        .target(name: "GazeCapture", dependencies: ["CVideoDecoder", "CV4L2", "GazeCore"]),
 
         // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
         .target(name: "GazeVision", dependencies: ["CDlibShim", "GazeCore", "GazeCapture"]),
@@ -80,7 +87,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "TestSupport"]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "TestSupport"]),
-        .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "TestSupport"]),
+        .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "TestSupport"]),
         .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "CDlibShim", "TestSupport"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "TestSupport"]),
     ]

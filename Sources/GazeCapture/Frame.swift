@@ -67,3 +67,8 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+/// The text of a NUL-terminated C character buffer.
+func cString(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

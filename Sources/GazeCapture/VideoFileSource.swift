@@ -22,7 +22,7 @@ public final class VideoFileSource: FrameSource {
         self.path = path
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = gz_video_open(path, &error, error.count) else {
-            throw CaptureError.cannotOpenVideo(path: path, reason: String(cString: error))
+            throw CaptureError.cannotOpenVideo(path: path, reason: cString(error))
         }
         self.handle = handle
         let info = gz_video_get_info(handle)
@@ -50,7 +50,7 @@ public final class VideoFileSource: FrameSource {
         case 0:
             return nil
         default:
-            throw CaptureError.decodingFailed(path: path, frame: produced, reason: String(cString: error))
+            throw CaptureError.decodingFailed(path: path, frame: produced, reason: cString(error))
         }
     }
 }

@@ -29,6 +29,8 @@ public final class FaceTracker {
 
     /// How many frames ran the detector (for diagnostics and benchmarks).
     public private(set) var detectorRuns = 0
+    /// The box the last landmark fit used.
+    public private(set) var lastFitBox: FaceBox?
 
     public init(model: LandmarkModel, detectionWidth: Int = 400, redetectIntervalSeconds: Double = 2,
                 redetectConfidence: Double = 0.3, minimumConfidence: Double = 0.1) throws {
@@ -50,6 +52,7 @@ public final class FaceTracker {
     public func process(_ image: GrayImage, timeSeconds: Double) throws -> FaceObservation? {
         let detectionDue = lastDetectionTime.map { timeSeconds - $0 >= redetectIntervalSeconds || timeSeconds < $0 } ?? true
         if let box = trackedBox, !detectionDue {
+            lastFitBox = box
             let landmarks = try model.fit(image, box: box)
             let confidence = model.meanShape.confidence(of: landmarks)
             if confidence >= redetectConfidence {
@@ -73,6 +76,7 @@ public final class FaceTracker {
             trackedBox = nil
             return nil
         }
+        lastFitBox = chosen
         let landmarks = try model.fit(image, box: chosen)
         let confidence = model.meanShape.confidence(of: landmarks)
         guard confidence >= minimumConfidence else {

@@ -65,7 +65,7 @@ public final class LandmarkModel: @unchecked Sendable {
         if isDirectory.boolValue { throw VisionError.modelUnreadable(path: path, reason: "it is a directory") }
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = gz_predictor_load(path, &error, error.count) else {
-            let reason = String(cString: error).trimmingCharacters(in: .whitespaces)
+            let reason = text(error).trimmingCharacters(in: .whitespaces)
             throw VisionError.modelUnreadable(path: path, reason: reason.isEmpty ? "unreadable" : reason)
         }
         self.path = path
@@ -85,7 +85,7 @@ public final class LandmarkModel: @unchecked Sendable {
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             gz_predictor_fit(handle, pixels.baseAddress, image.width, image.height, image.width, rect, &xy, &error, error.count)
         }
-        guard status == 0 else { throw VisionError.landmarkFitFailed(reason: String(cString: error)) }
+        guard status == 0 else { throw VisionError.landmarkFitFailed(reason: text(error)) }
         return FaceLandmarks(interleaved: xy)
     }
 }
@@ -120,7 +120,7 @@ public final class FaceDetector {
     public init() throws {
         var error = [CChar](repeating: 0, count: 256)
         guard let handle = gz_detector_create(&error, error.count) else {
-            throw VisionError.detectorFailed(reason: String(cString: error))
+            throw VisionError.detectorFailed(reason: text(error))
         }
         self.handle = handle
     }
@@ -135,9 +135,14 @@ public final class FaceDetector {
             gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
                                threshold, &boxes, Int32(boxes.count), &error, error.count)
         }
-        guard count >= 0 else { throw VisionError.detectorFailed(reason: String(cString: error)) }
+        guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
         return boxes.prefix(Int(min(count, 16))).map {
             FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
         }
     }
+}
+
+/// The text of a NUL-terminated C character buffer.
+func text(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -2,12 +2,19 @@ import Foundation
 
 // gazerec-bench: benchmarks printed as plain tables. Run through Scripts/bench-*.sh (release build).
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: gazerec-bench store <gazerec binary> <work folder>"
+let usage = """
+    usage: gazerec-bench store <gazerec binary> <work folder>
+           gazerec-bench vision <clip> <model>
+    """
 switch arguments.first {
 case "store":
     guard arguments.count == 3 else { print(usage); exit(64) }
     let rest = Array(arguments.dropFirst())
     try StoreBenchmark.run(binary: rest[0], workDirectory: rest[1])
+case "vision":
+    guard arguments.count == 3 else { print(usage); exit(64) }
+    let rest = Array(arguments.dropFirst())
+    try VisionBenchmark.run(clip: rest[0], modelPath: rest[1])
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)

@@ -18,7 +18,7 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [Analyze.self, List.self, Show.self, Export.self, Import.self, Delete.self]
+        subcommands: [Analyze.self, Devices.self, List.self, Show.self, Export.self, Import.self, Delete.self]
     )
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import GazeCapture
+import GazeCore
+import GazeVision
+
+/// The vision benchmark: per-frame pipeline cost on a clip, split into detector and tracked frames,
+/// beside the bare cost of dlib's shape predictor on the same frames and boxes, and decoding.
+enum VisionBenchmark {
+    static func run(clip: String, modelPath: String) throws {
+        let loadStart = now()
+        let model = try LandmarkModel.shared(path: modelPath)
+        let loadSeconds = seconds(since: loadStart)
+
+        // 1. Decode everything first (timed on its own).
+        let source = try VideoFileSource(path: clip)
+        var frames: [Frame] = []
+        var decodeTimes: [Double] = []
+        while true {
+            let start = now()
+            guard let frame = try source.nextFrame() else { break }
+            decodeTimes.append(milliseconds(since: start))
+            frames.append(frame)
+        }
+
+        // 2. The whole pipeline per frame (decode excluded).
+        let pipeline = try FramePipeline(model: model, width: source.width, height: source.height)
+        var detectorTimes: [Double] = [], trackedTimes: [Double] = [], missingTimes: [Double] = []
+        var boxes: [FaceBox?] = []
+        for frame in frames {
+            let start = now()
+            let (features, _) = try pipeline.process(frame)
+            let elapsed = milliseconds(since: start)
+            switch features.face?.detected {
+            case true?: detectorTimes.append(elapsed)
+            case false?: trackedTimes.append(elapsed)
+            case nil: missingTimes.append(elapsed)
+            }
+            boxes.append(features.face == nil ? nil : pipeline.tracker.lastFitBox)
+        }
+
+        // 3. The bare shape predictor on the same frames and boxes.
+        var bareTimes: [Double] = []
+        for (frame, box) in zip(frames, boxes) {
+            guard let box else { continue }
+            let start = now()
+            _ = try model.fit(frame.image, box: box)
+            bareTimes.append(milliseconds(since: start))
+        }
+
+        let name = (clip as NSString).lastPathComponent
+        print("\(name): \(source.width)×\(source.height), \(frames.count) frames; model load \(format(loadSeconds * 1000)) ms")
+        print("  stage                        frames   median ms   p95 ms")
+        row("decode (FFmpeg, 1 thread)", decodeTimes)
+        row("pipeline, detector frames", detectorTimes)
+        row("pipeline, tracked frames", trackedTimes)
+        if !missingTimes.isEmpty { row("pipeline, no face", missingTimes) }
+        row("pipeline, all frames", detectorTimes + trackedTimes + missingTimes)
+        row("bare shape_predictor", bareTimes)
+        let ratio = median(trackedTimes) / max(median(bareTimes), 1e-9)
+        print("  tracked median / bare landmark median: \(format(ratio))× (target ≤ 2×); "
+              + "tracked p95 \(format(percentile(trackedTimes, 0.95))) ms (target ≤ 8 ms)")
+    }
+
+    static func row(_ name: String, _ values: [Double]) {
+        print("  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
+              + String(format: " %6d   %9.3f   %6.3f", values.count, median(values), percentile(values, 0.95)))
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func milliseconds(since start: UInt64) -> Double { Double(now() - start) / 1e6 }
+    static func seconds(since start: UInt64) -> Double { Double(now() - start) / 1e9 }
+    static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+import SessionStore
+
+@Suite("gazerec analyze")
+struct AnalyzeCommandTests {
+    static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
+    static let reason: Comment = "needs ../shared/fixtures and the dlib model (apt-get install libdlib-data)"
+    static let clip = "video/cap13_blinks_20s.mp4"
+
+    @Test("NDJSON: one object per frame with the documented fields", .enabled(if: ready, reason))
+    func ndjson() throws {
+        let result = try Binary.run(["analyze", "--input", Fixtures.path(Self.clip)])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 500)
+        let first = try JSONValue.parse(Array(lines[0].utf8))
+        #expect(first.objectKeys == ["frame", "timestamp", "trackingState", "confidence", "face", "detected", "earLeft",
+                                     "earRight", "opennessLeft", "opennessRight", "blink", "pupilLeftX", "pupilLeftY",
+                                     "pupilLeftU", "pupilLeftV", "pupilRightX", "pupilRightY", "pupilRightU", "pupilRightV",
+                                     "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz"])
+        let last = try JSONValue.parse(Array(lines[499].utf8))
+        #expect(last["frame"] == .number(499))
+        #expect(last["timestamp"] == .number(19.96))
+        #expect(result.stderr.contains("analysed 500 frames of cap13_blinks_20s.mp4 (400×300, 25.00 fps): face in 100.0 %"))
+    }
+
+    @Test("CSV with landmarks, and blink events", .enabled(if: ready, reason))
+    func csvAndEvents() throws {
+        let csv = try Binary.run(["analyze", "--input", Fixtures.path(Self.clip), "--format", "csv", "--landmarks", "--quiet"])
+        #expect(csv.status == 0)
+        #expect(csv.stderr.isEmpty)
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(rows.count == 501)
+        let header = rows[0].split(separator: ",")
+        #expect(header.count == 25 + 136)
+        #expect(header.first == "frame" && header.last == "y67")
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == header.count)
+        #expect(rows[1].hasPrefix("0,0.000000,initializing,"))
+
+        let events = try Binary.run(["analyze", "--input", Fixtures.path(Self.clip), "--events", "--format", "csv", "--quiet"])
+        let eventRows = events.stdout.split(separator: "\n")
+        #expect(eventRows.first == "start,end,duration,eyes,kind,minimumOpenness")
+        #expect(eventRows.count >= 3)
+    }
+
+    @Test("a video with no face runs, reports 0 % face frames and exits 0", .enabled(if: ready, reason))
+    func noFace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let video = folder.path("noface.mp4")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
+                                                             "-t", "1", "-pix_fmt", "yuv420p", video])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        let result = try Binary.run(["analyze", "--input", video])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 25)
+        #expect(result.stdout.contains(#""trackingState":"missing""#))
+        #expect(result.stderr.contains("face in 0.0 %"))
+    }
+
+    @Test("bad input: one clear line on stderr, exit 1, nothing on stdout")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = folder.path("notes.txt")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        let empty = folder.path("empty.mp4")
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let corruptModel = folder.path("model.dat")
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: corruptModel))
+        var cases: [([String], String)] = [
+            (["analyze", "--input", text, "--model", Self.modelPath], "cannot open video \(text)"),
+            (["analyze", "--input", empty, "--model", Self.modelPath], "cannot open video \(empty)"),
+            (["analyze", "--input", folder.path("missing.mp4"), "--model", Self.modelPath], "cannot open video"),
+            (["analyze", "--input", text, "--model", folder.path("none.dat")], "apt-get install libdlib-data"),
+            (["analyze", "--input", text, "--model", corruptModel], "cannot load the landmark model \(corruptModel)"),
+        ]
+        if !FileManager.default.fileExists(atPath: Self.modelPath) { cases.removeFirst(3) }
+        for (arguments, expected) in cases {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr.hasPrefix("gazerec: error: "), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        let usage = try Binary.run(["analyze"])
+        #expect(usage.status == 64)
+        let focal = try Binary.run(["analyze", "--input", text, "--focal-length", "-3"])
+        #expect(focal.status == 64)
+    }
+}
