@@ -50,15 +50,19 @@ let package = Package(
         ),
 
         // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.
-        .target(name: "GazeCapture", dependencies: ["CVideoDecoder", "CV4L2", "GazeCore"]),
+        .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CV4L2", "GazeCore"]),
 
         // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
-        .target(name: "GazeVision", dependencies: ["CDlibShim", "GazeCore", "GazeCapture"]),
+        .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "GazeCore", "GazeCapture"]),
+
+        // A bounded hand-off between threads, for the pipelines that overlap stages on two cores.
+        .target(name: "Channels"),
 
         // SQLite session store and the EyeTracking-compatible streaming JSON codec.
         .target(
             name: "SessionStore",
             dependencies: [
+                "Channels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -4,8 +4,10 @@ import GazeCore
 ///
 /// The per-frame loop:
 /// 1. If no face is tracked, or the periodic re-detection is due, run the HOG detector on the
-///    frame shrunk so it is at most `detectionWidth` pixels wide, and pick the largest face
-///    (the most central one among faces of similar size).
+///    frame shrunk so it is about `detectionWidth` pixels wide, and pick the largest face (the most
+///    central one among faces of similar size). If that finds nothing in a large frame (faces
+///    shrink below the detector's ~80 px minimum), try again at up to twice that width, at most
+///    twice a second. A periodic re-detection that finds nothing keeps the tracked face.
 /// 2. Otherwise place the box from the previous frame's landmarks (the box the model would have
 ///    needed to produce them), so the detector — 10–20× the cost of a landmark fit — runs rarely.
 /// 3. Fit the 68 landmarks and score the shape's plausibility. A tracked fit that scores below
@@ -26,6 +28,7 @@ public final class FaceTracker {
 
     private var trackedBox: FaceBox?
     private var lastDetectionTime: Double?
+    private var lastWideDetectionTime: Double?
 
     /// How many frames ran the detector (for diagnostics and benchmarks).
     public private(set) var detectorRuns = 0
@@ -51,40 +54,57 @@ public final class FaceTracker {
     /// The face in `image` (captured at `timeSeconds`), or nil if there is none.
     public func process(_ image: GrayImage, timeSeconds: Double) throws -> FaceObservation? {
         let detectionDue = lastDetectionTime.map { timeSeconds - $0 >= redetectIntervalSeconds || timeSeconds < $0 } ?? true
-        if let box = trackedBox, !detectionDue {
+        var tracked: FaceObservation?
+        if let box = trackedBox {
             lastFitBox = box
             let landmarks = try model.fit(image, box: box)
             let confidence = model.meanShape.confidence(of: landmarks)
             if confidence >= redetectConfidence {
-                trackedBox = nextBox(for: landmarks, in: image)
-                return FaceObservation(landmarks: landmarks, confidence: confidence, detected: false)
+                tracked = FaceObservation(landmarks: landmarks, confidence: confidence, detected: false)
+                if !detectionDue {
+                    trackedBox = nextBox(for: landmarks, in: image)
+                    return tracked
+                }
             }
         }
-        return try detectAndFit(image, timeSeconds: timeSeconds)
+        if let detected = try detectAndFit(image, timeSeconds: timeSeconds) { return detected }
+        // The periodic re-detection missed a face that tracking still holds well: keep it.
+        if let tracked {
+            lastFitBox = trackedBox
+            trackedBox = nextBox(for: tracked.landmarks, in: image)
+            return tracked
+        }
+        trackedBox = nil
+        return nil
     }
 
+    /// Runs the detector (shrunk frame first, wider if needed); fits and returns the chosen face.
     private func detectAndFit(_ image: GrayImage, timeSeconds: Double) throws -> FaceObservation? {
         detectorRuns += 1
         lastDetectionTime = timeSeconds
-        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded(.up)))
-        let small = image.downscaled(by: factor)
-        let boxes = try detector.detect(small).map { box in
-            FaceBox(left: box.left * factor, top: box.top * factor, right: (box.right + 1) * factor - 1,
-                    bottom: (box.bottom + 1) * factor - 1, score: box.score)
+        let centre = Point2(Double(image.width) / 2, Double(image.height) / 2)
+        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+        var chosen = Self.choose(try detect(image, factor: factor), imageCentre: centre)
+        let wideFactor = Swift.max(1, image.width / (2 * detectionWidth))
+        if chosen == nil, wideFactor < factor,
+           lastWideDetectionTime.map({ timeSeconds - $0 >= 0.5 || timeSeconds < $0 }) ?? true {
+            lastWideDetectionTime = timeSeconds
+            chosen = Self.choose(try detect(image, factor: wideFactor), imageCentre: centre)
         }
-        guard let chosen = Self.choose(boxes, imageCentre: Point2(Double(image.width) / 2, Double(image.height) / 2)) else {
-            trackedBox = nil
-            return nil
-        }
+        guard let chosen else { return nil }
         lastFitBox = chosen
         let landmarks = try model.fit(image, box: chosen)
         let confidence = model.meanShape.confidence(of: landmarks)
-        guard confidence >= minimumConfidence else {
-            trackedBox = nil
-            return nil
-        }
+        guard confidence >= minimumConfidence else { return nil }
         trackedBox = nextBox(for: landmarks, in: image)
         return FaceObservation(landmarks: landmarks, confidence: confidence, detected: true)
+    }
+
+    private func detect(_ image: GrayImage, factor: Int) throws -> [FaceBox] {
+        try detector.detect(image.downscaled(by: factor)).map { box in
+            FaceBox(left: box.left * factor, top: box.top * factor, right: (box.right + 1) * factor - 1,
+                    bottom: (box.bottom + 1) * factor - 1, score: box.score)
+        }
     }
 
     /// The largest face; among faces within 20 % of the largest's area, the most central.

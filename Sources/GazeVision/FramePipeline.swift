@@ -1,3 +1,5 @@
+import Channels
+import Foundation
 import GazeCapture
 import GazeCore
 
@@ -28,6 +30,43 @@ public final class FramePipeline {
         if face != nil { framesWithFace += 1 }
         return extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
                                  image: frame.image, face: face)
+    }
+
+    /// Processes every frame of `source` in order, calling `handle` for each on the caller's thread.
+    ///
+    /// Two stages overlap on the two cores: a second thread runs the face stage (detector and
+    /// landmark fit, the costly part), this thread the eye features and `handle`. Frames are
+    /// handed over losslessly in order, so the results are exactly those of calling `process`
+    /// frame by frame. An error from either side stops both and is rethrown.
+    public func processAll(_ source: FrameSource, handle: (FrameFeatures, BlinkEvent?) throws -> Void) throws {
+        let channel = BoundedChannel<(Frame, FaceObservation?)>(capacity: 4)
+        // Handed over: until the channel finishes, only the new thread touches the source and tracker.
+        nonisolated(unsafe) let tracker = self.tracker
+        nonisolated(unsafe) let source = source
+        let thread = Thread {
+            do {
+                while let frame = try source.nextFrame() {
+                    let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)
+                    guard channel.send((frame, face)) else { break }
+                }
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
+        }
+        thread.name = "gazerec.vision"
+        thread.start()
+        defer {
+            channel.cancel()
+            channel.waitUntilFinished()
+        }
+        while let (frame, face) = try channel.receive() {
+            framesProcessed += 1
+            if face != nil { framesWithFace += 1 }
+            let result = extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
+                                           image: frame.image, face: face)
+            try handle(result.0, result.1)
+        }
     }
 
     /// Ends the stream (reports a closure still in progress).

@@ -1,3 +1,4 @@
+import Channels
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -120,7 +121,7 @@ final class SessionExporter {
 
         // SQLite steps on a second thread, which also formats every other batch (compact output);
         // this thread formats the rest and writes everything in order.
-        let channel = BatchChannel<ExportChunk?>()
+        let channel = BoundedChannel<ExportChunk?>()
         let names = Dictionary(uniqueKeysWithValues: series.map { ($0.rowid, $0.name) })
         let reader = SeriesReader(connection: db.sqliteConnection!, gaze: gazeStatement.sqliteStatement,
                                   blend: blendStatement.sqliteStatement, channel: channel,
@@ -277,7 +278,7 @@ final class SeriesReader: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let gaze: SQLiteStatement
     private let blend: SQLiteStatement
-    private let channel: BatchChannel<ExportChunk?>
+    private let channel: BoundedChannel<ExportChunk?>
     private let formatter: CompactSampleFormatter?
     private var batchCounter = 0
     private(set) var failure: DatabaseError?
@@ -285,7 +286,7 @@ final class SeriesReader: @unchecked Sendable {
     private var stopped = false
 
     init(connection: SQLiteConnection, gaze: SQLiteStatement, blend: SQLiteStatement,
-         channel: BatchChannel<ExportChunk?>, formatter: CompactSampleFormatter?) {
+         channel: BoundedChannel<ExportChunk?>, formatter: CompactSampleFormatter?) {
         self.formatter = formatter
         self.connection = connection
         self.gaze = gaze

@@ -43,25 +43,28 @@ extension Gazerec {
         }
 
         func run() throws {
+            try vision.checkModelExists()
+            let video = try VideoFileSource(path: input)
+            // Decoding runs ahead on the second core (losslessly) while the model loads and frames are processed.
+            let source = PrefetchingFrameSource(video, policy: .lossless, capacity: 32)
+            defer { source.stop() }
             let model = try vision.loadModel()
-            let source = try VideoFileSource(path: input)
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength)
             let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput())
             if events { try writer.writeEventHeader() } else { try writer.writeFrameHeader() }
 
-            let progress = Progress(total: source.frameCountHint, enabled: !quiet)
+            let progress = Progress(total: video.frameCountHint, enabled: !quiet)
             let start = DispatchTime.now().uptimeNanoseconds
             var blinkCount = 0
-            while let frame = try source.nextFrame() {
-                let (features, event) = try pipeline.process(frame)
+            try pipeline.processAll(source) { features, event in
                 if events {
                     if let event { try writer.write(event) }
                 } else {
                     try writer.write(features)
                 }
                 if event?.kind == .blink { blinkCount += 1 }
-                progress.update(frame.index + 1)
+                progress.update(features.frameIndex + 1)
             }
             if let event = pipeline.finish() {
                 if events { try writer.write(event) }
@@ -94,6 +97,12 @@ struct VisionOptions: ParsableArguments {
         if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
             throw ValidationError("--focal-length must be a positive number of pixels.")
         }
+    }
+
+    /// Fails at once on a missing model file (before slower work); loading checks the rest.
+    func checkModelExists() throws {
+        let path = LandmarkModel.resolvePath(model)
+        if !FileManager.default.fileExists(atPath: path) { throw VisionError.modelMissing(path: path) }
     }
 
     func loadModel() throws -> LandmarkModel {
