@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GazeCore", targets: ["GazeCore"]),
         .library(name: "GazeVision", targets: ["GazeVision"]),
         .library(name: "GazeCapture", targets: ["GazeCapture"]),
+        .library(name: "Recorder", targets: ["Recorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -71,11 +72,14 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
 
+        // The running recording: source → vision → samples → store; the one-recorder lock and status.
+        .target(name: "Recorder", dependencies: ["GazeCapture", "GazeCore", "GazeVision", "SessionStore"]),
+
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "SessionStore", "GazeCore", "GazeCapture", "GazeVision",
+                "SessionStore", "GazeCore", "GazeCapture", "GazeVision", "Recorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -54,6 +54,8 @@ public struct FrameFeatures: Sendable {
     public var aspectRatio: [Eye: Double] = [:]
     /// Openness 0…1 per eye.
     public var openness: [Eye: Double] = [:]
+    /// Eye aspect ratio over this eye's open level (1 = usual open, above 1 = wider).
+    public var relativeAperture: [Eye: Double] = [:]
     /// Whether an eye is closed in this frame (hysteresis of the blink detector).
     public var blinking = false
     public var pupils: [Eye: PupilObservation] = [:]
@@ -120,6 +122,7 @@ public struct EyeFeatureExtractor: Sendable {
             let ratio = eyeAspectRatio(landmarks.contour(of: eye))
             features.aspectRatio[eye] = ratio
             features.openness[eye] = openness[eye]!.update(ratio: ratio)
+            features.relativeAperture[eye] = ratio / Swift.max(openness[eye]!.openRatio, 1e-6)
         }
         let event = blinkDetector.update(timeSeconds: timestampSeconds, leftOpenness: features.openness[.left]!,
                                          rightOpenness: features.openness[.right]!)

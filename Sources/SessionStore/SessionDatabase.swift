@@ -127,6 +127,49 @@ public final class SessionDatabase: Sendable {
                 END;
                 """)
         }
+        migrator.registerMigration("v2: per-frame features and blink events") { db in
+            try db.execute(sql: """
+                CREATE TABLE frameSample (
+                    sessionRowID INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    timestamp REAL NOT NULL,
+                    trackingState TEXT NOT NULL,
+                    confidence REAL NOT NULL,
+                    opennessLeft REAL,
+                    opennessRight REAL,
+                    pupilLeftU REAL,
+                    pupilLeftV REAL,
+                    pupilRightU REAL,
+                    pupilRightV REAL,
+                    yawDegrees REAL,
+                    pitchDegrees REAL,
+                    rollDegrees REAL,
+                    tx REAL,
+                    ty REAL,
+                    tz REAL,
+                    PRIMARY KEY (sessionRowID, seq)
+                ) WITHOUT ROWID;
+                CREATE TABLE blinkEvent (
+                    sessionRowID INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    end REAL NOT NULL,
+                    eyes TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    minimumOpenness REAL NOT NULL,
+                    PRIMARY KEY (sessionRowID, seq)
+                ) WITHOUT ROWID;
+                DROP TRIGGER sessionDeletesSamples;
+                CREATE TRIGGER sessionDeletesSamples BEFORE DELETE ON session BEGIN
+                    DELETE FROM gazeSample WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM blendShapeSample
+                        WHERE seriesRowID IN (SELECT rowid FROM blendShapeSeries WHERE sessionRowID = OLD.rowid);
+                    DELETE FROM blendShapeSeries WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM frameSample WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM blinkEvent WHERE sessionRowID = OLD.rowid;
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -226,7 +269,10 @@ public final class SessionDatabase: Sendable {
         try guarded("delete all sessions") {
             try writer.write { db in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
-                try db.execute(sql: "DELETE FROM blendShapeSample; DELETE FROM blendShapeSeries; DELETE FROM gazeSample; DELETE FROM session")
+                try db.execute(sql: """
+                    DELETE FROM blendShapeSample; DELETE FROM blendShapeSeries; DELETE FROM gazeSample;
+                    DELETE FROM frameSample; DELETE FROM blinkEvent; DELETE FROM session
+                    """)
                 return count
             }
         }

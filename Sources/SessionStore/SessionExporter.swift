@@ -174,10 +174,65 @@ final class SessionExporter {
         }
         try json.endObject()
 
-        if options.includeExtension, let text = header.extensionJSON {
-            try key(.gazerec)
-            let reader = try JSONReader(source: .bytes(Array(text.utf8), name: "stored extension of \(header.id)"))
-            try json.value(try reader.readValue())
+        // The reading thread is done with the connection once it has finished.
+        channel.waitUntilFinished()
+        if options.includeExtension { try writeExtension(header, sessionRowID: rowid) }
+        try json.endObject()
+    }
+
+    /// The `"gazerec"` object: the stored members, then the frame series and blink events from their tables.
+    private func writeExtension(_ header: SessionHeader, sessionRowID: Int64) throws {
+        let frameCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frameSample WHERE sessionRowID = ?",
+                                          arguments: [sessionRowID]) ?? 0
+        let blinks = try Row.fetchAll(db, sql: """
+            SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
+            """, arguments: [sessionRowID])
+        guard header.extensionJSON != nil || frameCount > 0 || !blinks.isEmpty else { return }
+        try key(.gazerec)
+        try json.beginObject()
+        if let text = header.extensionJSON,
+           case .object(let members) = try JSONValue.parse(Array(text.utf8), name: "stored extension of \(header.id)") {
+            for (name, value) in members {
+                try json.key(name)
+                try json.value(value)
+            }
+        }
+        if frameCount > 0 {
+            try json.key("frames")
+            try json.beginArray()
+            let statement = try db.makeStatement(sql: "SELECT * FROM frameSample WHERE sessionRowID = ? ORDER BY seq")
+            let handle = statement.sqliteStatement
+            sqlite3_bind_int64(handle, 1, sessionRowID)
+            defer { sqlite3_reset(handle) }
+            while sqlite3_step(handle) == SQLITE_ROW {
+                try json.element()
+                try json.beginObject()
+                try json.key("timestamp"); try json.number(sqlite3_column_double(handle, 2))
+                try json.key("trackingState"); try json.string(String(cString: sqlite3_column_text(handle, 3)))
+                try json.key("confidence"); try json.number(sqlite3_column_double(handle, 4))
+                for (offset, name) in FrameRecord.optionalNames.enumerated() {
+                    let column = Int32(5 + offset)
+                    guard sqlite3_column_type(handle, column) != SQLITE_NULL else { continue }
+                    try json.key(name); try json.number(sqlite3_column_double(handle, column))
+                }
+                try json.endObject()
+            }
+            try json.endArray()
+        }
+        if !blinks.isEmpty {
+            try json.key("blinks")
+            try json.beginArray()
+            for row in blinks {
+                try json.element()
+                try json.beginObject()
+                try json.key("start"); try json.number(row["start"])
+                try json.key("end"); try json.number(row["end"])
+                try json.key("eyes"); try json.string(row["eyes"])
+                try json.key("kind"); try json.string(row["kind"])
+                try json.key("minimumOpenness"); try json.number(row["minimumOpenness"])
+                try json.endObject()
+            }
+            try json.endArray()
         }
         try json.endObject()
     }

@@ -172,13 +172,7 @@ final class SessionImporter {
                         sawBlendShapes = true
                         report.blendShapeSamples += try readBlendShapes(reader, sessionRowID: rowid)
                     case .gazerec:
-                        let value = try reader.readValue()
-                        guard case .object = value else { throw reader.error("expected an object") }
-                        let sink = MemoryByteSink()
-                        let writer = JSONWriter(sink: sink)
-                        try writer.value(value)
-                        try writer.flush()
-                        extensionJSON = sink.text
+                        extensionJSON = try readExtension(reader, sessionRowID: rowid)
                     default:
                         try reader.skipValue()
                     }
@@ -267,6 +261,112 @@ final class SessionImporter {
         guard let systemVersion else { throw missing(.systemVersion) }
         return DeviceInfo(model: model, screenWidth: size.0, screenHeight: size.1,
                           systemName: systemName, systemVersion: systemVersion)
+    }
+
+    // MARK: - The "gazerec" extension
+
+    /// Reads the extension object: `frames` and `blinks` stream into their tables, the other
+    /// members are kept as compact JSON (returned).
+    private func readExtension(_ reader: JSONReader, sessionRowID: Int64) throws -> String {
+        guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
+        try reader.expect(0x7B, "'{'")
+        var members: [(String, JSONValue)] = []
+        var seenFrames = false, seenBlinks = false
+        if !(try reader.consume(0x7D)) {
+            repeat {
+                let key = try reader.readString("a key in double quotes")
+                try reader.expect(0x3A, "':' after a key")
+                reader.path.append(.key(key))
+                switch key {
+                case "frames" where !seenFrames:
+                    seenFrames = true
+                    try inserter.drain()
+                    try readFrames(reader, sessionRowID: sessionRowID)
+                case "blinks" where !seenBlinks:
+                    seenBlinks = true
+                    try inserter.drain()
+                    try readBlinks(reader, sessionRowID: sessionRowID)
+                default:
+                    guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
+                    members.append((key, try reader.readValue()))
+                }
+                reader.path.removeLast()
+            } while try reader.nextSeparator(close: 0x7D)
+        }
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink)
+        try writer.value(.object(members))
+        try writer.flush()
+        return sink.text
+    }
+
+    private func readFrames(_ reader: JSONReader, sessionRowID: Int64) throws {
+        try reader.expect(0x5B, "an array of frames")
+        if try reader.consume(0x5D) { return }
+        let names = ["timestamp", "trackingState", "confidence"] + FrameRecord.optionalNames
+        let keys = KeyTable(names)
+        var seq = 0
+        repeat {
+            reader.path.append(.index(seq))
+            try reader.expect(0x7B, "a frame object")
+            var frame = FrameRecord(timestampSeconds: .nan, trackingState: "", confidence: .nan)
+            var optional = [Double?](repeating: nil, count: FrameRecord.optionalNames.count)
+            if !(try reader.consume(0x7D)) {
+                repeat {
+                    let index = try reader.readKey(matching: keys)
+                    reader.path.append(.key(reader.lastKey))
+                    switch index {
+                    case 0?: frame.timestampSeconds = try reader.readNumber()
+                    case 1?: frame.trackingState = try reader.readString()
+                    case 2?: frame.confidence = try reader.readNumber()
+                    case let column?: optional[column - 3] = try reader.consumeNull() ? nil : try reader.readNumber()
+                    case nil: try reader.skipValue()
+                    }
+                    reader.path.removeLast()
+                } while try reader.nextSeparator(close: 0x7D)
+            }
+            guard !frame.timestampSeconds.isNaN else { throw reader.error("missing required key 'timestamp'") }
+            guard !frame.trackingState.isEmpty else { throw reader.error("missing required key 'trackingState'") }
+            guard !frame.confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
+            frame.optionalValues = optional
+            try SessionWriter.insert(frame, sessionRowID: sessionRowID, seq: seq, db: db)
+            reader.path.removeLast()
+            seq += 1
+        } while try reader.nextSeparator(close: 0x5D)
+    }
+
+    private func readBlinks(_ reader: JSONReader, sessionRowID: Int64) throws {
+        try reader.expect(0x5B, "an array of blink events")
+        if try reader.consume(0x5D) { return }
+        let keys = KeyTable(["start", "end", "eyes", "kind", "minimumOpenness"])
+        var seq = 0
+        repeat {
+            reader.path.append(.index(seq))
+            try reader.expect(0x7B, "a blink object")
+            var start: Double?, end: Double?, eyes: String?, kind: String?, minimum: Double?
+            if !(try reader.consume(0x7D)) {
+                repeat {
+                    let index = try reader.readKey(matching: keys)
+                    reader.path.append(.key(reader.lastKey))
+                    switch index {
+                    case 0?: start = try reader.readNumber()
+                    case 1?: end = try reader.readNumber()
+                    case 2?: eyes = try reader.readString()
+                    case 3?: kind = try reader.readString()
+                    case 4?: minimum = try reader.readNumber()
+                    default: try reader.skipValue()
+                    }
+                    reader.path.removeLast()
+                } while try reader.nextSeparator(close: 0x7D)
+            }
+            guard let start, let end, let eyes, let kind, let minimum else {
+                throw reader.error("a blink needs start, end, eyes, kind and minimumOpenness")
+            }
+            try db.execute(sql: "INSERT INTO blinkEvent VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [sessionRowID, seq, start, end, eyes, kind, minimum])
+            reader.path.removeLast()
+            seq += 1
+        } while try reader.nextSeparator(close: 0x5D)
     }
 
     // MARK: - Samples

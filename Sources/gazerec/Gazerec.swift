@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GazeCapture
 import GazeVision
+import Recorder
 import SessionStore
 
 /// `gazerec`: record, calibrate and manage webcam eye-tracking sessions.
@@ -18,7 +19,8 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [Analyze.self, Devices.self, List.self, Show.self, Export.self, Import.self, Delete.self]
+        subcommands: [Start.self, Stop.self, Status.self, Analyze.self, Devices.self, List.self, Show.self, Export.self,
+                      Import.self, Delete.self, Repair.self]
     )
 }
 
@@ -61,3 +63,4 @@ protocol RuntimeFailure: Error, CustomStringConvertible {}
 extension StoreError: RuntimeFailure {}
 extension CaptureError: RuntimeFailure {}
 extension VisionError: RuntimeFailure {}
+extension RecorderError: RuntimeFailure {}

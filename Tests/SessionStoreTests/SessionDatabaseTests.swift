@@ -35,7 +35,7 @@ struct SessionDatabaseTests {
         let database = try twoSessions()
         #expect(try database.deleteAll() == 2)
         #expect(try database.sessionIDs().isEmpty)
-        #expect(try databaseContents(database) == "session: \ngazeSample: \nblendShapeSeries: \nblendShapeSample: \n")
+        #expect(try databaseContents(database) == "session: \ngazeSample: \nblendShapeSeries: \nblendShapeSample: \nframeSample: \nblinkEvent: \n")
     }
 
     @Test("summaries count samples and derive duration and rate")

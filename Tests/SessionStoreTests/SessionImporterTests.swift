@@ -29,7 +29,7 @@ func importText(_ database: SessionDatabase, _ text: String, name: String = "doc
 func databaseContents(_ database: SessionDatabase) throws -> String {
     try database.writer.read { db in
         var text = ""
-        for table in ["session", "gazeSample", "blendShapeSeries", "blendShapeSample"] {
+        for table in ["session", "gazeSample", "blendShapeSeries", "blendShapeSample", "frameSample", "blinkEvent"] {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table)")
             text += "\(table): \(rows.map(\.description).joined(separator: ";"))\n"
         }
@@ -292,6 +292,6 @@ struct PipelinedInsertTests {
         let bad = sessionJSON(id: "00000000-0000-0000-0000-000000000002",
                               scanPath: "[" + gaze.joined(separator: ",") + #",{"timestamp":1,"x":true,"y":2,"orientation":3}]"#)
         #expect(throws: StoreError.self) { try importText(database, "[\(good),\(bad)]") }
-        #expect(try databaseContents(database) == "session: \ngazeSample: \nblendShapeSeries: \nblendShapeSample: \n")
+        #expect(try databaseContents(database) == "session: \ngazeSample: \nblendShapeSeries: \nblendShapeSample: \nframeSample: \nblinkEvent: \n")
     }
 }

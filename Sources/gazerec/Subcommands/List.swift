@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Recorder
 import SessionStore
 
 extension Gazerec {
@@ -26,6 +27,13 @@ extension Gazerec {
                 if json { Console.output("[]\n") }
                 Console.note("no sessions yet: \(store.resolvedPath) does not exist.")
                 return
+            }
+            // A session whose recorder died is closed here (marked interrupted).
+            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+            let repaired = try database.repairInterruptedSessions(except: running)
+            if !repaired.isEmpty {
+                Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
+                             + repaired.joined(separator: ", "))
             }
             if ids {
                 let all = try database.sessionIDs()

@@ -1,0 +1,326 @@
+import Foundation
+import GazeCapture
+import GazeCore
+import GazeVision
+import SessionStore
+import Synchronization
+
+/// Where a recording's frames come from.
+public enum RecordingSource: Sendable {
+    /// A V4L2 camera.
+    case camera(V4L2Camera.Configuration)
+    /// A video file replayed as if it were a camera: at its own pace, or as fast as possible.
+    case file(path: String, asFastAsPossible: Bool)
+}
+
+/// Everything a recording needs to know before it starts.
+public struct RecordingConfiguration: Sendable {
+    public var source: RecordingSource
+    public var databasePath: String
+    public var modelPath: String
+    public var appID: String
+    public var blendShapes: [BlendShapeName]
+    public var screenWidth: Double
+    public var screenHeight: Double
+    /// UIInterfaceOrientation raw value written with every sample.
+    public var orientation: Int
+    public var maximumDurationSeconds: Double?
+    public var focalLengthPixels: Double?
+    /// Largest delay between a frame and its sample being committed.
+    public var flushIntervalSeconds: Double = 0.25
+
+    public init(source: RecordingSource, databasePath: String, modelPath: String, appID: String,
+                blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
+                maximumDurationSeconds: Double?, focalLengthPixels: Double?) {
+        self.source = source
+        self.databasePath = databasePath
+        self.modelPath = modelPath
+        self.appID = appID
+        self.blendShapes = blendShapes
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.orientation = orientation
+        self.maximumDurationSeconds = maximumDurationSeconds
+        self.focalLengthPixels = focalLengthPixels
+    }
+}
+
+/// How a recording ended.
+public struct RecordingResult: Sendable {
+    public var sessionID: String
+    public var frames: Int
+    public var framesWithFace: Int
+    public var blinks: Int
+    public var droppedFrames: Int
+    public var durationSeconds: Double
+    /// The error that ended the recording early (camera lost, unreadable file, disk full), if any;
+    /// the session was still closed with what was captured.
+    public var failure: (any Error)?
+}
+
+/// A thread-safe request to stop, set from signal handlers and `gazerec stop`.
+public final class StopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func request() { flag.store(true, ordering: .relaxed) }
+    public var isRequested: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Records one session: source → vision pipeline → samples → the store, in batched transactions.
+///
+/// The loop, per frame: (1) the face stage on a second thread (detector or tracking, landmarks),
+/// (2) eye features, blend shapes and head pose here, (3) samples into a pending batch, committed
+/// every `flushIntervalSeconds` (≤ 250 ms), so a crash loses at most that much. The session row
+/// exists from the first moment, without `endTime`; closing sets `endTime` and the extension data.
+public final class Recorder {
+    public let configuration: RecordingConfiguration
+    public let stop: StopRequest
+
+    public init(configuration: RecordingConfiguration, stop: StopRequest) {
+        self.configuration = configuration
+        self.stop = stop
+    }
+
+    private struct Stopped: Error {}
+
+    /// Runs the recording until stopped, the duration or the file ends, or the source fails.
+    /// `started` is called with the session id once the first frame has been processed.
+    public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in }) throws
+        -> RecordingResult {
+        let lock = try RecorderLock(databasePath: configuration.databasePath)
+        defer { lock.release() }
+        let database = try SessionDatabase(path: configuration.databasePath)
+        // A recorder that died left its session open: close it now.
+        _ = try database.repairInterruptedSessions()
+
+        // 1. Model (1–2 s to load: before the source starts, so no frame waits for it).
+        let model = try LandmarkModel.shared(path: configuration.modelPath)
+
+        // 2. Source and pipeline.
+        let (source, sourceDescription, cameraFor, requestedFPS, deviceModel): (FrameSource, String, V4L2Camera?, Double, String)
+        var replayStart: Double?
+        switch configuration.source {
+        case .camera(let cameraConfiguration):
+            let camera = try V4L2Camera(configuration: cameraConfiguration)
+            source = PrefetchingFrameSource(camera, policy: .keepNewest, capacity: 2)
+            (sourceDescription, cameraFor, requestedFPS, deviceModel) =
+                (cameraConfiguration.path, camera, Double(cameraConfiguration.framesPerSecond), camera.name)
+        case .file(let path, let asFastAsPossible):
+            let video = try VideoFileSource(path: path)
+            let paced: FrameSource = asFastAsPossible ? video : PacedFrameSource(video)
+            source = PrefetchingFrameSource(paced, policy: .lossless, capacity: 8)
+            (sourceDescription, cameraFor, requestedFPS, deviceModel) = (path, nil, video.framesPerSecond, video.name)
+            replayStart = SystemClock.unixTime()
+        }
+        defer { (source as? PrefetchingFrameSource)?.stop() }
+        let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
+                                         focalLengthPixels: configuration.focalLengthPixels)
+
+        // 3. The session.
+        let begin = SystemClock.unixTime()
+        let sessionID = UUID().uuidString
+        let recorderInfo: [(String, JSONValue)] = [
+            ("version", .string(RecorderVersion.current)),
+            ("source", .string(cameraFor == nil ? "file" : "camera")),
+            (cameraFor == nil ? "input" : "camera", .string(sourceDescription)),
+            ("resolution", .array([.number(Double(source.width)), .number(Double(source.height))])),
+            ("requestedFramesPerSecond", .number(requestedFPS)),
+            ("model", .string(configuration.modelPath)),
+        ]
+        let header = SessionHeader(
+            id: sessionID, appID: configuration.appID, beginTimeSeconds: begin, endTimeSeconds: nil,
+            deviceInfo: DeviceInfo(model: deviceModel, screenWidth: configuration.screenWidth,
+                                   screenHeight: configuration.screenHeight, systemName: "Linux",
+                                   systemVersion: SystemClock.systemVersion()),
+            extensionJSON: Self.extensionText([("formatVersion", .number(1)), ("recorder", .object(recorderInfo)),
+                                               ("calibrationApplied", .bool(false))]))
+        let writer = try SessionWriter(database: database, header: header,
+                                       blendShapeNames: configuration.blendShapes.map(\.rawValue),
+                                       recorderPID: getpid())
+        try lock.publish(RecorderInfo(pid: getpid(), sessionID: sessionID, startedAt: begin))
+
+        // 4. The loop.
+        var pending = SampleBatchToAppend()
+        var lastFlush = SystemClock.monotonic()
+        var lastStatus = 0.0
+        var frames = 0, withFace = 0, blinks = 0
+        var lastTimestamp = begin
+        var announced = false
+        var failure: (any Error)?
+        let startMonotonic = SystemClock.monotonic()
+        let orientation = configuration.orientation
+
+        func status(_ state: String) -> RecorderStatus {
+            let elapsed = SystemClock.monotonic() - startMonotonic
+            let dropped = (cameraFor?.droppedFrames ?? 0) + ((source as? PrefetchingFrameSource)?.droppedFrames ?? 0)
+            return RecorderStatus(pid: getpid(), sessionID: sessionID, source: sourceDescription, elapsedSeconds: elapsed,
+                                  frames: frames, framesWithFace: withFace,
+                                  achievedFramesPerSecond: elapsed > 0 ? Double(frames) / elapsed : 0,
+                                  droppedFrames: dropped, blinks: blinks, trackingState: state,
+                                  updatedAt: SystemClock.unixTime())
+        }
+
+        do {
+            try pipeline.processAll(source) { features, event in
+                // Camera frames carry Unix time; replayed files their presentation time from the start.
+                let time = replayStart.map { $0 + features.timestampSeconds } ?? features.timestampSeconds
+                lastTimestamp = time
+                frames += 1
+                if features.face != nil { withFace += 1 }
+                pending.frames.append(Self.frameRecord(features, time: time))
+                if features.face != nil {
+                    let state = features.trackingState.sessionValue
+                    for name in configuration.blendShapes {
+                        guard let value = BlendShapeEstimator.value(name, features) else { continue }
+                        pending.blendShapes[name.rawValue, default: []].append(
+                            BlendShapeSample(timestampSeconds: time, value: value, orientation: orientation, trackingState: state))
+                    }
+                }
+                if let event {
+                    if event.kind == .blink { blinks += 1 }
+                    pending.blinks.append(Self.blinkRecord(event, offset: replayStart))
+                }
+                let now = SystemClock.monotonic()
+                if now - lastFlush >= configuration.flushIntervalSeconds || !announced {
+                    try writer.append(pending)
+                    pending = SampleBatchToAppend()
+                    lastFlush = now
+                }
+                if !announced {
+                    announced = true
+                    started(sessionID)
+                }
+                if now - lastStatus >= 0.5 {
+                    lastStatus = now
+                    let current = status(features.trackingState.analysisValue)
+                    current.write(databasePath: configuration.databasePath)
+                    progress(current)
+                }
+                if stop.isRequested { throw Stopped() }
+                if let limit = configuration.maximumDurationSeconds, now - startMonotonic >= limit { throw Stopped() }
+            }
+        } catch is Stopped {
+        } catch {
+            failure = error
+        }
+
+        // 5. Close: the last samples, then endTime and the extension data.
+        if let event = pipeline.finish() {
+            pending.blinks.append(Self.blinkRecord(event, offset: replayStart))
+            if event.kind == .blink { blinks += 1 }
+        }
+        do {
+            try writer.append(pending)
+        } catch {
+            failure = failure ?? error
+        }
+        let final = status("ended")
+        let endTime = cameraFor == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
+        var recorder = recorderInfo
+        recorder.append(("grantedFramesPerSecond", .number(cameraFor?.framesPerSecond ?? requestedFPS)))
+        recorder.append(("achievedFramesPerSecond", .number((final.achievedFramesPerSecond * 100).rounded() / 100)))
+        recorder.append(("frames", .number(Double(frames))))
+        recorder.append(("framesWithFace", .number(Double(withFace))))
+        recorder.append(("droppedFrames", .number(Double(final.droppedFrames))))
+        recorder.append(("detectorRuns", .number(Double(pipeline.tracker.detectorRuns))))
+        var extensionMembers: [(String, JSONValue)] = [("formatVersion", .number(1)), ("recorder", .object(recorder)),
+                                                        ("calibrationApplied", .bool(false))]
+        if let failure { extensionMembers.append(("endedBy", .string("\(failure)"))) }
+        do {
+            try writer.close(endTimeSeconds: endTime, extensionJSON: Self.extensionText(extensionMembers))
+        } catch {
+            failure = failure ?? error
+        }
+        unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
+        return RecordingResult(sessionID: sessionID, frames: frames, framesWithFace: withFace, blinks: blinks,
+                               droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure)
+    }
+
+    static func frameRecord(_ features: FrameFeatures, time: Double) -> FrameRecord {
+        var record = FrameRecord(timestampSeconds: time, trackingState: features.trackingState.analysisValue,
+                                 confidence: features.confidence)
+        record.opennessLeft = features.openness[.left]
+        record.opennessRight = features.openness[.right]
+        record.pupilLeftU = features.pupils[.left]?.normalized.x
+        record.pupilLeftV = features.pupils[.left]?.normalized.y
+        record.pupilRightU = features.pupils[.right]?.normalized.x
+        record.pupilRightV = features.pupils[.right]?.normalized.y
+        if let pose = features.headPose {
+            record.yawDegrees = pose.yawDegrees
+            record.pitchDegrees = pose.pitchDegrees
+            record.rollDegrees = pose.rollDegrees
+            record.tx = pose.translation.x
+            record.ty = pose.translation.y
+            record.tz = pose.translation.z
+        }
+        return record
+    }
+
+    static func blinkRecord(_ event: BlinkEvent, offset: Double?) -> BlinkRecord {
+        BlinkRecord(startSeconds: event.startSeconds + (offset ?? 0), endSeconds: event.endSeconds + (offset ?? 0),
+                    eyes: event.eyes.rawValue, kind: event.kind.rawValue, minimumOpenness: event.minimumOpenness)
+    }
+
+    static func extensionText(_ members: [(String, JSONValue)]) -> String {
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink)
+        try? writer.value(.object(members))
+        try? writer.flush()
+        return sink.text
+    }
+}
+
+/// Replays a file at its own pace: each frame is released when its presentation time has come.
+final class PacedFrameSource: FrameSource {
+    private let source: FrameSource
+    private var start: Double?
+    var name: String { source.name }
+    var width: Int { source.width }
+    var height: Int { source.height }
+    var framesPerSecond: Double { source.framesPerSecond }
+
+    init(_ source: FrameSource) { self.source = source }
+
+    func nextFrame() throws -> Frame? {
+        guard let frame = try source.nextFrame() else { return nil }
+        let now = SystemClock.monotonic()
+        let origin = start ?? now
+        start = origin
+        let wait = origin + frame.timestampSeconds - now
+        if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+        return frame
+    }
+}
+
+/// Clocks and system facts for recordings.
+public enum SystemClock {
+    public static func unixTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    public static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// "Debian GNU/Linux 12 (bookworm); kernel 6.1.0-…".
+    public static func systemVersion() -> String {
+        var distribution = "Linux"
+        if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
+            distribution = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        var names = utsname()
+        uname(&names)
+        let release = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(distribution); kernel \(release)"
+    }
+}
+
+/// gazerec's version, recorded with every session.
+public enum RecorderVersion {
+    public static let current = "0.1.0"
+}

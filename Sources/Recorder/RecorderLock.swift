@@ -1,0 +1,135 @@
+import Foundation
+
+/// Why recording control failed, each a sentence a user can act on.
+public enum RecorderError: Error, CustomStringConvertible, Equatable {
+    case alreadyRecording(sessionID: String, pid: Int32, databasePath: String)
+    case notRecording(databasePath: String)
+    case lockFailed(path: String, reason: String)
+    case stopTimedOut(sessionID: String, pid: Int32, seconds: Double)
+    case startFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .alreadyRecording(id, pid, path):
+            return "cannot start: session \(id) is being recorded into \(path) by process \(pid). "
+                + "Stop it with 'gazerec stop' (one recording at a time per database)."
+        case let .notRecording(path):
+            return "no recorder is running for \(path)."
+        case let .lockFailed(path, reason):
+            return "cannot use the recorder lock \(path): \(reason)."
+        case let .stopTimedOut(id, pid, seconds):
+            return "recorder \(pid) did not close session \(id) within \(Int(seconds)) s. It may still be flushing; "
+                + "check 'gazerec status', or stop it with kill \(pid) (the session can be closed later by 'gazerec repair')."
+        case let .startFailed(reason):
+            return "the recorder did not start: \(reason)"
+        }
+    }
+}
+
+/// What a running recorder tells other processes (the lock file's content).
+public struct RecorderInfo: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var sessionID: String
+    public var startedAt: Double
+}
+
+/// One recording per database: an exclusive `flock` on `<database>.recorder`, held for the
+/// recorder's lifetime. The kernel releases it when the process dies, however it dies, so a lock
+/// left by a killed recorder is seen as stale (the file still names it) and taken over.
+public final class RecorderLock {
+    public let path: String
+    private var descriptor: Int32
+    /// The recorder that held this lock before and died without releasing it, if any.
+    public let staleInfo: RecorderInfo?
+
+    public static func lockPath(databasePath: String) -> String { databasePath + ".recorder" }
+    public static func statusPath(databasePath: String) -> String { databasePath + ".recorder-status" }
+
+    /// Takes the lock, or throws `alreadyRecording` naming the live recorder.
+    public init(databasePath: String) throws {
+        path = Self.lockPath(databasePath: databasePath)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let info = Self.read(descriptor)
+            close(descriptor)
+            descriptor = -1
+            throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? "(unknown)", pid: info?.pid ?? 0,
+                                                 databasePath: databasePath)
+        }
+        staleInfo = Self.read(descriptor)
+    }
+
+    deinit { release() }
+
+    /// Records the running session in the lock file.
+    public func publish(_ info: RecorderInfo) throws {
+        let data = try JSONEncoder().encode(info)
+        guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, [UInt8](data), data.count, 0) == data.count else {
+            throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Empties and unlocks the file (also on deinit).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        _ = ftruncate(descriptor, 0)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    private static func read(_ descriptor: Int32) -> RecorderInfo? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return try? JSONDecoder().decode(RecorderInfo.self, from: Data(buffer.prefix(count)))
+    }
+
+    /// The live recorder of a database, or nil (the lock is free: nobody records).
+    public static func running(databasePath: String) -> RecorderInfo? {
+        let path = lockPath(databasePath: databasePath)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return read(descriptor)
+    }
+}
+
+/// The live figures a recorder publishes for `gazerec status` (`<database>.recorder-status`).
+public struct RecorderStatus: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var sessionID: String
+    public var source: String
+    public var elapsedSeconds: Double
+    public var frames: Int
+    public var framesWithFace: Int
+    public var achievedFramesPerSecond: Double
+    public var droppedFrames: Int
+    public var blinks: Int
+    public var trackingState: String
+    public var updatedAt: Double
+
+    public var faceFoundPercent: Double { frames > 0 ? 100 * Double(framesWithFace) / Double(frames) : 0 }
+
+    /// Writes the status atomically (temporary file + rename).
+    public func write(databasePath: String) {
+        let path = RecorderLock.statusPath(databasePath: databasePath)
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        let temporary = path + ".tmp"
+        if FileManager.default.createFile(atPath: temporary, contents: data) { rename(temporary, path) }
+    }
+
+    public static func read(databasePath: String) -> RecorderStatus? {
+        guard let data = FileManager.default.contents(atPath: RecorderLock.statusPath(databasePath: databasePath)) else {
+            return nil
+        }
+        return try? JSONDecoder().decode(RecorderStatus.self, from: data)
+    }
+}

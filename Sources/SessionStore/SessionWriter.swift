@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// gazerec's per-frame measurements as stored with a session (exported under `"gazerec"."frames"`).
+public struct FrameRecord: Sendable, Equatable {
+    /// Unix seconds.
+    public var timestampSeconds: Double
+    /// The analysis vocabulary: normal, initializing, lowConfidence, excessiveMotion, missing.
+    public var trackingState: String
+    public var confidence: Double
+    public var opennessLeft: Double?
+    public var opennessRight: Double?
+    /// Pupil position normalised to the eye corners (see docs/ExportFormat.md).
+    public var pupilLeftU: Double?
+    public var pupilLeftV: Double?
+    public var pupilRightU: Double?
+    public var pupilRightV: Double?
+    public var yawDegrees: Double?
+    public var pitchDegrees: Double?
+    public var rollDegrees: Double?
+    public var tx: Double?
+    public var ty: Double?
+    public var tz: Double?
+
+    public init(timestampSeconds: Double, trackingState: String, confidence: Double) {
+        self.timestampSeconds = timestampSeconds
+        self.trackingState = trackingState
+        self.confidence = confidence
+    }
+
+    /// Names of the optional columns, in table and JSON order.
+    public static let optionalNames = ["opennessLeft", "opennessRight", "pupilLeftU", "pupilLeftV", "pupilRightU",
+                                       "pupilRightV", "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz"]
+
+    /// The optional values in `optionalNames` order.
+    public var optionalValues: [Double?] {
+        get { [opennessLeft, opennessRight, pupilLeftU, pupilLeftV, pupilRightU, pupilRightV,
+               yawDegrees, pitchDegrees, rollDegrees, tx, ty, tz] }
+        set {
+            precondition(newValue.count == 12)
+            (opennessLeft, opennessRight, pupilLeftU, pupilLeftV) = (newValue[0], newValue[1], newValue[2], newValue[3])
+            (pupilRightU, pupilRightV, yawDegrees, pitchDegrees) = (newValue[4], newValue[5], newValue[6], newValue[7])
+            (rollDegrees, tx, ty, tz) = (newValue[8], newValue[9], newValue[10], newValue[11])
+        }
+    }
+}
+
+/// A completed eye closure as stored (exported under `"gazerec"."blinks"`).
+public struct BlinkRecord: Sendable, Equatable {
+    public var startSeconds: Double
+    public var endSeconds: Double
+    public var eyes: String
+    public var kind: String
+    public var minimumOpenness: Double
+
+    public init(startSeconds: Double, endSeconds: Double, eyes: String, kind: String, minimumOpenness: Double) {
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.eyes = eyes
+        self.kind = kind
+        self.minimumOpenness = minimumOpenness
+    }
+}
+
+/// What one recorder flush appends to its session.
+public struct SampleBatchToAppend: Sendable {
+    public var gaze: [GazeSample] = []
+    /// Blend-shape name → samples.
+    public var blendShapes: [String: [BlendShapeSample]] = [:]
+    public var frames: [FrameRecord] = []
+    public var blinks: [BlinkRecord] = []
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        gaze.isEmpty && frames.isEmpty && blinks.isEmpty && blendShapes.values.allSatisfy(\.isEmpty)
+    }
+}
+
+/// Appends a recording's samples to its session as it goes, one transaction per flush.
+///
+/// The session row exists (without `endTime`) from `begin` on, so a reader — or a crash — always
+/// finds a readable prefix. `close` sets `endTime` and the final extension object.
+/// One writer per session, used from one thread.
+public final class SessionWriter {
+    public let database: SessionDatabase
+    public let sessionID: String
+    private let sessionRowID: Int64
+    private var seriesRowIDs: [String: Int64] = [:]
+    private var nextSeq: [String: Int] = [:]
+    public private(set) var lastTimestamp: Double?
+
+    /// Creates the session row and its blend-shape series.
+    public init(database: SessionDatabase, header: SessionHeader, blendShapeNames: [String], recorderPID: Int32) throws {
+        self.database = database
+        sessionID = header.id
+        var series: [String: Int64] = [:]
+        sessionRowID = try database.guarded("start session \(header.id)") {
+            try database.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName,
+                                         systemVersion, extensionJSON, recorderPID)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.deviceInfo.model,
+                                     header.deviceInfo.screenWidth, header.deviceInfo.screenHeight,
+                                     header.deviceInfo.systemName, header.deviceInfo.systemVersion,
+                                     header.extensionJSON, recorderPID])
+                let rowid = db.lastInsertedRowID
+                for name in blendShapeNames {
+                    try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)",
+                                   arguments: [rowid, name])
+                    series[name] = db.lastInsertedRowID
+                }
+                return rowid
+            }
+        }
+        seriesRowIDs = series
+    }
+
+    /// Appends one batch in one transaction.
+    public func append(_ batch: SampleBatchToAppend) throws {
+        guard !batch.isEmpty else { return }
+        try database.guarded("record samples") {
+            try database.writer.write { db in
+                let gaze = try db.cachedStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for sample in batch.gaze {
+                    try gaze.execute(arguments: [sessionRowID, take("gaze"), sample.timestampSeconds, sample.x, sample.y,
+                                                 sample.orientation, sample.trackingState])
+                }
+                let blend = try db.cachedStatement(sql: "INSERT INTO blendShapeSample VALUES (?, ?, ?, ?, ?, ?)")
+                for (name, samples) in batch.blendShapes {
+                    guard let series = seriesRowIDs[name] else { continue }
+                    for sample in samples {
+                        try blend.execute(arguments: [series, take("blend:" + name), sample.timestampSeconds, sample.value,
+                                                      sample.orientation, sample.trackingState])
+                    }
+                }
+                for frame in batch.frames {
+                    try Self.insert(frame, sessionRowID: sessionRowID, seq: take("frame"), db: db)
+                    lastTimestamp = frame.timestampSeconds
+                }
+                let blink = try db.cachedStatement(sql: "INSERT INTO blinkEvent VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for event in batch.blinks {
+                    try blink.execute(arguments: [sessionRowID, take("blink"), event.startSeconds, event.endSeconds,
+                                                  event.eyes, event.kind, event.minimumOpenness])
+                }
+            }
+        }
+    }
+
+    private func take(_ series: String) -> Int {
+        let seq = nextSeq[series, default: 0]
+        nextSeq[series] = seq + 1
+        return seq
+    }
+
+    static func insert(_ frame: FrameRecord, sessionRowID: Int64, seq: Int, db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO frameSample VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var arguments: [(any DatabaseValueConvertible)?] = [sessionRowID, seq, frame.timestampSeconds,
+                                                             frame.trackingState, frame.confidence]
+        for value in frame.optionalValues { arguments.append(value) }
+        try statement.execute(arguments: StatementArguments(arguments))
+    }
+
+    /// Ends the session: `endTime` and the final extension object, in one transaction.
+    public func close(endTimeSeconds: Double, extensionJSON: String?) throws {
+        try database.guarded("close session \(sessionID)") {
+            try database.writer.write { db in
+                try db.execute(sql: "UPDATE session SET endTime = ?, extensionJSON = ?, recorderPID = NULL WHERE rowid = ?",
+                               arguments: [endTimeSeconds, extensionJSON, sessionRowID])
+            }
+        }
+    }
+}
+
+extension SessionDatabase {
+    /// Closes sessions left open by a recorder that died: `endTime` = their last sample (or begin),
+    /// marked interrupted. `except` is the session of a recorder still running. Returns the ids closed.
+    @discardableResult
+    public func repairInterruptedSessions(except running: String? = nil) throws -> [String] {
+        try guarded("repair interrupted sessions") {
+            try writer.write { db in
+                let open = try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime FROM session WHERE endTime IS NULL")
+                var repaired: [String] = []
+                for row in open {
+                    let id: String = row["id"]
+                    if id == running { continue }
+                    let rowid: Int64 = row["rowid"]
+                    let last = try Double.fetchOne(db, sql: """
+                        SELECT MAX(t) FROM (
+                            SELECT MAX(timestamp) AS t FROM gazeSample WHERE sessionRowID = ?1
+                            UNION ALL SELECT MAX(timestamp) FROM frameSample WHERE sessionRowID = ?1
+                            UNION ALL SELECT MAX(b.timestamp) FROM blendShapeSample b
+                                JOIN blendShapeSeries s ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?1)
+                        """, arguments: [rowid])
+                    let begin: Double = row["beginTime"]
+                    try db.execute(sql: "UPDATE session SET endTime = ?, interrupted = 1, recorderPID = NULL WHERE rowid = ?",
+                                   arguments: [max(last ?? begin, begin), rowid])
+                    repaired.append(id)
+                }
+                return repaired
+            }
+        }
+    }
+
+    /// Number of frames and the last frame time stored for a session (for `status` and tests).
+    public func frameCount(id: String) throws -> (count: Int, last: Double?) {
+        try guarded("read session \(id)") {
+            try writer.read { db in
+                guard let rowid = try Self.rowid(db, id: id) else {
+                    throw StoreError.unknownSession(id: id, databasePath: path)
+                }
+                let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MAX(timestamp) AS t FROM frameSample WHERE sessionRowID = ?",
+                                           arguments: [rowid])!
+                return (row["n"], row["t"])
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GazeCapture
+import GazeCore
+import GazeVision
+import Recorder
+import SessionStore
+
+/// Frame rates a recording can request.
+enum FrameRate: Int, CaseIterable, ExpressibleByArgument {
+    case thirty = 30
+    case sixty = 60
+}
+
+/// UIInterfaceOrientation names, as the session format stores them (raw values 0–4).
+enum Orientation: String, CaseIterable, ExpressibleByArgument {
+    case unknown, portrait, portraitUpsideDown, landscapeRight, landscapeLeft
+
+    var rawNumber: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+/// `WxH` sizes for --resolution and --screen.
+struct Size2D: ExpressibleByArgument {
+    var width: Int
+    var height: Int
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        self.width = width
+        self.height = height
+    }
+}
+
+extension Gazerec {
+    /// `gazerec start`: record a session until stopped.
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a session from a camera (or replay a video as one) until stopped.",
+            discussion: """
+                Ends on Ctrl-C, SIGTERM, 'gazerec stop', --duration, or the end of an --input video, then \
+                prints the session id on stdout. Samples are committed every 250 ms as they come, so a \
+                crash loses at most that much; 'gazerec repair' (or the next start or list) closes a \
+                session whose recorder died. Without a calibration no scanPath is recorded: blend shapes, \
+                per-frame eye features, head pose and blinks are (under "gazerec" on export).
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: ArgumentHelp("Camera device (default /dev/video0).", valueName: "path"))
+        var device: String?
+
+        @Option(help: ArgumentHelp("Replay this video as if it were a camera, at its own pace.", valueName: "video"))
+        var input: String?
+
+        @Flag(help: "With --input, process the video as fast as possible instead of at its own pace.")
+        var asFastAsPossible = false
+
+        @Option(help: "Frame rate to request from the camera.")
+        var fps: FrameRate = .thirty
+
+        @Option(help: ArgumentHelp("Camera frame size (WxH, default 640x480).", valueName: "WxH"))
+        var resolution: Size2D?
+
+        @Option(help: ArgumentHelp("The study or application identifier stored as appID.", valueName: "id"))
+        var appID: String = "gazerec"
+
+        @Option(help: ArgumentHelp("Blend shapes to record, comma-separated (default eyeBlink_L,eyeBlink_R). "
+                                   + "Supported: \(BlendShapeName.allCases.map(\.rawValue).joined(separator: ", ")).",
+                                   valueName: "names"))
+        var blendShapes: String?
+
+        @Option(help: ArgumentHelp("Screen size in screen points stored as deviceInfo.screenSize (default 1920x1080).",
+                                   valueName: "WxH"))
+        var screen: Size2D?
+
+        @Option(help: "Interface orientation stored with every sample.")
+        var orientation: Orientation = .landscapeRight
+
+        @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+        var duration: Double?
+
+        @Flag(help: "Return as soon as recording has started (the id is printed then); the recorder runs on in the background.")
+        var detach = false
+
+        @OptionGroup var vision: VisionOptions
+
+        @Option(help: .hidden)
+        var notifyFd: Int32?
+
+        func validate() throws {
+            if device != nil && input != nil { throw ValidationError("Use either --device or --input, not both.") }
+            if asFastAsPossible && input == nil { throw ValidationError("--as-fast-as-possible applies to --input only.") }
+            if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
+            if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
+            _ = try parsedBlendShapes()
+            try vision.validate()
+        }
+
+        func parsedBlendShapes() throws -> [BlendShapeName] {
+            guard let blendShapes else { return BlendShapeName.defaultSet }
+            var names: [BlendShapeName] = []
+            for part in blendShapes.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+                guard let name = BlendShapeName(rawValue: part) else {
+                    throw ValidationError("Unknown or unsupported blend shape '\(part)'. Supported: "
+                                          + BlendShapeName.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                }
+                if !names.contains(name) { names.append(name) }
+            }
+            return names
+        }
+
+        func run() throws {
+            if detach { return try runDetached() }
+            let databasePath = store.resolvedPath
+            try vision.checkModelExists()
+            let source: RecordingSource
+            if let input {
+                source = .file(path: input, asFastAsPossible: asFastAsPossible)
+            } else {
+                let size = resolution ?? Size2D(argument: "640x480")!
+                source = .camera(.init(path: device ?? "/dev/video0", width: size.width, height: size.height,
+                                       framesPerSecond: fps.rawValue))
+            }
+            let screenSize = screen ?? Size2D(argument: "1920x1080")!
+            let configuration = RecordingConfiguration(
+                source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
+                appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
+                screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
+                maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength)
+
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            let terminal = Console.stderrIsTerminal && notifyFd == nil
+            let recorder = Recorder(configuration: configuration, stop: stop)
+            let result = try recorder.run(started: { id in
+                if let notifyFd {
+                    _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
+                    close(notifyFd)
+                } else {
+                    Console.note("recording session \(id)\(input != nil ? " from \(input!)" : ""); stop with Ctrl-C or 'gazerec stop'")
+                }
+            }, progress: { status in
+                guard terminal else { return }
+                let elapsed = Int(status.elapsedSeconds)
+                Console.write(String(format: "\r%02d:%02d  %.1f fps  face %@  blinks %d  dropped %d ",
+                                     elapsed / 60, elapsed % 60, status.achievedFramesPerSecond,
+                                     status.trackingState == "missing" ? "no " : "yes", status.blinks, status.droppedFrames)
+                              + "\u{1B}[K")
+            })
+            if terminal { Console.write("\r\u{1B}[K") }
+            Console.output(result.sessionID + "\n")
+            Console.note("recorded \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
+                         + "(face in \(result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0") %, "
+                         + "\(result.blinks) blink\(result.blinks == 1 ? "" : "s"), \(result.droppedFrames) dropped)")
+            if let failure = result.failure {
+                Console.error("\(failure) Session \(result.sessionID) was closed with what was captured.")
+                throw ExitCode.failure
+            }
+        }
+
+        /// Starts a copy of this command in the background and returns once it reports its session id.
+        private func runDetached() throws {
+            var arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" }
+            arguments += ["--notify-fd", "3"]
+            let databasePath = store.resolvedPath
+            setenv("GAZEREC_DATABASE", databasePath, 1)
+            let logPath = databasePath + ".recorder.log"
+            var pipeEnds: [Int32] = [0, 0]
+            // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
+            guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            // Close the read end before the dup: the pipe may have been given descriptor 3 itself.
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 3)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            // POSIX_SPAWN_SETSID (glibc 0x80, hidden from Swift behind _GNU_SOURCE): the recorder leaves this session,
+            // so closing the terminal does not stop it.
+            posix_spawnattr_setflags(&attributes, Int16(0x80))
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+            close(pipeEnds[1])
+            guard code == 0 else {
+                close(pipeEnds[0])
+                throw RecorderError.startFailed(reason: String(cString: strerror(code)))
+            }
+            var received = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 128)
+            while true {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count > 0 {
+                    received += buffer.prefix(count)
+                    if received.contains(0x0A) { break }
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            close(pipeEnds[0])
+            let id = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !id.isEmpty else {
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                let line = log.split(separator: "\n").last(where: { $0.contains("error:") })
+                    .map { String($0.drop(while: { $0 != ":" }).dropFirst(1)).replacingOccurrences(of: " error: ", with: "") }
+                throw RecorderError.startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)")
+            }
+            Console.output(id + "\n")
+            Console.note("recording session \(id) in the background (process \(pid)); stop it with 'gazerec stop'. Log: \(logPath)")
+        }
+    }
+}
+
+/// Ctrl-C and SIGTERM ask the recorder to finish; a second Ctrl-C exits at once (data already
+/// committed stays).
+final class SignalHandling {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(stop: StopRequest) {
+        var interrupts = 0
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if number == SIGINT {
+                    interrupts += 1
+                    if interrupts > 1 { _exit(130) }
+                }
+                stop.request()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func restore() {
+        sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
