@@ -6,15 +6,17 @@ import SessionStore
 import Synchronization
 
 /// Where a recording's frames come from.
-public enum RecordingSource: Sendable {
+public enum RecordingSource: @unchecked Sendable {
     /// A V4L2 camera.
     case camera(V4L2Camera.Configuration)
     /// A video file replayed as if it were a camera: at its own pace, or as fast as possible.
     case file(path: String, asFastAsPossible: Bool)
+    /// Any frame source whose timestamps are Unix time (embedding, tests).
+    case frames(FrameSource, name: String)
 }
 
 /// Everything a recording needs to know before it starts.
-public struct RecordingConfiguration: Sendable {
+public struct RecordingConfiguration: @unchecked Sendable {
     public var source: RecordingSource
     public var databasePath: String
     public var modelPath: String
@@ -110,7 +112,10 @@ public final class Recorder {
             let paced: FrameSource = asFastAsPossible ? video : PacedFrameSource(video)
             source = PrefetchingFrameSource(paced, policy: .lossless, capacity: 8)
             (sourceDescription, cameraFor, requestedFPS, deviceModel) = (path, nil, video.framesPerSecond, video.name)
-            replayStart = SystemClock.unixTime()
+            replayStart = 0  // set to the session's begin below
+        case .frames(let frames, let name):
+            source = PrefetchingFrameSource(frames, policy: .lossless, capacity: 8)
+            (sourceDescription, cameraFor, requestedFPS, deviceModel) = (name, nil, frames.framesPerSecond, name)
         }
         defer { (source as? PrefetchingFrameSource)?.stop() }
         let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
@@ -118,6 +123,7 @@ public final class Recorder {
 
         // 3. The session.
         let begin = SystemClock.unixTime()
+        if replayStart != nil { replayStart = begin }
         let sessionID = UUID().uuidString
         let recorderInfo: [(String, JSONValue)] = [
             ("version", .string(RecorderVersion.current)),

@@ -171,7 +171,9 @@ extension Gazerec {
             var pipeEnds: [Int32] = [0, 0]
             // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
             guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
-            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            // Nothing but the notification pipe (dup'ed to 3) may reach the background recorder: a descriptor it
+            // inherited by accident (say, one a parent process watches for EOF) would keep that parent waiting.
+            for descriptor in Int32(3)..<Int32(1024) { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -230,6 +232,12 @@ final class SignalHandling {
     private var sources: [DispatchSourceSignal] = []
 
     init(stop: StopRequest) {
+        // A launcher may have started us with these blocked (test harnesses do); we must hear them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         var interrupts = 0
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+import TestSupport
+import SessionStore
+
+/// Recording end to end: the real binary, real processes, real signals.
+@Suite("gazerec start/stop/status/repair", .serialized)
+struct RecordingCommandTests {
+    static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
+    static let reason: Comment = "needs ../shared/fixtures and the dlib model (apt-get install libdlib-data)"
+    static var clip: String { Fixtures.path("video/cap13_blinks_20s.mp4") }
+
+    struct Workspace {
+        let folder: TemporaryFolder
+        var database: String { folder.path("db.sqlite") }
+        init() throws { folder = try TemporaryFolder() }
+        func run(_ arguments: [String]) throws -> CommandResult {
+            try Binary.run(arguments, environment: ["GAZEREC_DATABASE": database])
+        }
+        func export(_ id: String) throws -> JSONValue {
+            let result = try run(["export", id])
+            try #require(result.status == 0, "\(result.stderr)")
+            return try JSONValue.parse(Array(result.stdoutData))
+        }
+        /// Polls `status --json` until at least `frames` frames are recorded.
+        func waitForFrames(_ frames: Int, timeout: Double = 20) throws -> JSONValue {
+            let deadline = Date().addingTimeInterval(timeout)
+            var last = ""
+            while Date() < deadline {
+                let result = try run(["status", "--json"])
+                last = result.stdout + result.stderr
+                let status = try JSONValue.parse(Array(result.stdoutData))
+                if case .number(let count)? = status["frames"], count >= Double(frames) { return status }
+                usleep(100_000)
+            }
+            let log = (try? String(contentsOfFile: database + ".recorder.log", encoding: .utf8)) ?? "(no recorder log)"
+            Issue.record("no \(frames) frames within \(timeout) s; last status: \(last); recorder log: \(log)")
+            throw CancellationError()
+        }
+        func detach(_ extra: [String] = []) throws -> String {
+            let result = try run(["start", "--input", RecordingCommandTests.clip] + extra + ["--detach"])
+            try #require(result.status == 0, "\(result.stderr)")
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    static func numbers(_ array: JSONValue?, _ key: String) -> [Double] {
+        (array?.arrayValue ?? []).compactMap { if case .number(let n)? = $0[key] { return n } else { return nil } }
+    }
+
+    @Test("replaying the clip: every frame stored, timestamps increasing within the clip, series aligned, deviceInfo filled",
+          .enabled(if: ready, reason))
+    func endToEnd() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let result = try work.run(["start", "--input", Self.clip, "--as-fast-as-possible", "--app-id", "study-7",
+                                   "--blend-shapes", "eyeBlink_L,eyeBlink_R,eyeLookIn_L", "--screen", "1440x900"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let id = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try work.export(id)
+        #expect(session["appID"] == .string("study-7"))
+        #expect(session["deviceInfo"]?["model"] == .string("cap13_blinks_20s.mp4"))
+        #expect(session["deviceInfo"]?["screenSize"] == .array([.number(1440), .number(900)]))
+        #expect(session["deviceInfo"]?["systemName"] == .string("Linux"))
+        #expect(session["scanPath"] == .array([]))  // no calibration yet
+        let frames = session["gazerec"]?["frames"]
+        #expect(frames?.arrayValue?.count == 500)
+        let times = Self.numbers(frames, "timestamp")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        guard case .number(let begin)? = session["beginTime"], case .number(let end)? = session["endTime"] else {
+            Issue.record("no begin/end"); return
+        }
+        #expect(times.first! >= begin && times.last! <= end)
+        #expect(abs((times.last! - times.first!) - 19.96) < 0.001)  // the clip's own span
+        // Blend-shape series carry the frames' timestamps (every frame has a face here).
+        let blinkLeft = session["blendShapes"]?["eyeBlink_L"]
+        #expect(Self.numbers(blinkLeft, "timestamp") == times)
+        #expect(session["blendShapes"]?["eyeLookIn_L"]?.arrayValue?.isEmpty == false)
+        #expect(session["gazerec"]?["recorder"]?["frames"] == .number(500))
+        #expect((session["gazerec"]?["blinks"]?.arrayValue?.count ?? 0) >= 2)
+    }
+
+    @Test("SIGTERM ends a foreground recording completely; stop from another process does the same for a detached one",
+          .enabled(if: ready, reason))
+    func sigtermAndStop() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Foreground, ended by SIGTERM.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+        process.arguments = ["start", "--input", Self.clip]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAZEREC_DATABASE"] = work.database
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        _ = try work.waitForFrames(25)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let id = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try work.export(id)
+        #expect(session["endTime"] != nil)
+        let stored = session["gazerec"]?["frames"]?.arrayValue?.count ?? 0
+        #expect(session["gazerec"]?["recorder"]?["frames"] == .number(Double(stored)))
+        #expect(stored >= 25 && stored < 500)
+
+        // Detached, ended by `gazerec stop`.
+        let detached = try work.detach()
+        _ = try work.waitForFrames(20)
+        let stop = try work.run(["stop"])
+        #expect(stop.status == 0, "\(stop.stderr)")
+        #expect(stop.stdout == detached + "\n")
+        let closed = try work.export(detached)
+        #expect(closed["endTime"] != nil)
+        let count = closed["gazerec"]?["frames"]?.arrayValue?.count ?? 0
+        #expect(closed["gazerec"]?["recorder"]?["frames"] == .number(Double(count)))
+        #expect(try work.run(["status"]).stdout == "not recording\n")
+        let again = try work.run(["stop"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("no recorder is running"))
+    }
+
+    @Test("kill -9: the session stays readable, misses at most the last 0.5 s, and is closed by the next list",
+          .enabled(if: ready, reason))
+    func killNine() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let id = try work.detach()
+        let status = try work.waitForFrames(60)
+        guard case .number(let pid)? = status["pid"] else { Issue.record("no pid"); return }
+        // A second recorder is refused, naming the running one.
+        let second = try work.run(["start", "--input", Self.clip])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("session \(id) is being recorded") && second.stderr.contains("process \(Int(pid))"))
+
+        let killedAt = Date().timeIntervalSince1970
+        kill(pid_t(pid), SIGKILL)
+        usleep(300_000)
+        // Readable and exportable while still open…
+        let open = try work.export(id)
+        #expect(open["endTime"] == nil)
+        let times = Self.numbers(open["gazerec"]?["frames"], "timestamp")
+        #expect(times.count >= 60)
+        // …missing at most the last half second (the file replays in real time: frame time ≈ wall time).
+        #expect(killedAt - times.last! <= 0.5, "last stored frame \(killedAt - times.last!) s before the kill")
+        // The next list closes it at its last sample and marks it interrupted.
+        let list = try work.run(["list"])
+        #expect(list.stderr.contains("closed 1 session whose recorder had died: \(id)"))
+        #expect(list.stdout.contains("interrupted"))
+        let closed = try work.export(id)
+        #expect(closed["endTime"] == .number(times.last!))
+        // The stale lock does not block the next recording.
+        let next = try work.run(["start", "--input", Self.clip, "--as-fast-as-possible", "--duration", "1"])
+        #expect(next.status == 0, "\(next.stderr)")
+    }
+
+    @Test("export while recording shows a consistent, growing prefix", .enabled(if: ready, reason))
+    func exportWhileRecording() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let id = try work.detach(["--blend-shapes", "eyeBlink_L,eyeBlink_R"])
+        _ = try work.waitForFrames(30)
+        let first = try work.export(id)
+        usleep(700_000)
+        let second = try work.export(id)
+        _ = try work.run(["stop"])
+        let firstTimes = Self.numbers(first["gazerec"]?["frames"], "timestamp")
+        let secondTimes = Self.numbers(second["gazerec"]?["frames"], "timestamp")
+        #expect(firstTimes.count >= 30)
+        #expect(secondTimes.count > firstTimes.count)
+        #expect(Array(secondTimes.prefix(firstTimes.count)) == firstTimes)
+        // Consistent snapshot: each series has a sample for every stored frame with a face.
+        for snapshot in [first, second] {
+            let frames = Self.numbers(snapshot["gazerec"]?["frames"], "timestamp")
+            #expect(Self.numbers(snapshot["blendShapes"]?["eyeBlink_L"], "timestamp") == frames)
+            #expect(Self.numbers(snapshot["blendShapes"]?["eyeBlink_R"], "timestamp") == frames)
+        }
+    }
+
+    @Test("bad start options are usage errors; an unknown blend shape lists the supported ones")
+    func usage() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let unknown = try work.run(["start", "--input", "x.mp4", "--blend-shapes", "eyeBlink_L,cheekPuff"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("cheekPuff") && unknown.stderr.contains("eyeLookOut_R"))
+        #expect(try work.run(["start", "--device", "/dev/video0", "--input", "x.mp4"]).status == 64)
+        #expect(try work.run(["start", "--fps", "25"]).status == 64)
+        #expect(try work.run(["start", "--duration", "0"]).status == 64)
+        let noCamera = try work.run(["start", "--device", work.folder.path("video99")])
+        #expect(noCamera.status == 1)
+        #expect(noCamera.stderr.contains("no such device"))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GazeCapture
+import GazeCore
+import Testing
+import TestSupport
+@testable import Recorder
+@testable import SessionStore
+
+@Suite("Recorder")
+struct RecorderTests {
+    static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
+    static let reason: Comment = "needs ../shared/fixtures and the dlib model (apt-get install libdlib-data)"
+
+    /// The fixture clip's frames re-stamped in Unix time, then a failure like a camera unplugged.
+    final class FailingSource: FrameSource {
+        let video: VideoFileSource
+        let failAfter: Int
+        let start = 1_790_000_000.0
+        var served = 0
+        var name: String { "failing" }
+        var width: Int { video.width }
+        var height: Int { video.height }
+        var framesPerSecond: Double { video.framesPerSecond }
+
+        init(failAfter: Int) throws {
+            video = try VideoFileSource(path: Fixtures.path("video/cap13_blinks_20s.mp4"))
+            self.failAfter = failAfter
+        }
+
+        func nextFrame() throws -> Frame? {
+            if served == failAfter { throw CaptureError.deviceLost(path: "/dev/video9", reason: "no such device") }
+            guard var frame = try video.nextFrame() else { return nil }
+            served += 1
+            frame.timestampSeconds += start
+            return frame
+        }
+    }
+
+    func configuration(_ source: RecordingSource, database: String, blendShapes: [BlendShapeName]) -> RecordingConfiguration {
+        RecordingConfiguration(source: source, databasePath: database, modelPath: Self.modelPath, appID: "test",
+                               blendShapes: blendShapes, screenWidth: 1280, screenHeight: 800, orientation: 3,
+                               maximumDurationSeconds: nil, focalLengthPixels: nil)
+    }
+
+    @Test("a source that fails mid-session: the session is closed with every frame captured, and the error reported",
+          .enabled(if: ready, reason))
+    func sourceLost() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 60), name: "failing"),
+                                                             database: database, blendShapes: [.eyeBlinkLeft, .jawOpen]),
+                                stop: StopRequest())
+        var startedID: String?
+        let result = try recorder.run(started: { startedID = $0 })
+        #expect(startedID == result.sessionID)
+        #expect(result.frames == 60)
+        #expect("\(result.failure!)".contains("camera /dev/video9 was lost"))
+        let store = try SessionDatabase(path: database)
+        let summary = try store.summary(id: result.sessionID)
+        // Closed: endTime is the last frame's time; not marked interrupted (it ended cleanly).
+        #expect(summary.header.endTimeSeconds == 1_790_000_000.0 + 59 * 0.04)
+        #expect(!summary.interrupted)
+        #expect(try store.frameCount(id: result.sessionID).count == 60)
+        #expect(summary.blendShapeSampleCounts.map(\.name) == ["eyeBlink_L", "jawOpen"])
+        #expect(summary.blendShapeSampleCounts.allSatisfy { $0.count == 60 })
+        #expect(summary.header.extensionJSON?.contains(#""endedBy":"camera /dev/video9 was lost"#) == true)
+        #expect(summary.header.deviceInfo.systemName == "Linux")
+        #expect(summary.header.deviceInfo.systemVersion.contains("kernel"))
+        // The lock is free again.
+        #expect(RecorderLock.running(databasePath: database) == nil)
+    }
+
+    @Test("a stop request ends the session with every processed frame stored", .enabled(if: ready, reason))
+    func stopRequest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let stop = StopRequest()
+        var seen = 0
+        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 400), name: "clip"),
+                                                             database: database, blendShapes: BlendShapeName.defaultSet),
+                                stop: stop)
+        let result = try recorder.run(progress: { status in
+            seen = status.frames
+            if status.frames >= 30 { stop.request() }
+        })
+        #expect(result.failure == nil)
+        #expect(result.frames >= 30 && result.frames < 400)
+        #expect(seen <= result.frames)
+        let store = try SessionDatabase(path: database)
+        #expect(try store.frameCount(id: result.sessionID).count == result.frames)
+        #expect(try store.summary(id: result.sessionID).blendShapeSampleCounts.allSatisfy { $0.count == result.frames })
+    }
+
+    @Test("one recorder per database; a dead recorder's lock is stale and its session is repaired")
+    func lockAndRepair() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let lock = try RecorderLock(databasePath: database)
+        try lock.publish(RecorderInfo(pid: 4242, sessionID: "AAAAAAAA-0000-0000-0000-000000000001", startedAt: 1))
+        #expect(RecorderLock.running(databasePath: database)?.pid == 4242)
+        #expect(throws: RecorderError.alreadyRecording(sessionID: "AAAAAAAA-0000-0000-0000-000000000001", pid: 4242,
+                                                       databasePath: database)) {
+            _ = try RecorderLock(databasePath: database)
+        }
+        lock.release()
+        #expect(RecorderLock.running(databasePath: database) == nil)
+
+        // A session left open with samples is closed at its last sample and marked interrupted.
+        let store = try SessionDatabase(path: database)
+        let header = SessionHeader(id: "AAAAAAAA-0000-0000-0000-000000000002", appID: "a", beginTimeSeconds: 100,
+                                   endTimeSeconds: nil, deviceInfo: DeviceInfo(model: "m", screenWidth: 1, screenHeight: 1,
+                                                                                systemName: "Linux", systemVersion: "v"))
+        let writer = try SessionWriter(database: store, header: header, blendShapeNames: ["eyeBlink_L"], recorderPID: 4242)
+        var batch = SampleBatchToAppend()
+        batch.frames = [FrameRecord(timestampSeconds: 101, trackingState: "normal", confidence: 0.9),
+                        FrameRecord(timestampSeconds: 101.5, trackingState: "normal", confidence: 0.9)]
+        batch.blendShapes["eyeBlink_L"] = [BlendShapeSample(timestampSeconds: 101.5, value: 0.2, orientation: 3)]
+        try writer.append(batch)
+        #expect(try store.repairInterruptedSessions(except: "AAAAAAAA-0000-0000-0000-000000000002").isEmpty)
+        #expect(try store.repairInterruptedSessions() == ["AAAAAAAA-0000-0000-0000-000000000002"])
+        let summary = try store.summary(id: "AAAAAAAA-0000-0000-0000-000000000002")
+        #expect(summary.header.endTimeSeconds == 101.5)
+        #expect(summary.interrupted)
+    }
+
+    @Test("frames and blinks round-trip through export and import under \"gazerec\"")
+    func extensionRoundTrip() throws {
+        let store = try SessionDatabase()
+        let header = SessionHeader(id: "AAAAAAAA-0000-0000-0000-000000000003", appID: "a", beginTimeSeconds: 100,
+                                   endTimeSeconds: nil, deviceInfo: DeviceInfo(model: "m", screenWidth: 1, screenHeight: 1,
+                                                                                systemName: "Linux", systemVersion: "v"),
+                                   extensionJSON: #"{"formatVersion":1}"#)
+        let writer = try SessionWriter(database: store, header: header, blendShapeNames: [], recorderPID: 1)
+        var batch = SampleBatchToAppend()
+        var frame = FrameRecord(timestampSeconds: 100.25, trackingState: "normal", confidence: 0.75)
+        frame.opennessLeft = 0.5
+        frame.yawDegrees = -12.5
+        batch.frames = [frame, FrameRecord(timestampSeconds: 100.5, trackingState: "missing", confidence: 0)]
+        batch.blinks = [BlinkRecord(startSeconds: 100.3, endSeconds: 100.45, eyes: "both", kind: "blink", minimumOpenness: 0.1)]
+        try writer.append(batch)
+        try writer.close(endTimeSeconds: 100.5, extensionJSON: #"{"formatVersion":1}"#)
+        let sink = MemoryByteSink()
+        try store.export(ids: [header.id], asArray: false, to: sink)
+        #expect(sink.text.contains(#""gazerec":{"formatVersion":1,"frames":[{"timestamp":100.25,"trackingState":"normal","confidence":0.75,"opennessLeft":0.5,"yawDegrees":-12.5},{"timestamp":100.5,"trackingState":"missing","confidence":0}],"blinks":[{"start":100.3,"end":100.45,"eyes":"both","kind":"blink","minimumOpenness":0.1}]}"#))
+        let fresh = try SessionDatabase()
+        try fresh.importSessions(from: [.bytes(sink.bytes, name: "x.json")])
+        let again = MemoryByteSink()
+        try fresh.export(ids: [header.id], asArray: false, to: again)
+        #expect(again.bytes == sink.bytes)
+    }
+}
