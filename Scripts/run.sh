@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
-# The main job on a sample: set up, build, then take a session through gazerec's store
-# (import, list, show, export) in a throw-away database, printing the exported JSON.
-# Uses the real iOS EyeTracking export from ../shared/fixtures when present, otherwise the
-# example in docs/examples.
+# The main job: set up, build, and record a session, then show and export it.
+#   - With a camera (/dev/video*), records 10 s from it.
+#   - Without one, records from a sample face video instead, and says so
+#     (Scripts/sample-video.sh: the shared webcam clip if present, else one it makes).
+# The session goes into a throw-away database unless GAZEREC_DATABASE is set.
+# Extra arguments are passed to `gazerec start` (e.g. --duration 30 --app-id my-study).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
 swift build -c release --product gazerec >&2
 gazerec="$(swift build -c release --show-bin-path)/gazerec"
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export GAZEREC_DATABASE="$work/gazerec.sqlite"
-
-sample="docs/examples/minimal-session.json"
-if [ -f ../shared/fixtures/eyetracking/example_data_output.json ]; then
-  sample="../shared/fixtures/eyetracking/example_data_output.json"
+if [ -z "${GAZEREC_DATABASE:-}" ]; then
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  export GAZEREC_DATABASE="$work/gazerec.sqlite"
 fi
-echo "gazerec: importing $sample into a temporary database" >&2
-id="$("$gazerec" import "$sample" | head -n 1)"
-"$gazerec" list >&2
+
+if compgen -G "/dev/video*" > /dev/null && "$gazerec" devices > /dev/null 2>&1 && [ -n "$("$gazerec" devices)" ]; then
+  echo "gazerec: recording 10 s from the camera" >&2
+  id="$("$gazerec" start --duration 10 "$@")"
+else
+  sample="$(Scripts/sample-video.sh)"
+  echo "gazerec: no camera found: recording from the sample video $sample instead" >&2
+  id="$("$gazerec" start --input "$sample" --blend-shapes eyeBlink_L,eyeBlink_R,eyeWide_L,eyeWide_R,jawOpen "$@")"
+fi
 "$gazerec" show "$id" >&2
 "$gazerec" export --pretty "$id"

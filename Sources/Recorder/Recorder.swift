@@ -55,9 +55,11 @@ public struct RecordingResult: Sendable {
     public var blinks: Int
     public var droppedFrames: Int
     public var durationSeconds: Double
-    /// The error that ended the recording early (camera lost, unreadable file, disk full), if any;
-    /// the session was still closed with what was captured.
+    /// The error that ended the recording early (camera lost, unreadable file, disk full), if any.
     public var failure: (any Error)?
+    /// Whether the session could be closed (false when the store itself failed: the committed
+    /// samples stay readable and `repair` closes it later).
+    public var closed: Bool
 }
 
 /// A thread-safe request to stop, set from signal handlers and `gazerec stop`.
@@ -89,6 +91,8 @@ public final class Recorder {
     /// `started` is called with the session id once the first frame has been processed.
     public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in }) throws
         -> RecordingResult {
+        // A file-size limit must give a write error (reported, committed samples kept), not kill us.
+        signal(SIGXFSZ, SIG_IGN)
         let lock = try RecorderLock(databasePath: configuration.databasePath)
         defer { lock.release() }
         let database = try SessionDatabase(path: configuration.databasePath)
@@ -98,9 +102,9 @@ public final class Recorder {
         // 1. Model (1–2 s to load: before the source starts, so no frame waits for it).
         let model = try LandmarkModel.shared(path: configuration.modelPath)
 
-        // 2. Source and pipeline.
+        // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
         let (source, sourceDescription, cameraFor, requestedFPS, deviceModel): (FrameSource, String, V4L2Camera?, Double, String)
-        var replayStart: Double?
+        var replay: (paced: Bool, start: Double)?
         switch configuration.source {
         case .camera(let cameraConfiguration):
             let camera = try V4L2Camera(configuration: cameraConfiguration)
@@ -109,21 +113,22 @@ public final class Recorder {
                 (cameraConfiguration.path, camera, Double(cameraConfiguration.framesPerSecond), camera.name)
         case .file(let path, let asFastAsPossible):
             let video = try VideoFileSource(path: path)
-            let paced: FrameSource = asFastAsPossible ? video : PacedFrameSource(video)
-            source = PrefetchingFrameSource(paced, policy: .lossless, capacity: 8)
+            source = video
             (sourceDescription, cameraFor, requestedFPS, deviceModel) = (path, nil, video.framesPerSecond, video.name)
-            replayStart = 0  // set to the session's begin below
+            replay = (!asFastAsPossible, 0)
         case .frames(let frames, let name):
-            source = PrefetchingFrameSource(frames, policy: .lossless, capacity: 8)
+            source = frames
             (sourceDescription, cameraFor, requestedFPS, deviceModel) = (name, nil, frames.framesPerSecond, name)
         }
-        defer { (source as? PrefetchingFrameSource)?.stop() }
         let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                          focalLengthPixels: configuration.focalLengthPixels)
 
-        // 3. The session.
+        // 3. The session. Replayed frames are due at begin + their presentation time.
         let begin = SystemClock.unixTime()
-        if replayStart != nil { replayStart = begin }
+        let beginMonotonic = SystemClock.monotonic()
+        let cpuAtBegin = SystemClock.cpuSeconds()
+        if replay != nil { replay!.start = begin }
+        let replayStart = replay?.start
         let sessionID = UUID().uuidString
         let recorderInfo: [(String, JSONValue)] = [
             ("version", .string(RecorderVersion.current)),
@@ -144,6 +149,14 @@ public final class Recorder {
                                        blendShapeNames: configuration.blendShapes.map(\.rawValue),
                                        recorderPID: getpid())
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: sessionID, startedAt: begin))
+        let running: FrameSource
+        if let camera = source as? PrefetchingFrameSource {
+            running = camera
+        } else {
+            let paced = replay?.paced == true ? PacedFrameSource(source, originMonotonic: beginMonotonic) : source
+            running = PrefetchingFrameSource(paced, policy: .lossless, capacity: 8)
+        }
+        defer { (running as? PrefetchingFrameSource)?.stop() }
 
         // 4. The loop.
         var pending = SampleBatchToAppend()
@@ -151,6 +164,7 @@ public final class Recorder {
         var lastStatus = 0.0
         var frames = 0, withFace = 0, blinks = 0
         var lastTimestamp = begin
+        var lagsMilliseconds: [Double] = []
         var announced = false
         var failure: (any Error)?
         let startMonotonic = SystemClock.monotonic()
@@ -158,7 +172,7 @@ public final class Recorder {
 
         func status(_ state: String) -> RecorderStatus {
             let elapsed = SystemClock.monotonic() - startMonotonic
-            let dropped = (cameraFor?.droppedFrames ?? 0) + ((source as? PrefetchingFrameSource)?.droppedFrames ?? 0)
+            let dropped = (cameraFor?.droppedFrames ?? 0) + ((running as? PrefetchingFrameSource)?.droppedFrames ?? 0)
             return RecorderStatus(pid: getpid(), sessionID: sessionID, source: sourceDescription, elapsedSeconds: elapsed,
                                   frames: frames, framesWithFace: withFace,
                                   achievedFramesPerSecond: elapsed > 0 ? Double(frames) / elapsed : 0,
@@ -167,10 +181,12 @@ public final class Recorder {
         }
 
         do {
-            try pipeline.processAll(source) { features, event in
+            try pipeline.processAll(running) { features, event in
                 // Camera frames carry Unix time; replayed files their presentation time from the start.
                 let time = replayStart.map { $0 + features.timestampSeconds } ?? features.timestampSeconds
                 lastTimestamp = time
+                // Lag: from the frame's capture (or due) time to its features being ready.
+                lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
                 frames += 1
                 if features.face != nil { withFace += 1 }
                 pending.frames.append(Self.frameRecord(features, time: time))
@@ -229,17 +245,29 @@ public final class Recorder {
         recorder.append(("framesWithFace", .number(Double(withFace))))
         recorder.append(("droppedFrames", .number(Double(final.droppedFrames))))
         recorder.append(("detectorRuns", .number(Double(pipeline.tracker.detectorRuns))))
+        if !lagsMilliseconds.isEmpty {
+            lagsMilliseconds.sort()
+            let median = lagsMilliseconds[lagsMilliseconds.count / 2]
+            let p95 = lagsMilliseconds[min(lagsMilliseconds.count - 1, lagsMilliseconds.count * 95 / 100)]
+            recorder.append(("lagMedianMilliseconds", .number((median * 10).rounded() / 10)))
+            recorder.append(("lagP95Milliseconds", .number((p95 * 10).rounded() / 10)))
+        }
+        // CPU of the recording itself (model loading excluded), all threads.
+        recorder.append(("cpuSeconds", .number(((SystemClock.cpuSeconds() - cpuAtBegin) * 1000).rounded() / 1000)))
         var extensionMembers: [(String, JSONValue)] = [("formatVersion", .number(1)), ("recorder", .object(recorder)),
                                                         ("calibrationApplied", .bool(false))]
         if let failure { extensionMembers.append(("endedBy", .string("\(failure)"))) }
+        var closed = true
         do {
             try writer.close(endTimeSeconds: endTime, extensionJSON: Self.extensionText(extensionMembers))
         } catch {
             failure = failure ?? error
+            closed = false
         }
         unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
         return RecordingResult(sessionID: sessionID, frames: frames, framesWithFace: withFace, blinks: blinks,
-                               droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure)
+                               droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure,
+                               closed: closed)
     }
 
     static func frameRecord(_ features: FrameFeatures, time: Double) -> FrameRecord {
@@ -279,20 +307,21 @@ public final class Recorder {
 /// Replays a file at its own pace: each frame is released when its presentation time has come.
 final class PacedFrameSource: FrameSource {
     private let source: FrameSource
-    private var start: Double?
+    private let start: Double
     var name: String { source.name }
     var width: Int { source.width }
     var height: Int { source.height }
     var framesPerSecond: Double { source.framesPerSecond }
 
-    init(_ source: FrameSource) { self.source = source }
+    /// Frame times count from `originMonotonic` (CLOCK_MONOTONIC seconds).
+    init(_ source: FrameSource, originMonotonic: Double) {
+        self.source = source
+        start = originMonotonic
+    }
 
     func nextFrame() throws -> Frame? {
         guard let frame = try source.nextFrame() else { return nil }
-        let now = SystemClock.monotonic()
-        let origin = start ?? now
-        start = origin
-        let wait = origin + frame.timestampSeconds - now
+        let wait = start + frame.timestampSeconds - SystemClock.monotonic()
         if wait > 0 { usleep(useconds_t(wait * 1e6)) }
         return frame
     }
@@ -310,6 +339,14 @@ public enum SystemClock {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// User + system CPU time of this process so far, all threads.
+    public static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// "Debian GNU/Linux 12 (bookworm); kernel 6.1.0-…".

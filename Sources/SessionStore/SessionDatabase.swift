@@ -58,7 +58,13 @@ public final class SessionDatabase: Sendable {
 
     /// A short human reason from a SQLite error.
     static func reason(_ error: DatabaseError) -> String {
-        error.message ?? "\(error.resultCode)"
+        let text = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
+            return text + " (is the disk full, or the file or its folder not writable?)"
+        default:
+            return text
+        }
     }
 
     /// Wraps GRDB errors into `StoreError.database` with `action`.

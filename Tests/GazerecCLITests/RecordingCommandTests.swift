@@ -197,3 +197,33 @@ struct RecordingCommandTests {
         #expect(noCamera.stderr.contains("no such device"))
     }
 }
+
+@Suite("Recording into a full disk")
+struct DiskFullTests {
+    @Test("a file-size limit mid-recording: clear error, exit 1, committed samples and other sessions readable",
+          .enabled(if: RecordingCommandTests.ready, RecordingCommandTests.reason))
+    func diskFull() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let environment = ["GAZEREC_DATABASE": database]
+        #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
+        // RLIMIT_FSIZE of 200 KiB: SQLite's writes fail partway, as on a full disk.
+        let result = try Binary.runProcess("/bin/bash", ["-c", "ulimit -f 200; exec \"$GAZEREC\" start --input \"$CLIP\" --as-fast-as-possible"],
+                                           environment: environment.merging(["GAZEREC": Binary.gazerec,
+                                                                             "CLIP": RecordingCommandTests.clip]) { $1 })
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("gazerec: error: cannot record samples in \(database)"))
+        #expect(result.stderr.contains("is the disk full"))
+        let id = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The committed part is there, and the next list closes it.
+        let list = try Binary.run(["list"], environment: environment)
+        #expect(list.stdout.contains(id))
+        let exported = try Binary.run(["export", id], environment: environment)
+        #expect(exported.status == 0)
+        let frames = try JSONValue.parse(Array(exported.stdoutData))["gazerec"]?["frames"]?.arrayValue?.count ?? 0
+        #expect(frames > 10 && frames < 500)
+        // The session imported before is untouched.
+        #expect(try Binary.run(["export", "3BE54760-F1E8-4799-A3CB-78806270E72A"], environment: environment).status == 0)
+    }
+}

@@ -152,11 +152,13 @@ extension Gazerec {
             })
             if terminal { Console.write("\r\u{1B}[K") }
             Console.output(result.sessionID + "\n")
-            Console.note("recorded \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
+            Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
                          + "(face in \(result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0") %, "
                          + "\(result.blinks) blink\(result.blinks == 1 ? "" : "s"), \(result.droppedFrames) dropped)")
             if let failure = result.failure {
-                Console.error("\(failure) Session \(result.sessionID) was closed with what was captured.")
+                Console.error("\(failure) " + (result.closed
+                    ? "Session \(result.sessionID) was closed with what was captured."
+                    : "Session \(result.sessionID) keeps every sample committed before this; 'gazerec repair' closes it."))
                 throw ExitCode.failure
             }
         }
