@@ -71,6 +71,10 @@ extension Gazerec {
                                    valueName: "names"))
         var blendShapes: String?
 
+        @Option(help: ArgumentHelp("Calibration to map eye features to gaze: an id, 'latest' (the default: the newest "
+                                   + "for this screen, if any) or 'none'. Without one no scanPath is recorded.", valueName: "id"))
+        var calibration: String = "latest"
+
         @Option(help: ArgumentHelp("Screen size in screen points stored as deviceInfo.screenSize (default 1920x1080).",
                                    valueName: "WxH"))
         var screen: Size2D?
@@ -115,6 +119,15 @@ extension Gazerec {
             if detach { return try runDetached() }
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
+            // No calibration has been saved yet in any database (calibration comes with 'gazerec calibrate'):
+            // 'latest' and 'none' record without gaze, a named one cannot exist.
+            if calibration != "latest" && calibration != "none" {
+                throw RecorderError.startFailed(reason: "no calibration \(calibration) in \(databasePath). "
+                                                + "Use --calibration none, or calibrate first.")
+            }
+            if calibration == "latest" && notifyFd == nil {
+                Console.note("no calibration for this screen: recording eye features, blend shapes and head pose without gaze (scanPath)")
+            }
             let source: RecordingSource
             if let input {
                 source = .file(path: input, asFastAsPossible: asFastAsPossible)
