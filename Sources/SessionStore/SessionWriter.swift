@@ -220,3 +220,26 @@ extension SessionDatabase {
         }
     }
 }
+
+extension SessionDatabase {
+    /// A session's scan path in recorded order, and its screen size (points).
+    public func scanPath(id: String) throws -> (samples: [GazeSample], screenWidth: Double, screenHeight: Double) {
+        try guarded("read session \(id)") {
+            try writer.read { db in
+                guard let rowid = try Self.rowid(db, id: id) else {
+                    throw StoreError.unknownSession(id: id, databasePath: path)
+                }
+                let (header, _) = try Self.header(db, rowid: rowid)
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
+                    """, arguments: [rowid])
+                var samples: [GazeSample] = []
+                while let row = try rows.next() {
+                    samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3],
+                                              trackingState: row[4]))
+                }
+                return (samples, header.deviceInfo.screenWidth, header.deviceInfo.screenHeight)
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import GazeCore
+import SessionStore
+
+extension FixationDetector.Method: ExpressibleByArgument {}
+
+/// Output formats of `fixations`.
+enum FixationFormat: String, CaseIterable, ExpressibleByArgument {
+    case table, csv, json
+}
+
+/// A physical size in millimetres, `WxH`.
+struct MillimetreSize: ExpressibleByArgument {
+    var width: Double
+    var height: Double
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0 else { return nil }
+        self.width = width
+        self.height = height
+    }
+}
+
+extension Gazerec {
+    /// `gazerec fixations SESSION`: fixations of a session's scan path.
+    struct Fixations: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Detect fixations in a session's scan path (I-DT or I-VT).",
+            discussion: """
+                Thresholds are in degrees of visual angle: converted with --screen-size-mm and --distance-mm \
+                when given, else at 40 screen points per degree (a 96 dpi screen seen from about 60 cm). \
+                Defaults: I-DT 1.5° dispersion over at least 80 ms (Pupil Labs), I-VT 30 °/s \
+                (Salvucci & Goldberg 2000). Samples more than 100 ms apart never share a fixation.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id.")
+        var id: String
+
+        @Option(help: "Detection method.")
+        var method: FixationDetector.Method = .idt
+
+        @Option(help: "Output format.")
+        var format: FixationFormat = .table
+
+        @Option(help: ArgumentHelp("Physical screen size in millimetres (WxH).", valueName: "WxH"))
+        var screenSizeMm: MillimetreSize?
+
+        @Option(help: ArgumentHelp("Eye-to-screen distance in millimetres.", valueName: "mm"))
+        var distanceMm: Double?
+
+        @Option(help: ArgumentHelp("I-DT dispersion threshold in degrees.", valueName: "degrees"))
+        var dispersion: Double = 1.5
+
+        @Option(help: ArgumentHelp("I-VT velocity threshold in degrees per second.", valueName: "deg/s"))
+        var velocity: Double = 30
+
+        @Option(help: ArgumentHelp("Minimum fixation duration in seconds.", valueName: "seconds"))
+        var minimumDuration: Double = 0.08
+
+        func validate() throws {
+            if (screenSizeMm == nil) != (distanceMm == nil) {
+                throw ValidationError("Give --screen-size-mm and --distance-mm together.")
+            }
+            if let distanceMm, !(distanceMm > 0) { throw ValidationError("--distance-mm must be positive.") }
+            if !(dispersion > 0) || !(velocity > 0) || !(minimumDuration >= 0) {
+                throw ValidationError("Thresholds must be positive numbers.")
+            }
+        }
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            let (samples, screenWidth, _) = try database.scanPath(id: id)
+            var pointsPerDegree = ViewingGeometry.assumedPointsPerDegree
+            if let screenSizeMm, let distanceMm {
+                pointsPerDegree = ViewingGeometry(screenWidthPoints: screenWidth, screenWidthMillimetres: screenSizeMm.width,
+                                                  distanceMillimetres: distanceMm).pointsPerDegree
+            }
+            let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
+                                            velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
+                                            minimumDurationSeconds: minimumDuration)
+            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let (fixations, labels) = detector.detect(points)
+            switch format {
+            case .table:
+                var rows = [["#", "START", "DURATION MS", "X", "Y", "SAMPLES", "DISPERSION"]]
+                for (index, fixation) in fixations.enumerated() {
+                    rows.append(["\(index + 1)", Formatting.isoTime(fixation.startSeconds),
+                                 Formatting.fixed(fixation.durationSeconds * 1000, 1), Formatting.fixed(fixation.x, 1),
+                                 Formatting.fixed(fixation.y, 1), "\(fixation.sampleCount)",
+                                 Formatting.fixed(fixation.dispersionPoints, 1)])
+                }
+                Console.output(Formatting.table(rows))
+            case .csv:
+                var text = "index,start,end,duration,x,y,samples,dispersion\n"
+                for (index, f) in fixations.enumerated() {
+                    text += "\(index + 1),\(Formatting.fixed(f.startSeconds, 6)),\(Formatting.fixed(f.endSeconds, 6)),"
+                        + "\(Formatting.fixed(f.durationSeconds, 6)),\(Formatting.fixed(f.x, 3)),\(Formatting.fixed(f.y, 3)),"
+                        + "\(f.sampleCount),\(Formatting.fixed(f.dispersionPoints, 3))\n"
+                }
+                Console.output(text)
+            case .json:
+                let sink = MemoryByteSink()
+                let writer = JSONWriter(sink: sink, pretty: true)
+                try writer.beginArray()
+                for f in fixations {
+                    try writer.element()
+                    try writer.beginObject()
+                    try writer.key("start"); try writer.number(f.startSeconds)
+                    try writer.key("end"); try writer.number(f.endSeconds)
+                    try writer.key("x"); try writer.number(f.x)
+                    try writer.key("y"); try writer.number(f.y)
+                    try writer.key("samples"); try writer.integer(Int64(f.sampleCount))
+                    try writer.key("dispersion"); try writer.number(f.dispersionPoints)
+                    try writer.endObject()
+                }
+                try writer.endArray()
+                try writer.byte(0x0A)
+                try writer.flush()
+                Console.output(sink.text)
+            }
+            let inFixations = labels.filter { $0 == .fixation }.count
+            Console.note("\(fixations.count) fixation\(fixations.count == 1 ? "" : "s") (\(method.rawValue)) in \(samples.count) samples; "
+                         + "\(samples.isEmpty ? "0" : Formatting.fixed(100 * Double(inFixations) / Double(samples.count), 1)) % of samples in fixations"
+                         + (samples.isEmpty ? " (no scan path: was the session calibrated?)" : ""))
+        }
+    }
+}
