@@ -33,14 +33,12 @@ let package = Package(
             ]
         ),
 
-        // Video files through FFmpeg's libraries (libavformat, libavcodec, libswscale).
+        // Video files through FFmpeg's libraries (libavformat, libavcodec, libswscale), opened with
+        // dlopen on first use so commands that decode nothing do not pay for loading them.
         .target(
             name: "CVideoDecoder",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
-                .linkedLibrary("swscale"),
-            ]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
 
         // V4L2 cameras through libv4l2; YUYV/MJPEG to gray through libv4lconvert.

@@ -31,6 +31,9 @@ enum StoreBenchmark {
         report("gazerec export --snake-case", snakeRun, target: "≤ 1.5 s, ≤ 100 MB")
         let stdoutRun = try Child.run(binary, ["export", id], environment: environment, discardOutput: true)
         report("gazerec export > /dev/null", stdoutRun, target: "")
+        let csvRun = try Child.run(binary, ["export", "--format", "csv", id, "--output", workDirectory + "/out.csv"],
+                                   environment: environment)
+        report("gazerec export --format csv", csvRun, target: "≤ 2 s, flat memory")
 
         // The iOS package's way: the whole session as Codable structs, encoded by JSONEncoder.
         let model = codableSession()

@@ -38,3 +38,42 @@ struct FixationsCommandTests {
         #expect(try Binary.run(["fixations", id, "--screen-size-mm", "179x250"], environment: environment).status == 64)
     }
 }
+
+@Suite("gazerec export --format csv")
+struct CSVExportTests {
+    @Test("the iOS fixture as CSV: one row per sample time, values equal to the JSON's, labels from fixations",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func iosFixture() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
+        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
+        let csv = try Binary.run(["export", "--format", "csv", id], environment: environment)
+        #expect(csv.status == 0)
+        let lines = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let header = lines.first!.split(separator: ",").map(String.init)
+        #expect(header.prefix(8) == ["timestamp", "x", "y", "orientation", "trackingState", "movement", "eyeBlink_L", "eyeBlink_R"])
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 558)  // the union of the scan-path and blend-shape times
+        #expect(rows.allSatisfy { $0.count == header.count })
+        #expect(rows.filter { !$0[1].isEmpty }.count == 380)
+        #expect(Set(rows.map { $0[5] }) == ["", "fixation", "saccade"])
+        // Same numbers as the JSON export, matched by time.
+        let json = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        var xByTime: [Double: Double] = [:]
+        for sample in json["scanPath"]?.arrayValue ?? [] {
+            if case .number(let t)? = sample["timestamp"], case .number(let x)? = sample["x"] { xByTime[t] = x }
+        }
+        let csvX = rows.filter { !$0[1].isEmpty }.map { (Double($0[0])!, Double($0[1])!) }
+        #expect(csvX.allSatisfy { xByTime[$0.0] == $0.1 })
+        // snake_case converts column names but not blend-shape names.
+        let snake = try Binary.run(["export", "--format", "csv", "--snake-case", id], environment: environment)
+        #expect(snake.stdout.hasPrefix("timestamp,x,y,orientation,tracking_state,movement,eyeBlink_L,eyeBlink_R,confidence,openness_left"))
+        // Several sessions need a folder.
+        #expect(try Binary.run(["export", "--format", "csv", "--all"], environment: environment).status == 64)
+        let dir = folder.path("csv")
+        #expect(try Binary.run(["export", "--format", "csv", "--all", "--output-dir", dir], environment: environment).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["\(id).csv"])
+    }
+}

@@ -1,6 +1,12 @@
 import ArgumentParser
 import Foundation
+import GazeCore
 import SessionStore
+
+/// Export formats.
+enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+    case json, csv
+}
 
 extension Gazerec {
     /// `gazerec export`: sessions as EyeTracking JSON.
@@ -22,6 +28,9 @@ extension Gazerec {
         @Flag(help: "Export every stored session.")
         var all = false
 
+        @Option(help: "json (EyeTracking format) or csv (one row per sample time, every series side by side).")
+        var format: ExportFormat = .json
+
         @Flag(help: "Write snake_case keys (Foundation's convertToSnakeCase); blend-shape names stay as they are.")
         var snakeCase = false
 
@@ -41,6 +50,12 @@ extension Gazerec {
             if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
             if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
             if output != nil && outputDir != nil { throw ValidationError("Use either --output or --output-dir, not both.") }
+            if format == .csv && outputDir == nil && (all || ids.count > 1) {
+                throw ValidationError("A CSV file holds one session: give one id, or --output-dir for one file per session.")
+            }
+            if format == .csv && (pretty || noExtensions) {
+                throw ValidationError("--pretty and --no-extensions apply to JSON only.")
+            }
         }
 
         func run() throws {
@@ -55,12 +70,45 @@ extension Gazerec {
                 throw StoreError.unknownSession(id: ids[0], databasePath: store.resolvedPath)
             }
             let selected = all ? try database.sessionIDs() : ids
+            if format == .csv {
+                try exportCSV(database, selected)
+                return
+            }
             if let outputDir {
                 let written = try database.export(ids: selected, toDirectory: outputDir, options: options)
                 Console.note("exported \(written.count) session\(written.count == 1 ? "" : "s") to \(outputDir)")
                 return
             }
             try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
+        }
+
+        /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.
+        private func exportCSV(_ database: SessionDatabase, _ selected: [String]) throws {
+            let style: KeyStyle = snakeCase ? .snakeCase : .camelCase
+            let canonical = try selected.map { try database.summary(id: $0).header.id }
+            func write(_ id: String, _ sink: ByteSink) throws {
+                // Movement labels from fixation detection (I-DT defaults) over the scan path.
+                let (samples, _, _) = try database.scanPath(id: id)
+                let labels = FixationDetector().detect(samples.map {
+                    GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y)
+                }).labels
+                try database.exportCSV(id: id, to: sink, keyStyle: style) { index in
+                    index < labels.count ? labels[index].rawValue : nil
+                }
+            }
+            if let outputDir {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+                for id in canonical {
+                    try SessionDatabase.writeAtomically(to: (outputDir as NSString).appendingPathComponent("\(id).csv")) {
+                        try write(id, $0)
+                    }
+                }
+                Console.note("exported \(canonical.count) session\(canonical.count == 1 ? "" : "s") as CSV to \(outputDir)")
+            } else if let output {
+                try SessionDatabase.writeAtomically(to: output) { try write(canonical[0], $0) }
+            } else {
+                try write(canonical[0], FileByteSink.standardOutput())
+            }
         }
 
         private func emit(_ database: SessionDatabase?, ids: [String], asArray: Bool, options: ExportOptions) throws {
