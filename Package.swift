@@ -96,6 +96,6 @@ let package = Package(
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "TestSupport"]),
         .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "CDlibShim", "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "SessionStore", "TestSupport"]),
-        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "TestSupport"]),
+        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "TestSupport"]),
     ]
 )

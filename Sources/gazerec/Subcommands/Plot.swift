@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import GazeCore
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec plot SESSION --output FILE.svg`: a picture of where the participant looked.
+    struct Plot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a session's heatmap, scan path and fixations as SVG (the screen to scale).",
+            discussion: """
+                Without --heatmap, --scanpath or --fixations, all three are drawn. Fixations come from \
+                I-DT with the defaults of 'gazerec fixations'; circles are sized by duration and numbered \
+                in order. The heatmap is a Gaussian kernel density (σ = 40 points ≈ 1°).
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id.")
+        var id: String
+
+        @Option(help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
+        var output: String
+
+        @Flag(help: "Draw the heatmap.")
+        var heatmap = false
+
+        @Flag(help: "Draw the scan path.")
+        var scanpath = false
+
+        @Flag(help: "Draw the fixations.")
+        var fixations = false
+
+        @Option(help: ArgumentHelp("An image (PNG or JPEG) of the stimulus, stretched over the screen.", valueName: "image"))
+        var background: String?
+
+        func validate() throws {
+            if !output.lowercased().hasSuffix(".svg") { throw ValidationError("--output must name an .svg file.") }
+        }
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            let summary = try database.summary(id: id)
+            let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
+            // The iOS package stores the portrait size; landscape samples (orientation 3 or 4) are on the
+            // screen turned sideways.
+            let landscape = samples.filter { $0.orientation == 3 || $0.orientation == 4 }.count * 2 > samples.count
+            let (width, height) = landscape == (storedWidth < storedHeight)
+                ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let found = FixationDetector().detect(points).fixations
+            let all = !heatmap && !scanpath && !fixations
+            var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
+            plot.heatmap = all || heatmap
+            plot.scanPath = all || scanpath
+            plot.fixations = all || fixations
+            if let background {
+                guard let data = FileManager.default.contents(atPath: background) else {
+                    throw StoreError.io(action: "read", path: background, reason: "no such file or not readable")
+                }
+                let type = background.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
+                plot.backgroundHref = "data:\(type);base64," + data.base64EncodedString()
+            }
+            plot.legend = [
+                "Session \(summary.header.id) · \(summary.header.appID)",
+                "\(Formatting.isoTime(summary.header.beginTimeSeconds)) · \(summary.durationSeconds.map { Formatting.fixed($0, 1) } ?? "-") s"
+                    + " · \(samples.count) gaze samples · screen \(Int(width))×\(Int(height)) points",
+                "\(found.count) fixations (I-DT, 1.5°, 80 ms), circles sized by duration, numbered in order",
+            ]
+            let svg = plot.svg(samples: points, fixations: found)
+            try SessionDatabase.writeAtomically(to: output) { sink in
+                try Array(svg.utf8).withUnsafeBytes { try sink.write($0) }
+            }
+            Console.note("wrote \(output) (\(samples.count) samples, \(found.count) fixations)"
+                         + (samples.isEmpty ? "; the session has no scan path (was it calibrated?)" : ""))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import GazeCapture
+import Testing
+import TestSupport
+import SessionStore
+
+@Suite("gazerec plot")
+struct PlotCommandTests {
+    /// Two 0.5 s fixations at (300, 200) and (900, 600) on a 1200×800 screen, 60 Hz.
+    static let session: String = {
+        var samples: [String] = []
+        var t = 1000.0
+        for (x, y) in [(300.0, 200.0), (900.0, 600.0)] {
+            for _ in 0..<30 {
+                samples.append(#"{"timestamp":\#(t),"x":\#(x),"y":\#(y),"orientation":3}"#)
+                t += 1.0 / 60
+            }
+        }
+        return #"{"id":"11111111-2222-3333-4444-555555555555","appID":"plot","beginTime":1000,"endTime":1001,"#
+            + #""deviceInfo":{"model":"m","screenSize":[1200,800],"systemName":"Linux","systemVersion":"v"},"#
+            + #""scanPath":[\#(samples.joined(separator: ","))],"blendShapes":{}}"#
+    }()
+
+    final class XMLCheck: NSObject, XMLParserDelegate {
+        var elements: [String: Int] = [:]
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            elements[name, default: 0] += 1
+        }
+    }
+
+    @Test("the SVG is valid XML and, rendered by rsvg-convert, has its fixation circles where the fixations are",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert"),
+                   "needs rsvg-convert (apt-get install librsvg2-bin)"))
+    func rendersFixations() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let json = folder.path("s.json")
+        try Data(Self.session.utf8).write(to: URL(fileURLWithPath: json))
+        #expect(try Binary.run(["import", json], environment: environment).status == 0)
+        let svg = folder.path("plot.svg")
+        let result = try Binary.run(["plot", "11111111-2222-3333-4444-555555555555", "--output", svg, "--fixations"],
+                                    environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("2 fixations"))
+
+        // Valid XML with two circles and the legend.
+        let parser = XMLParser(contentsOf: URL(fileURLWithPath: svg))!
+        let check = XMLCheck()
+        parser.delegate = check
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        #expect(check.elements["svg"] == 1)
+        #expect(check.elements["circle"] == 2)
+        #expect((check.elements["text"] ?? 0) >= 5)
+
+        // Rendered: red-tinted inside the circles (centres at 20 px margin + screen point), white elsewhere.
+        let png = folder.path("plot.png")
+        let rendered = try Binary.runProcess("/usr/bin/rsvg-convert", [svg, "-o", png])
+        try #require(rendered.status == 0, "\(rendered.stderr)")
+        let image = try #require(try VideoFileSource(path: png).nextFrame()).image
+        #expect(image.width == 1240)
+        for (cx, cy) in [(320, 220), (920, 620)] {
+            #expect(image[cx - 12, cy - 12] < 200, "inside the circle at (\(cx), \(cy))")
+        }
+        #expect(image[320, 620] > 250)  // no fixation, no line there
+        #expect(image[920, 220] > 250)
+    }
+
+    @Test("an output that is not .svg is a usage error; an unknown session a runtime error")
+    func errors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.png")], environment: environment).status == 64)
+        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg")], environment: environment).status == 1)
+    }
+}
