@@ -89,7 +89,9 @@ public final class Recorder {
 
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `started` is called with the session id once the first frame has been processed.
-    public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in }) throws
+    /// `sample` receives every frame's record and blend-shape values as they are produced (the live stream).
+    public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in },
+                    sample: ((FrameRecord, [(String, Double)]) -> Void)? = nil) throws
         -> RecordingResult {
         // A file-size limit must give a write error (reported, committed samples kept), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -189,15 +191,19 @@ public final class Recorder {
                 lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
                 frames += 1
                 if features.face != nil { withFace += 1 }
-                pending.frames.append(Self.frameRecord(features, time: time))
+                let record = Self.frameRecord(features, time: time)
+                pending.frames.append(record)
+                var values: [(String, Double)] = []
                 if features.face != nil {
                     let state = features.trackingState.sessionValue
                     for name in configuration.blendShapes {
                         guard let value = BlendShapeEstimator.value(name, features) else { continue }
+                        values.append((name.rawValue, value))
                         pending.blendShapes[name.rawValue, default: []].append(
                             BlendShapeSample(timestampSeconds: time, value: value, orientation: orientation, trackingState: state))
                     }
                 }
+                sample?(record, values)
                 if let event {
                     if event.kind == .blink { blinks += 1 }
                     pending.blinks.append(Self.blinkRecord(event, offset: replayStart))

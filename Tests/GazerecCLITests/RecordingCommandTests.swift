@@ -227,3 +227,33 @@ struct DiskFullTests {
         #expect(try Binary.run(["export", "3BE54760-F1E8-4799-A3CB-78806270E72A"], environment: environment).status == 0)
     }
 }
+
+@Suite("gazerec start --stream")
+struct LiveStreamTests {
+    @Test("samples stream as NDJSON while recording; a closed pipe stops the stream, not the recording",
+          .enabled(if: RecordingCommandTests.ready, RecordingCommandTests.reason))
+    func stream() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite"), "GAZEREC": Binary.gazerec,
+                           "CLIP": RecordingCommandTests.clip]
+        // The reader takes 5 lines and leaves; the recorder goes on for its 3 s.
+        let result = try Binary.runProcess("/bin/bash", ["-c",
+            "set -o pipefail; \"$GAZEREC\" start --input \"$CLIP\" --duration 3 --stream ndjson --blend-shapes eyeBlink_L | head -n 5"],
+            environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        for line in lines {
+            let sample = try JSONValue.parse(Array(line.utf8))
+            #expect(sample["type"] == .string("sample"))
+            #expect(sample["blendShapes"]?["eyeBlink_L"] != nil)
+        }
+        let list = try JSONValue.parse(Array(try Binary.run(["list", "--json"], environment: environment).stdoutData))
+        let session = try #require(list.arrayValue?.first)
+        guard case .number(let frames)? = session["blendShapeSamples"]?["eyeBlink_L"] else {
+            Issue.record("no blend-shape count in \(session)"); return
+        }
+        #expect(frames > 40)  // ~75 frames in 3 s at 25 fps, far more than the 5 streamed lines read
+    }
+}

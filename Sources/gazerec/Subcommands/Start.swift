@@ -85,6 +85,10 @@ extension Gazerec {
         @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
         var duration: Double?
 
+        @Option(help: ArgumentHelp("Write each sample to stdout as it is produced: 'ndjson' (one JSON object a line, "
+                                   + "flushed per line). A closed pipe stops the stream, not the recording.", valueName: "format"))
+        var stream: StreamFormat?
+
         @Flag(help: "Return as soon as recording has started (the id is printed then); the recorder runs on in the background.")
         var detach = false
 
@@ -95,6 +99,7 @@ extension Gazerec {
 
         func validate() throws {
             if device != nil && input != nil { throw ValidationError("Use either --device or --input, not both.") }
+            if stream != nil && detach { throw ValidationError("--stream writes to this process's stdout; it cannot be used with --detach.") }
             if asFastAsPossible && input == nil { throw ValidationError("--as-fast-as-possible applies to --input only.") }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
@@ -148,6 +153,9 @@ extension Gazerec {
             defer { signals.restore() }
             let terminal = Console.stderrIsTerminal && notifyFd == nil
             let recorder = Recorder(configuration: configuration, stop: stop)
+            let streamer: LiveStream? = stream == nil ? nil : LiveStream()
+            var sampleHandler: ((FrameRecord, [(String, Double)]) -> Void)?
+            if let streamer { sampleHandler = { streamer.write($0, $1) } }
             let result = try recorder.run(started: { id in
                 if let notifyFd {
                     _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
@@ -162,9 +170,13 @@ extension Gazerec {
                                      elapsed / 60, elapsed % 60, status.achievedFramesPerSecond,
                                      status.trackingState == "missing" ? "no " : "yes", status.blinks, status.droppedFrames)
                               + "\u{1B}[K")
-            })
+            }, sample: sampleHandler)
             if terminal { Console.write("\r\u{1B}[K") }
-            Console.output(result.sessionID + "\n")
+            if let streamer {
+                streamer.finish(sessionID: result.sessionID)
+            } else {
+                Console.output(result.sessionID + "\n")
+            }
             Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
                          + "(face in \(result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0") %, "
                          + "\(result.blinks) blink\(result.blinks == 1 ? "" : "s"), \(result.droppedFrames) dropped)")
@@ -238,6 +250,56 @@ extension Gazerec {
             Console.output(id + "\n")
             Console.note("recording session \(id) in the background (process \(pid)); stop it with 'gazerec stop'. Log: \(logPath)")
         }
+    }
+}
+
+/// Live stream formats.
+enum StreamFormat: String, CaseIterable, ExpressibleByArgument {
+    case ndjson
+}
+
+/// Writes samples to stdout as NDJSON, one line each, flushed per line; stops quietly on a closed pipe.
+final class LiveStream {
+    private let sink = FileByteSink.standardOutput()
+    private var open = true
+
+    init() { signal(SIGPIPE, SIG_IGN) }
+
+    func write(_ frame: FrameRecord, _ blendShapes: [(String, Double)]) {
+        guard open else { return }
+        let memory = MemoryByteSink()
+        let json = JSONWriter(sink: memory)
+        do {
+            try json.beginObject()
+            try json.key("type"); try json.string("sample")
+            try json.key("timestamp"); try json.number(frame.timestampSeconds)
+            try json.key("trackingState"); try json.string(frame.trackingState)
+            try json.key("confidence"); try json.number(frame.confidence)
+            for (name, value) in zip(FrameRecord.optionalNames, frame.optionalValues) {
+                if let value { try json.key(name); try json.number(value) }
+            }
+            if !blendShapes.isEmpty {
+                try json.key("blendShapes")
+                try json.beginObject()
+                for (name, value) in blendShapes { try json.key(name); try json.number(value) }
+                try json.endObject()
+            }
+            try json.endObject()
+            try json.byte(0x0A)
+            try json.flush()
+            try memory.bytes.withUnsafeBytes { try sink.write($0) }
+        } catch {
+            // The reader went away (EPIPE): stop streaming, keep recording.
+            open = false
+            Console.note("the stream's reader closed the pipe; recording continues")
+        }
+    }
+
+    /// The last line: the session id.
+    func finish(sessionID: String) {
+        guard open else { return }
+        let line = #"{"type":"session","id":"\#(sessionID)"}"# + "\n"
+        try? Array(line.utf8).withUnsafeBytes { try sink.write($0) }
     }
 }
 
