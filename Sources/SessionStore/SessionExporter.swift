@@ -4,13 +4,18 @@ import GRDB
 import GRDBSQLite
 
 /// How sessions are written out.
-public struct ExportOptions: Sendable {
+public struct ExportOptions: @unchecked Sendable {
     public var keyStyle: KeyStyle
     public var pretty: Bool
     /// Whether to write the `"gazerec"` extension object.
     public var includeExtension: Bool
 
-    public init(keyStyle: KeyStyle = .camelCase, pretty: Bool = false, includeExtension: Bool = true) {
+    /// Extra members for the `"gazerec"` object computed at export time from the scan path (e.g. fixations).
+    public var derivedExtension: (([GazeSample]) -> [(String, JSONValue)])?
+
+    public init(keyStyle: KeyStyle = .camelCase, pretty: Bool = false, includeExtension: Bool = true,
+                derivedExtension: (([GazeSample]) -> [(String, JSONValue)])? = nil) {
+        self.derivedExtension = derivedExtension
         self.keyStyle = keyStyle
         self.pretty = pretty
         self.includeExtension = includeExtension
@@ -187,15 +192,23 @@ final class SessionExporter {
         let blinks = try Row.fetchAll(db, sql: """
             SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
-        guard header.extensionJSON != nil || frameCount > 0 || !blinks.isEmpty else { return }
+        let derived = try options.derivedExtension.map { $0(try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID)) } ?? []
+        guard header.extensionJSON != nil || frameCount > 0 || !blinks.isEmpty || !derived.isEmpty else { return }
         try key(.gazerec)
         try json.beginObject()
+        var stored: [(String, JSONValue)] = []
         if let text = header.extensionJSON,
            case .object(let members) = try JSONValue.parse(Array(text.utf8), name: "stored extension of \(header.id)") {
-            for (name, value) in members {
-                try json.key(name)
-                try json.value(value)
-            }
+            stored = members
+        }
+        // Derived members replace stored ones of the same name (an import of an earlier export).
+        for (name, value) in stored where !derived.contains(where: { $0.0 == name }) {
+            try json.key(name)
+            try json.value(value)
+        }
+        for (name, value) in derived {
+            try json.key(name)
+            try json.value(value)
         }
         if frameCount > 0 {
             try json.key("frames")

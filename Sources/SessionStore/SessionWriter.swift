@@ -230,16 +230,21 @@ extension SessionDatabase {
                     throw StoreError.unknownSession(id: id, databasePath: path)
                 }
                 let (header, _) = try Self.header(db, rowid: rowid)
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
-                    """, arguments: [rowid])
-                var samples: [GazeSample] = []
-                while let row = try rows.next() {
-                    samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3],
-                                              trackingState: row[4]))
-                }
-                return (samples, header.deviceInfo.screenWidth, header.deviceInfo.screenHeight)
+                return (try Self.scanPathSamples(db, sessionRowID: rowid), header.deviceInfo.screenWidth,
+                        header.deviceInfo.screenHeight)
             }
         }
+    }
+
+    /// The scan path of a session row, in recorded order (inside a read).
+    static func scanPathSamples(_ db: Database, sessionRowID: Int64) throws -> [GazeSample] {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
+            """, arguments: [sessionRowID])
+        var samples: [GazeSample] = []
+        while let row = try rows.next() {
+            samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3], trackingState: row[4]))
+        }
+        return samples
     }
 }

@@ -36,6 +36,21 @@ struct FixationsCommandTests {
         #expect(ivt.stdout.split(separator: "\n").count == 1 + 15)
         #expect(ivt.stderr.contains("15 fixations (ivt) in 380 samples"))
         #expect(try Binary.run(["fixations", id, "--screen-size-mm", "179x250"], environment: environment).status == 64)
+
+        // Export --fixations adds them, with a movement label per scan-path sample, under "gazerec";
+        // the plain export stays exactly the iOS package's seven keys.
+        let plain = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        #expect(plain["gazerec"] == nil)
+        let withFixations = try Binary.run(["export", "--fixations", id], environment: environment)
+        let document = try JSONValue.parse(Array(withFixations.stdoutData))
+        #expect(document["gazerec"]?["fixations"]?.arrayValue?.count == 27)
+        #expect(document["gazerec"]?["movement"]?.arrayValue?.count == 380)
+        // Re-imported and re-exported, the same bytes (the stored copy is replaced, not doubled).
+        let file = folder.path("with-fixations.json")
+        try withFixations.stdoutData.write(to: URL(fileURLWithPath: file))
+        let other = ["GAZEREC_DATABASE": folder.path("other.sqlite")]
+        #expect(try Binary.run(["import", file], environment: other).status == 0)
+        #expect(try Binary.run(["export", "--fixations", id], environment: other).stdoutData == withFixations.stdoutData)
     }
 }
 

@@ -40,6 +40,9 @@ extension Gazerec {
         @Option(name: .long, help: ArgumentHelp("Write one <id>.json file per session into this folder.", valueName: "dir"))
         var outputDir: String?
 
+        @Flag(help: "Add fixations (I-DT defaults of 'gazerec fixations') and a movement label per scan-path sample under \"gazerec\".")
+        var fixations = false
+
         @Flag(help: "Indent the JSON for reading.")
         var pretty = false
 
@@ -53,13 +56,14 @@ extension Gazerec {
             if format == .csv && outputDir == nil && (all || ids.count > 1) {
                 throw ValidationError("A CSV file holds one session: give one id, or --output-dir for one file per session.")
             }
-            if format == .csv && (pretty || noExtensions) {
-                throw ValidationError("--pretty and --no-extensions apply to JSON only.")
+            if fixations && noExtensions { throw ValidationError("--fixations writes under \"gazerec\"; drop --no-extensions.") }
+            if format == .csv && (pretty || noExtensions || fixations) {
+                throw ValidationError("--pretty, --no-extensions and --fixations apply to JSON only (CSV has a movement column).")
             }
         }
 
         func run() throws {
-            let options = ExportOptions(
+            var options = ExportOptions(
                 keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
             guard let database = try store.openExisting() else {
                 if all {
@@ -70,6 +74,9 @@ extension Gazerec {
                 throw StoreError.unknownSession(id: ids[0], databasePath: store.resolvedPath)
             }
             let selected = all ? try database.sessionIDs() : ids
+            if fixations {
+                options.derivedExtension = Self.fixationMembers
+            }
             if format == .csv {
                 try exportCSV(database, selected)
                 return
@@ -80,6 +87,19 @@ extension Gazerec {
                 return
             }
             try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
+        }
+
+        /// `fixations` and `movement` for the `"gazerec"` object.
+        static func fixationMembers(_ samples: [GazeSample]) -> [(String, JSONValue)] {
+            let (found, labels) = FixationDetector().detect(samples.map {
+                GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y)
+            })
+            let list: [JSONValue] = found.map { f in
+                .object([("start", .number(f.startSeconds)), ("end", .number(f.endSeconds)), ("x", .number(f.x)),
+                         ("y", .number(f.y)), ("samples", .number(Double(f.sampleCount))),
+                         ("dispersion", .number(f.dispersionPoints))])
+            }
+            return [("fixations", .array(list)), ("movement", .array(labels.map { .string($0.rawValue) }))]
         }
 
         /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.
