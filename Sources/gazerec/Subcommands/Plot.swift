@@ -38,17 +38,20 @@ extension Gazerec {
             if !output.lowercased().hasSuffix(".svg") { throw ValidationError("--output must name an .svg file.") }
         }
 
+        /// The screen as the samples saw it: the iOS package stores the portrait size, and landscape
+        /// samples (orientation 3 or 4) are on the screen turned sideways.
+        static func orientedScreen(_ samples: [GazeSample], _ width: Double, _ height: Double) -> (Double, Double) {
+            let landscape = samples.filter { $0.orientation == 3 || $0.orientation == 4 }.count * 2 > samples.count
+            return landscape == (width < height) ? (height, width) : (width, height)
+        }
+
         func run() throws {
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
-            // The iOS package stores the portrait size; landscape samples (orientation 3 or 4) are on the
-            // screen turned sideways.
-            let landscape = samples.filter { $0.orientation == 3 || $0.orientation == 4 }.count * 2 > samples.count
-            let (width, height) = landscape == (storedWidth < storedHeight)
-                ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+            let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
             let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
             let found = FixationDetector().detect(points).fixations
             let all = !heatmap && !scanpath && !fixations

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GazeCore
+import Recorder
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec replay SESSION`: the scan path played back in the terminal.
+    struct Replay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play a session's scan path back in the terminal (q quits).",
+            discussion: """
+                The terminal stands for the screen. The gaze point (@) moves over the session's own \
+                duration divided by --speed, leaving a fading trail; fixations (I-DT defaults) appear \
+                numbered as they happen. q, Ctrl-C or the end of the session restores the terminal.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id.")
+        var id: String
+
+        @Option(help: "Playback speed (2 = twice as fast).")
+        var speed: Double = 1
+
+        func validate() throws {
+            if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number.") }
+        }
+
+        func run() throws {
+            guard TerminalScreen.available else {
+                throw UsageError(message: "replay draws on a terminal: run it in one (stdin and stdout must be terminals).")
+            }
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
+            let (width, height) = Plot.orientedScreen(samples, storedWidth, storedHeight)
+            guard let first = samples.first, let last = samples.last else {
+                throw UsageError(message: "session \(id) has no scan path to replay (was it calibrated?).")
+            }
+            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let fixations = FixationDetector().detect(points).fixations
+            let duration = last.timestampSeconds - first.timestampSeconds
+
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            let screen = TerminalScreen()
+            screen.enter()
+            defer {
+                screen.leave()
+                signals.restore()
+            }
+            let canvas = GazeCanvas(columns: screen.columns, rows: max(1, screen.rows - 1),
+                                    screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
+            let start = DispatchTime.now().uptimeNanoseconds
+            var index = 0
+            var shownFixations = 0
+            while !stop.isRequested {
+                // q quits; other bytes (including terminal escape sequences) are ignored.
+                var quit = false
+                while let key = screen.key() { if key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") { quit = true } }
+                if quit { break }
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * speed
+                let now = first.timestampSeconds + elapsed
+                while index + 1 < samples.count && samples[index + 1].timestampSeconds <= now { index += 1 }
+                while shownFixations < fixations.count && fixations[shownFixations].startSeconds <= now { shownFixations += 1 }
+                let trail = samples[max(0, index - 15)...index].map { ($0.x, $0.y) }
+                let numbered = fixations.prefix(shownFixations).enumerated().map { ($0.offset + 1, $0.element.x, $0.element.y) }
+                let status = " replay \(id.prefix(8))  \(Formatting.fixed(min(elapsed, duration), 1)) / "
+                    + "\(Formatting.fixed(duration, 1)) s  ×\(Formatting.fixed(speed, 1))  fixations \(shownFixations)  q quits"
+                screen.write(canvas.render(trail: trail, fixations: numbered, status: status))
+                if elapsed > duration + 0.5 { break }
+                usleep(33_000)
+            }
+        }
+    }
+}

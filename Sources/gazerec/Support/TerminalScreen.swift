@@ -1,0 +1,123 @@
+import Foundation
+
+/// A full-screen terminal session: alternate screen, hidden cursor, raw keyboard input — and
+/// everything restored on every way out (normal end, `q`, Ctrl-C, SIGTERM, errors).
+final class TerminalScreen {
+    private var saved = termios()
+    private var active = false
+    let columns: Int
+    let rows: Int
+
+    /// Whether stdin and stdout are both terminals (a full-screen view needs both).
+    static var available: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    init() {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            columns = Int(size.ws_col)
+            rows = Int(size.ws_row)
+        } else {
+            columns = 80
+            rows = 24
+        }
+    }
+
+    /// Enters the full-screen mode.
+    func enter() {
+        guard !active else { return }
+        tcgetattr(0, &saved)
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        // Read returns at once with what is there (VMIN 0, VTIME 0).
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(0, TCSANOW, &raw)
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+        active = true
+    }
+
+    /// Leaves it: normal screen, cursor, cooked keyboard (idempotent).
+    func leave() {
+        guard active else { return }
+        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        tcsetattr(0, TCSANOW, &saved)
+        active = false
+    }
+
+    deinit { leave() }
+
+    /// A key pressed since the last call, if any.
+    func key() -> UInt8? {
+        var byte: UInt8 = 0
+        return Foundation.read(0, &byte, 1) == 1 ? byte : nil
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { if errno == EINTR { continue } else { return } }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Draws gaze on a character grid standing for the screen: a fading trail and numbered fixations.
+struct GazeCanvas {
+    let columns: Int
+    let rows: Int
+    let screenWidth: Double
+    let screenHeight: Double
+
+    /// The cell of a screen point (nil when off the screen).
+    func cell(x: Double, y: Double) -> (Int, Int)? {
+        let column = Int(x / screenWidth * Double(columns)), row = Int(y / screenHeight * Double(rows))
+        guard (0..<columns).contains(column), (0..<rows).contains(row) else { return nil }
+        return (column, row)
+    }
+
+    /// One frame: the border, fixations so far (numbered), the trail (oldest faintest), the gaze point.
+    func render(trail: [(Double, Double)], fixations: [(Int, Double, Double)], status: String) -> String {
+        var grid = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
+        var colours = [[Int]](repeating: [Int](repeating: 0, count: columns), count: rows)
+        for (number, x, y) in fixations {
+            guard let (c, r) = cell(x: x, y: y) else { continue }
+            let label = Array(String(number))
+            for (offset, character) in label.enumerated() where c + offset < columns {
+                grid[r][c + offset] = character
+                colours[r][c + offset] = 1
+            }
+        }
+        let marks: [Character] = [".", "+", "*", "o"]
+        for (age, point) in trail.reversed().enumerated() {
+            guard let (c, r) = cell(x: point.0, y: point.1) else { continue }
+            if age == 0 {
+                grid[r][c] = "@"
+                colours[r][c] = 2
+            } else if colours[r][c] == 0 {
+                grid[r][c] = marks[max(0, marks.count - 1 - age * marks.count / max(trail.count, 1))]
+                colours[r][c] = 3
+            }
+        }
+        var out = "\u{1B}[H"
+        for row in 0..<rows {
+            var line = ""
+            var current = 0
+            for column in 0..<columns {
+                let colour = colours[row][column]
+                if colour != current {
+                    line += ["\u{1B}[0m", "\u{1B}[1;31m", "\u{1B}[1;32m", "\u{1B}[36m"][colour]
+                    current = colour
+                }
+                line.append(grid[row][column])
+            }
+            out += line + "\u{1B}[0m\r\n"
+        }
+        return out + "\u{1B}[7m" + status.padding(toLength: columns, withPad: " ", startingAt: 0) + "\u{1B}[0m"
+    }
+}
