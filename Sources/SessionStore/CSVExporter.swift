@@ -24,7 +24,7 @@ extension SessionDatabase {
 }
 
 /// The k-way merge behind `exportCSV`.
-final class CSVSessionWriter {
+public final class CSVSessionWriter {
     private let db: Database
     private let sessionRowID: Int64
     private let out: JSONWriter
@@ -170,7 +170,7 @@ final class CSVSessionWriter {
     }
 
     /// RFC 4180: quote cells holding a comma, quote or line break; double inner quotes.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -91,9 +91,7 @@ extension Gazerec {
 
         /// `fixations` and `movement` for the `"gazerec"` object.
         static func fixationMembers(_ samples: [GazeSample]) -> [(String, JSONValue)] {
-            let (found, labels) = FixationDetector().detect(samples.map {
-                GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y)
-            })
+            let (found, labels) = FixationDetector().detect(samples.gazePoints)
             let list: [JSONValue] = found.map { f in
                 .object([("start", .number(f.startSeconds)), ("end", .number(f.endSeconds)), ("x", .number(f.x)),
                          ("y", .number(f.y)), ("samples", .number(Double(f.sampleCount))),
@@ -109,9 +107,7 @@ extension Gazerec {
             func write(_ id: String, _ sink: ByteSink) throws {
                 // Movement labels from fixation detection (I-DT defaults) over the scan path.
                 let (samples, _, _) = try database.scanPath(id: id)
-                let labels = FixationDetector().detect(samples.map {
-                    GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y)
-                }).labels
+                let labels = FixationDetector().detect(samples.gazePoints).labels
                 try database.exportCSV(id: id, to: sink, keyStyle: style) { index in
                     index < labels.count ? labels[index].rawValue : nil
                 }

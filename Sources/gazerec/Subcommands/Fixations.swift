@@ -84,7 +84,7 @@ extension Gazerec {
             let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
                                             velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
                                             minimumDurationSeconds: minimumDuration)
-            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let points = samples.gazePoints
             let (fixations, labels) = detector.detect(points)
             switch format {
             case .table:

@@ -52,7 +52,7 @@ extension Gazerec {
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
-            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let points = samples.gazePoints
             let found = FixationDetector().detect(points).fixations
             let all = !heatmap && !scanpath && !fixations
             var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)

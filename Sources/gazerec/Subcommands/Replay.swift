@@ -40,7 +40,7 @@ extension Gazerec {
             guard let first = samples.first, let last = samples.last else {
                 throw UsageError(message: "session \(id) has no scan path to replay (was it calibrated?).")
             }
-            let points = samples.map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) }
+            let points = samples.gazePoints
             let fixations = FixationDetector().detect(points).fixations
             let duration = last.timestampSeconds - first.timestampSeconds
 

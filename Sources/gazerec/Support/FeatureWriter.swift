@@ -125,7 +125,7 @@ final class FeatureWriter {
                 switch value {
                 case .int(let number): return String(number)
                 case .number(let number, let decimals): return Self.fixed(number, decimals)
-                case .text(let text): return Self.quoted(text)
+                case .text(let text): return CSVSessionWriter.quoted(text)
                 case .bool(let flag): return flag ? "1" : "0"
                 case .missing: return ""
                 }
@@ -146,9 +146,4 @@ final class FeatureWriter {
         return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
 
-    /// RFC 4180 quoting when needed.
-    static func quoted(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GazeCore
+import SessionStore
 
 /// Plain-text formatting shared by the listing commands (locale-independent).
 enum Formatting {
@@ -31,4 +33,9 @@ enum Formatting {
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }
+}
+
+extension Array where Element == GazeSample {
+    /// The scan path as the fixation detector takes it.
+    var gazePoints: [GazePoint] { map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) } }
 }
