@@ -3,16 +3,21 @@ import Testing
 import TestSupport
 import SessionStore
 
+/// A fresh database holding the iOS fixture: its folder, the environment naming it, the session id.
+func importedIOSFixture() throws -> (TemporaryFolder, [String: String], String) {
+    let folder = try TemporaryFolder()
+    let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+    #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
+    return (folder, environment, "3BE54760-F1E8-4799-A3CB-78806270E72A")
+}
+
 @Suite("gazerec fixations")
 struct FixationsCommandTests {
     @Test("the iOS fixture gives plausible fixations with both methods (documented counts)",
           .enabled(if: Fixtures.available, Fixtures.missingReason))
     func iosFixture() throws {
-        let folder = try TemporaryFolder()
+        let (folder, environment, id) = try importedIOSFixture()
         defer { folder.remove() }
-        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
-        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
         let idt = try Binary.run(["fixations", id, "--format", "json"], environment: environment)
         #expect(idt.status == 0)
         let fixations = try #require(try JSONValue.parse(Array(idt.stdoutData)).arrayValue)
@@ -59,11 +64,8 @@ struct CSVExportTests {
     @Test("the iOS fixture as CSV: one row per sample time, values equal to the JSON's, labels from fixations",
           .enabled(if: Fixtures.available, Fixtures.missingReason))
     func iosFixture() throws {
-        let folder = try TemporaryFolder()
+        let (folder, environment, id) = try importedIOSFixture()
         defer { folder.remove() }
-        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
-        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
         let csv = try Binary.run(["export", "--format", "csv", id], environment: environment)
         #expect(csv.status == 0)
         let lines = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
