@@ -1,0 +1,263 @@
+/// One target of a calibration run.
+public struct CalibrationTarget: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Its samples fit the mapping.
+        case calibration
+        /// Its samples measure the fitted mapping's accuracy.
+        case validation
+    }
+
+    public var kind: Kind
+    /// Screen points, origin top-left.
+    public var position: Point2
+    /// Scripted runs: when the target is on screen, seconds from the first frame.
+    public var startSeconds: Double?
+    public var endSeconds: Double?
+
+    public init(kind: Kind, position: Point2, startSeconds: Double? = nil, endSeconds: Double? = nil) {
+        self.kind = kind
+        self.position = position
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+    }
+}
+
+/// Everything a finished calibration produced.
+public struct CalibrationOutcome: Sendable {
+    public var fit: CalibrationFit
+    public var calibrationSamples: [CalibrationPointSamples]
+    public var validationSamples: [CalibrationPointSamples]
+    public var validation: ValidationReport
+}
+
+/// The calibration procedure as a state machine driven by frames and keys (no clock of its own:
+/// time is the frames' timestamps), so the terminal interface, scripted runs and tests share it.
+///
+/// Interactive: instructions → Space → each target in turn: `settleSeconds` for the eyes to land,
+/// then `collectSeconds` of frames with a face (the point pauses while the face is lost). A target
+/// whose usable samples are too few waits for Space to retry it. After the calibration targets the
+/// mapping is fitted; then the validation targets; then `finished`. Esc aborts at any time.
+/// Scripted: every target has its own time window; frames inside it after the settle time are
+/// collected; the run ends after the last window (or when the input ends).
+public struct CalibrationProcedure: Sendable {
+    public enum Phase: Sendable, Equatable {
+        case instructions
+        /// Showing target `index` of `targets`.
+        case target(index: Int)
+        /// Target `index` needs Space to be tried again; `reason` says why.
+        case retry(index: Int, reason: String)
+        /// The fit failed in a way no single retry fixes; Space starts over.
+        case failed(reason: String)
+        case finished
+        case aborted
+    }
+
+    public let targets: [CalibrationTarget]
+    public let scripted: Bool
+    public var settleSeconds: Double
+    public var collectSeconds: Double
+    public var fitter: CalibrationFitter
+    public var geometry: ScreenGeometry?
+
+    public private(set) var phase: Phase = .instructions
+    /// 0…1 for the current target's collection.
+    public private(set) var progress = 0.0
+    /// Whether the current target is waiting for the face to come back.
+    public private(set) var faceLost = false
+    /// Whether a face was seen in the latest frame.
+    public private(set) var faceVisible = false
+    public private(set) var outcome: CalibrationOutcome?
+    public private(set) var fitted: CalibrationFit?
+
+    private var samples: [[GazeFeatures]]
+    private var shownAt: Double?
+    private var collectedSeconds = 0.0
+    private var lastFrameTime: Double?
+    private var firstFrameTime: Double?
+
+    public init(targets: [CalibrationTarget], scripted: Bool, settleSeconds: Double = 0.6, collectSeconds: Double = 1.2,
+                fitter: CalibrationFitter = CalibrationFitter(), geometry: ScreenGeometry? = nil) {
+        precondition(!targets.isEmpty)
+        self.targets = targets
+        self.scripted = scripted
+        self.settleSeconds = settleSeconds
+        self.collectSeconds = collectSeconds
+        self.fitter = fitter
+        self.geometry = geometry
+        samples = Array(repeating: [], count: targets.count)
+        if scripted { phase = .target(index: 0) }
+    }
+
+    /// The calibration and validation targets of a layout on a screen of this size (points).
+    public static func layoutTargets(_ layout: CalibrationLayout, width: Double, height: Double) -> [CalibrationTarget] {
+        layout.calibrationFractions.map { CalibrationTarget(kind: .calibration, position: Point2($0.x * width, $0.y * height)) }
+            + layout.validationFractions.map { CalibrationTarget(kind: .validation, position: Point2($0.x * width, $0.y * height)) }
+    }
+
+    public var currentIndex: Int? {
+        switch phase {
+        case .target(let index), .retry(let index, _): return index
+        default: return nil
+        }
+    }
+
+    /// Whether the current target is still in its settle time.
+    public private(set) var settling = false
+
+    /// Whether the run is over: finished, aborted, or (scripted, where nothing can be retried) failed.
+    public var isDone: Bool {
+        switch phase {
+        case .finished, .aborted: return true
+        case .failed: return scripted
+        default: return false
+        }
+    }
+
+    /// Number of usable samples collected so far for target `index`.
+    public func usableCount(_ index: Int) -> Int {
+        samples[index].filter(CalibrationFitter.isUsable).count
+    }
+
+    // MARK: - Keys
+
+    /// Space: start (instructions), retry a target, or start over after a failed fit.
+    public mutating func pressSpace() {
+        guard !scripted else { return }
+        switch phase {
+        case .instructions: show(0)
+        case .retry(let index, _):
+            samples[index] = []
+            show(index)
+        case .failed:
+            samples = Array(repeating: [], count: targets.count)
+            fitted = nil
+            show(0)
+        default: break
+        }
+    }
+
+    /// Esc or Ctrl-C: abort without a result.
+    public mutating func abort() {
+        if phase != .finished { phase = .aborted }
+    }
+
+    // MARK: - Frames
+
+    /// One processed frame: its features (nil without a usable face), whether a face was found, its time.
+    public mutating func frame(_ features: GazeFeatures?, faceFound: Bool, timeSeconds: Double) {
+        faceVisible = faceFound
+        if firstFrameTime == nil { firstFrameTime = timeSeconds }
+        defer { lastFrameTime = timeSeconds }
+        if scripted { return scriptedFrame(features, timeSeconds - firstFrameTime!) }
+        guard case .target(let index) = phase else { return }
+        if shownAt == nil { shownAt = timeSeconds }
+        settling = timeSeconds - shownAt! < settleSeconds
+        if settling { return }
+        guard faceFound else {
+            faceLost = true
+            return
+        }
+        faceLost = false
+        if let features {
+            samples[index].append(features)
+        } else {
+            // A face without pupils or pose (eyes shut): the time counts, the sample is unusable.
+            samples[index].append(GazeFeatures(timestampSeconds: timeSeconds, pupilLeft: nil, pupilRight: nil,
+                                               yawDegrees: 0, pitchDegrees: 0, headX: 0, headY: 0, trackingNormal: false))
+        }
+        let step = lastFrameTime.map { min(max(timeSeconds - $0, 0), 0.1) } ?? 0
+        collectedSeconds += step
+        progress = min(collectedSeconds / collectSeconds, 1)
+        if collectedSeconds >= collectSeconds { completeTarget(index) }
+    }
+
+    /// The input ended (a video ran out, or the camera stopped): a scripted run ends here.
+    public mutating func inputEnded() {
+        guard scripted, !isDone else { return }
+        finishScripted()
+    }
+
+    private mutating func show(_ index: Int) {
+        phase = .target(index: index)
+        shownAt = nil
+        collectedSeconds = 0
+        progress = 0
+        faceLost = false
+        settling = true
+    }
+
+    private mutating func completeTarget(_ index: Int) {
+        let usable = usableCount(index)
+        if usable < fitter.minimumSamplesPerPoint {
+            phase = .retry(index: index, reason: "\(usable) usable samples of \(samples[index].count) "
+                           + "(needs \(fitter.minimumSamplesPerPoint)): keep the face in view and the eyes open")
+            return
+        }
+        let next = index + 1
+        if next < targets.count && targets[next].kind == .validation && fitted == nil {
+            guard fitMapping() else { return }
+        }
+        if next < targets.count {
+            show(next)
+        } else {
+            finish()
+        }
+    }
+
+    /// Fits the calibration targets; on failure moves to a retry or a failed phase.
+    private mutating func fitMapping() -> Bool {
+        do {
+            fitted = try fitter.fit(calibrationPoints())
+            return true
+        } catch let error {
+            switch error {
+            case .tooFewSamples(let point, _, _, _, _):
+                let index = targets.indices.filter { targets[$0].kind == .calibration }[point]
+                phase = scripted ? .failed(reason: error.description) : .retry(index: index, reason: error.description)
+            default:
+                phase = .failed(reason: error.description)
+            }
+            return false
+        }
+    }
+
+    private func calibrationPoints() -> [CalibrationPointSamples] {
+        targets.indices.filter { targets[$0].kind == .calibration }
+            .map { CalibrationPointSamples(target: targets[$0].position, samples: samples[$0]) }
+    }
+
+    private mutating func finish() {
+        if fitted == nil { guard fitMapping() else { return } }
+        let validation = targets.indices.filter { targets[$0].kind == .validation }
+            .map { CalibrationPointSamples(target: targets[$0].position, samples: samples[$0]) }
+        outcome = CalibrationOutcome(
+            fit: fitted!, calibrationSamples: calibrationPoints(), validationSamples: validation,
+            validation: ValidationReport.measure(mapping: fitted!.mapping, targets: validation, geometry: geometry))
+        phase = .finished
+    }
+
+    // MARK: - Scripted
+
+    private mutating func scriptedFrame(_ features: GazeFeatures?, _ relative: Double) {
+        guard !isDone else { return }
+        if case .failed = phase { return }
+        let last = targets.compactMap(\.endSeconds).max() ?? 0
+        if relative > last { return finishScripted() }
+        guard let index = targets.firstIndex(where: { relative >= $0.startSeconds! && relative <= $0.endSeconds! }) else {
+            progress = 0
+            return
+        }
+        phase = .target(index: index)
+        let start = targets[index].startSeconds! + settleSeconds
+        settling = relative < start
+        let span = max(targets[index].endSeconds! - start, 1e-9)
+        progress = min(max((relative - start) / span, 0), 1)
+        faceLost = features == nil
+        if !settling, let features { samples[index].append(features) }
+    }
+
+    /// A target without enough samples cannot be retried in a script: the fit reports it.
+    private mutating func finishScripted() {
+        finish()
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import GazeCore
+
+@Suite("Calibration procedure")
+struct CalibrationProcedureTests {
+    /// Drives an interactive run at 30 fps, the participant looking at whichever target is shown.
+    struct Run {
+        var procedure: CalibrationProcedure
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 21))
+        var time = 0.0
+
+        init(layout: CalibrationLayout = .five) {
+            procedure = CalibrationProcedure(targets: CalibrationProcedure.layoutTargets(layout, width: 1920, height: 1080),
+                                             scripted: false, settleSeconds: 0.5, collectSeconds: 1.0)
+        }
+
+        /// One frame: looking at the current target (or the centre), or with no face / eyes shut.
+        mutating func frame(face: Bool = true, eyesOpen: Bool = true) {
+            time += 1.0 / 30
+            let target = procedure.currentIndex.map { procedure.targets[$0].position } ?? Point2(960, 540)
+            var features = participant.samples(at: target, count: 1)[0]
+            features.timestampSeconds = time
+            if !eyesOpen { features.pupilLeft = nil; features.pupilRight = nil }
+            procedure.frame(face && eyesOpen ? features : nil, faceFound: face, timeSeconds: time)
+        }
+
+        mutating func frames(_ count: Int, face: Bool = true, eyesOpen: Bool = true) {
+            for _ in 0..<count { frame(face: face, eyesOpen: eyesOpen) }
+        }
+    }
+
+    @Test("Instructions wait for Space; each target settles, then collects to 100 %, then the next appears")
+    func interactiveFlow() throws {
+        var run = Run()
+        run.frames(60)
+        #expect(run.procedure.phase == .instructions)
+        run.procedure.pressSpace()
+        #expect(run.procedure.phase == .target(index: 0))
+        // Settle: 0.5 s at 30 fps, no progress
+        run.frames(14)
+        #expect(run.procedure.settling && run.procedure.progress == 0)
+        run.frames(16)
+        #expect(!run.procedure.settling && run.procedure.progress > 0 && run.procedure.progress < 0.6)
+        run.frames(20)
+        #expect(run.procedure.phase == .target(index: 1))
+        // Through the rest of the calibration and the four validation targets
+        for _ in 0..<(8 * 47) where !run.procedure.isDone { run.frame() }
+        #expect(run.procedure.phase == .finished)
+        let outcome = try #require(run.procedure.outcome)
+        #expect(outcome.calibrationSamples.count == 5 && outcome.validationSamples.count == 4)
+        #expect(outcome.calibrationSamples.allSatisfy { (29...31).contains($0.samples.count) })
+        // The participant looked exactly at each target: validation agrees within a few points
+        // (5 targets and 10 terms: the penalty, not the data, pins some of them down).
+        #expect(outcome.validation.accuracyPoints < 30, "accuracy \(outcome.validation.accuracyPoints)")
+    }
+
+    @Test("Face lost: the point pauses (no progress) and resumes when the face is back")
+    func pausesWhenFaceLost() {
+        var run = Run()
+        run.procedure.pressSpace()
+        run.frames(25)
+        let before = run.procedure.progress
+        run.frames(30, face: false)
+        #expect(run.procedure.faceLost)
+        #expect(run.procedure.progress == before)
+        #expect(run.procedure.phase == .target(index: 0))
+        run.frames(3)
+        #expect(!run.procedure.faceLost && run.procedure.progress > before)
+    }
+
+    @Test("Eyes shut through a point: it asks for a retry; Space retries it with fresh samples")
+    func retriesAPoint() {
+        var run = Run()
+        run.procedure.pressSpace()
+        run.frames(16)
+        run.frames(40, eyesOpen: false)
+        guard case .retry(let index, let reason) = run.procedure.phase else {
+            Issue.record("expected a retry, got \(run.procedure.phase)")
+            return
+        }
+        #expect(index == 0 && reason.contains("usable samples"))
+        // Frames while waiting are ignored
+        let waiting = run.procedure.usableCount(0)
+        #expect(waiting < 8)
+        run.frames(30)
+        #expect(run.procedure.currentIndex == 0 && run.procedure.usableCount(0) == waiting)
+        run.procedure.pressSpace()
+        run.frames(50)
+        #expect(run.procedure.phase == .target(index: 1))
+        #expect(run.procedure.usableCount(0) >= 29)
+    }
+
+    @Test("Esc aborts at any point, leaving no outcome")
+    func aborts() {
+        var run = Run()
+        run.procedure.pressSpace()
+        run.frames(40)
+        run.procedure.abort()
+        run.frames(10)
+        #expect(run.procedure.phase == .aborted && run.procedure.isDone && run.procedure.outcome == nil)
+    }
+
+    @Test("Scripted: samples come from each target's window after the settle time; the run ends after the last")
+    func scripted() throws {
+        let layout = CalibrationProcedure.layoutTargets(.nine, width: 1920, height: 1080)
+        // Targets every 2 s, each shown for 1.8 s
+        let targets = layout.enumerated().map { index, target in
+            CalibrationTarget(kind: target.kind, position: target.position, startSeconds: Double(index) * 2,
+                              endSeconds: Double(index) * 2 + 1.8)
+        }
+        var procedure = CalibrationProcedure(targets: targets, scripted: true, settleSeconds: 0.5)
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 2))
+        var time = 100.0
+        while !procedure.isDone {
+            let relative = time - 100
+            // The participant looks at the target on screen, or at the centre between targets
+            let target = targets.first { relative >= $0.startSeconds! && relative <= $0.endSeconds! }?.position ?? Point2(960, 540)
+            var features = participant.samples(at: target, count: 1)[0]
+            features.timestampSeconds = time
+            procedure.frame(features, faceFound: true, timeSeconds: time)
+            time += 1.0 / 30
+            if time > 200 { break }
+        }
+        #expect(procedure.phase == .finished)
+        let outcome = try #require(procedure.outcome)
+        // 1.3 s of each window at 30 fps
+        #expect(outcome.calibrationSamples.allSatisfy { (38...40).contains($0.samples.count) })
+        #expect(outcome.validation.accuracyPoints <= 1)
+    }
+
+    @Test("Scripted: a target the participant's eyes missed fails the run with the fit's reason")
+    func scriptedFailure() {
+        let targets = CalibrationProcedure.layoutTargets(.five, width: 1920, height: 1080).enumerated().map { index, target in
+            CalibrationTarget(kind: target.kind, position: target.position, startSeconds: Double(index), endSeconds: Double(index) + 0.9)
+        }
+        var procedure = CalibrationProcedure(targets: targets, scripted: true, settleSeconds: 0.2)
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 4))
+        var time = 0.0
+        while time < 4 {
+            // Eyes shut during the second target
+            let features = time >= 1 && time < 2 ? nil : participant.samples(at: Point2(960, 540), count: 1).first
+            procedure.frame(features.map { var f = $0; f.timestampSeconds = time; return f }, faceFound: true, timeSeconds: time)
+            time += 1.0 / 30
+        }
+        procedure.inputEnded()
+        guard case .failed(let reason) = procedure.phase else {
+            Issue.record("expected failure, got \(procedure.phase)")
+            return
+        }
+        #expect(reason.contains("calibration point 2"))
+        #expect(procedure.isDone)
+    }
+}
