@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GazeCore", targets: ["GazeCore"]),
         .library(name: "GazeVision", targets: ["GazeVision"]),
         .library(name: "GazeCapture", targets: ["GazeCapture"]),
+        .library(name: "GazeCalibration", targets: ["GazeCalibration"]),
         .library(name: "Recorder", targets: ["Recorder"]),
     ],
     dependencies: [
@@ -70,14 +71,18 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
 
+        // Calibrations as stored and exchanged (JSON documents), target scripts, and mapping stored
+        // frames to scan paths.
+        .target(name: "GazeCalibration", dependencies: ["GazeCore", "SessionStore"]),
+
         // The running recording: source → vision → samples → store; the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["GazeCapture", "GazeCore", "GazeVision", "SessionStore"]),
+        .target(name: "Recorder", dependencies: ["GazeCalibration", "GazeCapture", "GazeCore", "GazeVision", "SessionStore"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "SessionStore", "GazeCore", "GazeCapture", "GazeVision", "Recorder",
+                "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision", "Recorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,7 +90,7 @@ let package = Package(
         // Benchmarks run by Scripts/bench-*.sh (release build).
         .executableTarget(
             name: "gazerec-bench",
-            dependencies: ["SessionStore", "GazeCore", "GazeCapture", "GazeVision", "CDlibShim"],
+            dependencies: ["SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision", "CDlibShim"],
             path: "Sources/GazerecBench"
         ),
 
@@ -95,6 +100,7 @@ let package = Package(
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "TestSupport"]),
         .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "CDlibShim", "TestSupport"]),
+        .testTarget(name: "GazeCalibrationTests", dependencies: ["GazeCalibration", "GazeCore", "SessionStore", "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "SessionStore", "TestSupport"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "TestSupport"]),
     ]

@@ -14,6 +14,12 @@ public enum TrackingState: String, Sendable, CaseIterable {
     /// The value written to `trackingState` in the session format (absent when normal).
     public var sessionValue: String? { self == .normal ? nil : rawValue }
 
+    /// The state named by its analysis value (nil for an unknown name).
+    public init?(analysisValue: String) {
+        guard let state = Self.allCases.first(where: { $0.analysisValue == analysisValue }) else { return nil }
+        self = state
+    }
+
     /// The value written to the per-frame analysis output.
     public var analysisValue: String {
         switch self {

@@ -1,4 +1,5 @@
 import Foundation
+import GazeCalibration
 import GazeCapture
 import GazeCore
 import GazeVision
@@ -30,6 +31,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var focalLengthPixels: Double?
     /// Largest delay between a frame and its sample being committed.
     public var flushIntervalSeconds: Double = 0.25
+    /// The calibration mapping eye features to the scanPath; nil records no scanPath.
+    public var calibration: AppliedCalibration?
 
     public init(source: RecordingSource, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
@@ -53,6 +56,8 @@ public struct RecordingResult: Sendable {
     public var frames: Int
     public var framesWithFace: Int
     public var blinks: Int
+    /// Scan-path samples recorded (0 without a calibration).
+    public var gazeSamples: Int
     public var droppedFrames: Int
     public var durationSeconds: Double
     /// The error that ended the recording early (camera lost, unreadable file, disk full), if any.
@@ -89,9 +94,10 @@ public final class Recorder {
 
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `started` is called with the session id once the first frame has been processed.
-    /// `sample` receives every frame's record and blend-shape values as they are produced (the live stream).
+    /// `sample` receives every frame's record, blend-shape values and gaze sample (with a
+    /// calibration) as they are produced: the live stream and preview.
     public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in },
-                    sample: ((FrameRecord, [(String, Double)]) -> Void)? = nil) throws
+                    sample: ((FrameRecord, [(String, Double)], GazeSample?) -> Void)? = nil) throws
         -> RecordingResult {
         // A file-size limit must give a write error (reported, committed samples kept), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -145,8 +151,8 @@ public final class Recorder {
             deviceInfo: DeviceInfo(model: deviceModel, screenWidth: configuration.screenWidth,
                                    screenHeight: configuration.screenHeight, systemName: "Linux",
                                    systemVersion: SystemClock.systemVersion()),
-            extensionJSON: Self.extensionText([("formatVersion", .number(1)), ("recorder", .object(recorderInfo)),
-                                               ("calibrationApplied", .bool(false))]))
+            extensionJSON: Self.extensionText([("formatVersion", .number(1)), ("recorder", .object(recorderInfo))]
+                                              + calibrationMembers))
         let writer = try SessionWriter(database: database, header: header,
                                        blendShapeNames: configuration.blendShapes.map(\.rawValue),
                                        recorderPID: getpid())
@@ -164,13 +170,14 @@ public final class Recorder {
         var pending = SampleBatchToAppend()
         var lastFlush = SystemClock.monotonic()
         var lastStatus = 0.0
-        var frames = 0, withFace = 0, blinks = 0
+        var frames = 0, withFace = 0, blinks = 0, gazeSamples = 0
         var lastTimestamp = begin
         var lagsMilliseconds: [Double] = []
         var announced = false
         var failure: (any Error)?
         let startMonotonic = SystemClock.monotonic()
         let orientation = configuration.orientation
+        let calibration = configuration.calibration
 
         func status(_ state: String) -> RecorderStatus {
             let elapsed = SystemClock.monotonic() - startMonotonic
@@ -193,6 +200,11 @@ public final class Recorder {
                 if features.face != nil { withFace += 1 }
                 let record = Self.frameRecord(features, time: time)
                 pending.frames.append(record)
+                let gaze = calibration?.sample(for: record, orientation: orientation)
+                if let gaze {
+                    pending.gaze.append(gaze)
+                    gazeSamples += 1
+                }
                 var values: [(String, Double)] = []
                 if features.face != nil {
                     let state = features.trackingState.sessionValue
@@ -203,7 +215,7 @@ public final class Recorder {
                             BlendShapeSample(timestampSeconds: time, value: value, orientation: orientation, trackingState: state))
                     }
                 }
-                sample?(record, values)
+                sample?(record, values, gaze)
                 if let event {
                     if event.kind == .blink { blinks += 1 }
                     pending.blinks.append(Self.blinkRecord(event, offset: replayStart))
@@ -260,8 +272,8 @@ public final class Recorder {
         }
         // CPU of the recording itself (model loading excluded), all threads.
         recorder.append(("cpuSeconds", .number(((SystemClock.cpuSeconds() - cpuAtBegin) * 1000).rounded() / 1000)))
-        var extensionMembers: [(String, JSONValue)] = [("formatVersion", .number(1)), ("recorder", .object(recorder)),
-                                                        ("calibrationApplied", .bool(false))]
+        var extensionMembers: [(String, JSONValue)] = [("formatVersion", .number(1)), ("recorder", .object(recorder))]
+            + calibrationMembers
         if let failure { extensionMembers.append(("endedBy", .string("\(failure)"))) }
         var closed = true
         do {
@@ -272,8 +284,14 @@ public final class Recorder {
         }
         unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
         return RecordingResult(sessionID: sessionID, frames: frames, framesWithFace: withFace, blinks: blinks,
-                               droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure,
+                               gazeSamples: gazeSamples, droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure,
                                closed: closed)
+    }
+
+    /// What the extension says about the calibration: whether one mapped the scanPath, and which.
+    var calibrationMembers: [(String, JSONValue)] {
+        guard let calibration = configuration.calibration else { return [("calibrationApplied", .bool(false))] }
+        return [("calibrationApplied", .bool(true)), ("calibration", calibration.reference)]
     }
 
     static func frameRecord(_ features: FrameFeatures, time: Double) -> FrameRecord {
@@ -311,21 +329,21 @@ public final class Recorder {
 }
 
 /// Replays a file at its own pace: each frame is released when its presentation time has come.
-final class PacedFrameSource: FrameSource {
+public final class PacedFrameSource: FrameSource {
     private let source: FrameSource
     private let start: Double
-    var name: String { source.name }
-    var width: Int { source.width }
-    var height: Int { source.height }
-    var framesPerSecond: Double { source.framesPerSecond }
+    public var name: String { source.name }
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public var framesPerSecond: Double { source.framesPerSecond }
 
     /// Frame times count from `originMonotonic` (CLOCK_MONOTONIC seconds).
-    init(_ source: FrameSource, originMonotonic: Double) {
+    public init(_ source: FrameSource, originMonotonic: Double) {
         self.source = source
         start = originMonotonic
     }
 
-    func nextFrame() throws -> Frame? {
+    public func nextFrame() throws -> Frame? {
         guard let frame = try source.nextFrame() else { return nil }
         let wait = start + frame.timestampSeconds - SystemClock.monotonic()
         if wait > 0 { usleep(useconds_t(wait * 1e6)) }

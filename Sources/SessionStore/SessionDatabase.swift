@@ -176,6 +176,7 @@ public final class SessionDatabase: Sendable {
                 END;
                 """)
         }
+        registerCalibrationMigration(&migrator)
         return migrator
     }
 

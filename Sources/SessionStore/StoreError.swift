@@ -12,6 +12,10 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case io(action: String, path: String, reason: String)
     /// SQLite refused an operation.
     case database(action: String, path: String, reason: String)
+    /// No calibration with this id is stored.
+    case unknownCalibration(id: String, databasePath: String)
+    /// An import found a calibration id that is already stored.
+    case calibrationExists(id: String, source: String)
 
     public var description: String {
         switch self {
@@ -30,6 +34,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "cannot \(action) \(path): \(reason)."
         case let .database(action, path, reason):
             return "cannot \(action) in \(path): \(reason)."
+        case let .unknownCalibration(id, path):
+            return "no calibration \(id) in \(path). List the stored calibrations with 'gazerec calibrations list', "
+                + "or make one with 'gazerec calibrate'."
+        case let .calibrationExists(id, source):
+            return "cannot import \(source): calibration \(id) is already stored. Use --replace to overwrite it."
         }
     }
 }

@@ -83,6 +83,17 @@ public struct ValidationPointResult: Sendable, Equatable {
     /// The same two as visual angles, when the screen geometry is known.
     public var accuracyDegrees: Double?
     public var precisionDegrees: Double?
+
+    public init(target: Point2, samples: Int, meanGaze: Point2, accuracyPoints: Double, precisionPoints: Double,
+                accuracyDegrees: Double? = nil, precisionDegrees: Double? = nil) {
+        self.target = target
+        self.samples = samples
+        self.meanGaze = meanGaze
+        self.accuracyPoints = accuracyPoints
+        self.precisionPoints = precisionPoints
+        self.accuracyDegrees = accuracyDegrees
+        self.precisionDegrees = precisionDegrees
+    }
 }
 
 /// The validation of a calibration: per target and overall (means over the targets).

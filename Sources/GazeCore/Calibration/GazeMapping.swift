@@ -70,8 +70,8 @@ public struct GazeMapping: Sendable, Equatable {
     public static let featureNames = ["u", "v", "yawDegrees", "pitchDegrees", "headX", "headY"]
     /// The polynomial terms, in coefficient order.
     public static let termNames = ["1", "u", "v", "u*u", "u*v", "v*v", "yaw", "pitch", "headX", "headY"]
-    static let featureCount = 6
-    static let termCount = 10
+    public static let featureCount = 6
+    public static let termCount = 10
 
     public var featureMeans: [Double]
     public var featureScales: [Double]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GazeCalibration
 import GazeCapture
 import GazeCore
 import GazeVision
@@ -24,6 +25,11 @@ enum Orientation: String, CaseIterable, ExpressibleByArgument {
 struct Size2D: ExpressibleByArgument {
     var width: Int
     var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x")
@@ -124,15 +130,7 @@ extension Gazerec {
             if detach { return try runDetached() }
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
-            // No calibration has been saved yet in any database (calibration comes with 'gazerec calibrate'):
-            // 'latest' and 'none' record without gaze, a named one cannot exist.
-            if calibration != "latest" && calibration != "none" {
-                throw RecorderError.startFailed(reason: "no calibration \(calibration) in \(databasePath). "
-                                                + "Use --calibration none, or calibrate first.")
-            }
-            if calibration == "latest" && notifyFd == nil {
-                Console.note("no calibration for this screen: recording eye features, blend shapes and head pose without gaze (scanPath)")
-            }
+            let applied = try resolveCalibration()
             let source: RecordingSource
             if let input {
                 source = .file(path: input, asFastAsPossible: asFastAsPossible)
@@ -141,12 +139,15 @@ extension Gazerec {
                 source = .camera(.init(path: device ?? "/dev/video0", width: size.width, height: size.height,
                                        framesPerSecond: fps.rawValue))
             }
-            let screenSize = screen ?? Size2D(argument: "1920x1080")!
-            let configuration = RecordingConfiguration(
+            // The calibration's screen is the session's: its gaze points are in that screen's points.
+            let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
+                ?? Size2D(argument: "1920x1080")!
+            var configuration = RecordingConfiguration(
                 source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
                 appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
                 maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength)
+            configuration.calibration = applied
 
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
@@ -154,8 +155,8 @@ extension Gazerec {
             let terminal = Console.stderrIsTerminal && notifyFd == nil
             let recorder = Recorder(configuration: configuration, stop: stop)
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
-            var sampleHandler: ((FrameRecord, [(String, Double)]) -> Void)?
-            if let streamer { sampleHandler = { streamer.write($0, $1) } }
+            var sampleHandler: ((FrameRecord, [(String, Double)], GazeSample?) -> Void)?
+            if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
             let result = try recorder.run(started: { id in
                 if let notifyFd {
                     _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
@@ -177,15 +178,59 @@ extension Gazerec {
             } else {
                 Console.output(result.sessionID + "\n")
             }
+            let facePercent = result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0"
+            let blinkWord = result.blinks == 1 ? "blink" : "blinks"
+            let gazeText = applied == nil ? "" : ", \(result.gazeSamples) gaze samples"
             Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
-                         + "(face in \(result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0") %, "
-                         + "\(result.blinks) blink\(result.blinks == 1 ? "" : "s"), \(result.droppedFrames) dropped)")
+                         + "(face in \(facePercent) %\(gazeText), \(result.blinks) \(blinkWord), \(result.droppedFrames) dropped)")
             if let failure = result.failure {
                 Console.error("\(failure) " + (result.closed
                     ? "Session \(result.sessionID) was closed with what was captured."
                     : "Session \(result.sessionID) keeps every sample committed before this; 'gazerec repair' closes it."))
                 throw ExitCode.failure
             }
+        }
+
+        /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
+        private func resolveCalibration() throws -> AppliedCalibration? {
+            let quiet = notifyFd != nil
+            switch calibration.lowercased() {
+            case "none":
+                return nil
+            case "latest":
+                let database = try store.openExisting()
+                let summary = try database?.latestCalibration(screenWidth: screen.map { Double($0.width) },
+                                                              screenHeight: screen.map { Double($0.height) })
+                guard let database, let summary else {
+                    if !quiet {
+                        Console.note("no calibration\(screen.map { " for a \($0.width)x\($0.height) screen" } ?? ""): recording eye "
+                                     + "features, blend shapes and head pose without gaze (scanPath); run 'gazerec calibrate' first")
+                    }
+                    return nil
+                }
+                let record = try database.calibrationRecord(id: summary.id)
+                if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
+                return AppliedCalibration(record)
+            default:
+                guard let database = try store.openExisting() else {
+                    throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
+                }
+                let record = try database.calibrationRecord(id: calibration)
+                if let screen, Double(screen.width) != record.screenWidth || Double(screen.height) != record.screenHeight {
+                    throw UsageError(message: "calibration \(record.id) was made for a \(Int(record.screenWidth))x"
+                                     + "\(Int(record.screenHeight)) screen, not --screen \(screen.width)x\(screen.height). "
+                                     + "Calibrate on this screen, or leave out --screen.")
+                }
+                if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
+                return AppliedCalibration(record)
+            }
+        }
+
+        static func accuracyText(_ record: CalibrationRecord) -> String {
+            guard let validation = record.validation, validation.accuracyPoints.isFinite else { return "" }
+            var text = " (validation accuracy \(Formatting.fixed(validation.accuracyPoints, 1)) pt"
+            if let degrees = validation.accuracyDegrees { text += ", \(Formatting.fixed(degrees, 2))°" }
+            return text + ")"
         }
 
         /// Starts a copy of this command in the background and returns once it reports its session id.
@@ -265,7 +310,7 @@ final class LiveStream {
 
     init() { signal(SIGPIPE, SIG_IGN) }
 
-    func write(_ frame: FrameRecord, _ blendShapes: [(String, Double)]) {
+    func write(_ frame: FrameRecord, _ blendShapes: [(String, Double)], _ gaze: GazeSample?) {
         guard open else { return }
         let memory = MemoryByteSink()
         let json = JSONWriter(sink: memory)
@@ -273,6 +318,7 @@ final class LiveStream {
             try json.beginObject()
             try json.key("type"); try json.string("sample")
             try json.key("timestamp"); try json.number(frame.timestampSeconds)
+            if let gaze { try json.key("x"); try json.number(gaze.x); try json.key("y"); try json.number(gaze.y) }
             try json.key("trackingState"); try json.string(frame.trackingState)
             try json.key("confidence"); try json.number(frame.confidence)
             for (name, value) in zip(FrameRecord.optionalNames, frame.optionalValues) {

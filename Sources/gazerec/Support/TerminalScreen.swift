@@ -54,6 +54,66 @@ final class TerminalScreen {
         return Foundation.read(0, &byte, 1) == 1 ? byte : nil
     }
 
+    /// Keys the calibration and playback views understand.
+    enum Key: Equatable {
+        case space
+        case escape
+        case quit
+    }
+
+    /// Keys pressed since the last call. Escape sequences (arrows, function keys, terminal
+    /// answers) are skipped whole, so only a lone Esc counts as Esc.
+    func keys() -> [Key] {
+        var bytes: [UInt8] = []
+        while let byte = key() { bytes.append(byte) }
+        var keys: [Key] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 0x20: keys.append(.space)
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): keys.append(.quit)
+            case 0x1B:
+                if index < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
+                    index += 1
+                    while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                    index += 1
+                } else {
+                    keys.append(.escape)
+                }
+            default: break
+            }
+        }
+        return keys
+    }
+
+    /// The terminal's size in pixels: from the window-size ioctl, else by asking the terminal
+    /// (`CSI 14 t`, answered `CSI 4 ; height ; width t`) and waiting up to 300 ms. Nil when it
+    /// does not tell. Call in full-screen (raw) mode.
+    func pixelSize() -> (width: Int, height: Int)? {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+            return (Int(size.ws_xpixel), Int(size.ws_ypixel))
+        }
+        write("\u{1B}[14t")
+        var answer: [UInt8] = []
+        let deadline = DispatchTime.now().uptimeNanoseconds + 300_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if let byte = key() {
+                answer.append(byte)
+                if byte == UInt8(ascii: "t") { break }
+            } else {
+                usleep(5_000)
+            }
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        guard let start = text.range(of: "\u{1B}[4;") else { return nil }
+        let fields = text[start.upperBound...].dropLast().split(separator: ";").compactMap { Int($0) }
+        guard fields.count == 2, fields[0] > 0, fields[1] > 0 else { return nil }
+        return (fields[1], fields[0])
+    }
+
     func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in

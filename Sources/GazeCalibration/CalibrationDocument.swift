@@ -1,0 +1,322 @@
+import GazeCore
+import SessionStore
+
+/// Why a calibration document could not be read.
+public struct CalibrationDocumentError: Error, CustomStringConvertible, Equatable {
+    public var source: String
+    /// JSON path of the offending value (`targets[3].x`).
+    public var path: String
+    public var reason: String
+
+    public init(source: String, path: String, reason: String) {
+        self.source = source
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        "cannot read \(source): \(path.isEmpty ? "" : path + ": ")\(reason). "
+            + "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
+    }
+}
+
+extension CalibrationRecord {
+    static let modelKind = "ridgePolynomial2"
+
+    // MARK: - Writing
+
+    /// The calibration as JSON text (compact, or pretty with two-space indents).
+    public func document(pretty: Bool = false) throws -> String {
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink, pretty: pretty)
+        try writer.value(jsonValue)
+        try writer.flush()
+        return sink.text
+    }
+
+    /// The calibration as a JSON value (docs/Calibration.md lists the members).
+    public var jsonValue: JSONValue {
+        func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .number($0) : nil } ?? .null }
+        func numbers(_ values: [Double]) -> JSONValue { .array(values.map { .number($0) }) }
+        var screen: [(String, JSONValue)] = [("width", .number(screenWidth)), ("height", .number(screenHeight))]
+        if let screenWidthMillimetres { screen.append(("widthMillimetres", .number(screenWidthMillimetres))) }
+        if let screenHeightMillimetres { screen.append(("heightMillimetres", .number(screenHeightMillimetres))) }
+        if let distanceMillimetres { screen.append(("distanceMillimetres", .number(distanceMillimetres))) }
+        let model: [(String, JSONValue)] = [
+            ("kind", .string(Self.modelKind)),
+            ("features", .array(GazeMapping.featureNames.map { .string($0) })),
+            ("terms", .array(GazeMapping.termNames.map { .string($0) })),
+            ("featureMeans", numbers(mapping.featureMeans)),
+            ("featureScales", numbers(mapping.featureScales)),
+            ("coefficientsX", numbers(mapping.coefficientsX)),
+            ("coefficientsY", numbers(mapping.coefficientsY)),
+            ("eyeDifference", numbers([mapping.eyeDifference.x, mapping.eyeDifference.y])),
+            ("ridgePenalty", .number(mapping.ridgePenalty)),
+            ("trainingErrorPoints", number(trainingErrorPoints)),
+            ("crossValidationErrorPoints", number(crossValidationErrorPoints)),
+        ]
+        let targetValues: [JSONValue] = targets.map { target in
+            var members: [(String, JSONValue)] = [("kind", .string(target.kind.rawValue)), ("x", .number(target.position.x)),
+                                                  ("y", .number(target.position.y)), ("collected", .number(Double(target.collected)))]
+            if let used = target.used { members.append(("used", .number(Double(used)))) }
+            if let error = target.meanErrorPoints { members.append(("meanErrorPoints", number(error))) }
+            if let result = target.validation {
+                members.append(("samples", .number(Double(result.samples))))
+                members.append(("meanGazeX", number(result.samples > 0 ? result.meanGaze.x : nil)))
+                members.append(("meanGazeY", number(result.samples > 0 ? result.meanGaze.y : nil)))
+                members.append(("accuracyPoints", number(result.accuracyPoints)))
+                members.append(("precisionPoints", number(result.precisionPoints)))
+                if result.accuracyDegrees != nil || geometry != nil {
+                    members.append(("accuracyDegrees", number(result.accuracyDegrees)))
+                    members.append(("precisionDegrees", number(result.precisionDegrees)))
+                }
+            }
+            return .object(members)
+        }
+        var members: [(String, JSONValue)] = [
+            ("formatVersion", .number(Double(Self.formatVersion))),
+            ("id", .string(id)),
+        ]
+        if let name { members.append(("name", .string(name))) }
+        members += [
+            ("createdAt", .number(createdAtSeconds)),
+            ("gazerecVersion", .string(gazerecVersion)),
+            ("screen", .object(screen)),
+            ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
+                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))])),
+            ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
+                                   ("collectSeconds", .number(collectSeconds))])),
+            ("model", .object(model)),
+            ("targets", .array(targetValues)),
+        ]
+        if let validation {
+            var summary: [(String, JSONValue)] = [("accuracyPoints", number(validation.accuracyPoints)),
+                                                  ("precisionPoints", number(validation.precisionPoints))]
+            if geometry != nil {
+                summary.append(("accuracyDegrees", number(validation.accuracyDegrees)))
+                summary.append(("precisionDegrees", number(validation.precisionDegrees)))
+            }
+            members.append(("validation", .object(summary)))
+        }
+        members.append(("samples", .array(samples.map { sample in
+            let f = sample.features
+            return .object([
+                ("target", .number(Double(sample.target))), ("timestamp", .number(f.timestampSeconds)),
+                ("leftU", number(f.pupilLeft?.x)), ("leftV", number(f.pupilLeft?.y)),
+                ("rightU", number(f.pupilRight?.x)), ("rightV", number(f.pupilRight?.y)),
+                ("yawDegrees", .number(f.yawDegrees)), ("pitchDegrees", .number(f.pitchDegrees)),
+                ("headX", .number(f.headX)), ("headY", .number(f.headY)), ("trackingNormal", .bool(f.trackingNormal)),
+            ])
+        })))
+        return .object(members)
+    }
+
+    // MARK: - Reading
+
+    /// Reads a document written by `document()` (or by hand, following docs/Calibration.md).
+    public init(document bytes: [UInt8], source: String) throws {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes, name: source)
+        } catch {
+            throw CalibrationDocumentError(source: source, path: "", reason: "not valid JSON (\(error))")
+        }
+        try self.init(value: root, source: source)
+    }
+
+    /// Reads one calibration object (an element of an exported array, say).
+    public init(value root: JSONValue, source: String) throws {
+        let r = DocumentReader(source: source)
+        guard case .object = root else { throw r.error("", "expected a calibration object") }
+        let version = try r.number(root, "formatVersion")
+        guard version == Double(Self.formatVersion) else {
+            throw r.error("formatVersion", "version \(version) is not supported (this gazerec reads \(Self.formatVersion))")
+        }
+        id = try r.string(root, "id").uppercased()
+        guard UUIDText.isValid(id) else { throw r.error("id", "'\(id)' is not a UUID") }
+        name = try r.optionalString(root, "name")
+        createdAtSeconds = try r.number(root, "createdAt")
+        gazerecVersion = try r.optionalString(root, "gazerecVersion") ?? "unknown"
+        let screen = try r.object(root, "screen")
+        screenWidth = try r.positive(screen, "screen.width")
+        screenHeight = try r.positive(screen, "screen.height")
+        screenWidthMillimetres = try r.optionalPositive(screen, "screen.widthMillimetres")
+        screenHeightMillimetres = try r.optionalPositive(screen, "screen.heightMillimetres")
+        distanceMillimetres = try r.optionalPositive(screen, "screen.distanceMillimetres")
+        let source = try r.object(root, "source")
+        sourceKind = try r.string(source, "source.kind")
+        sourceName = try r.string(source, "source.name")
+        let resolution = try r.numbers(source, "source.resolution", count: 2)
+        (sourceWidth, sourceHeight) = (Int(resolution[0]), Int(resolution[1]))
+        let procedure = try r.object(root, "procedure")
+        mode = try r.string(procedure, "procedure.mode")
+        settleSeconds = try r.number(procedure, "procedure.settleSeconds")
+        collectSeconds = try r.number(procedure, "procedure.collectSeconds")
+
+        let model = try r.object(root, "model")
+        guard try r.string(model, "model.kind") == Self.modelKind else {
+            throw r.error("model.kind", "only '\(Self.modelKind)' mappings are supported")
+        }
+        guard try r.strings(model, "model.features") == GazeMapping.featureNames,
+              try r.strings(model, "model.terms") == GazeMapping.termNames else {
+            throw r.error("model.terms", "the features and terms must be exactly those of docs/Calibration.md")
+        }
+        let scales = try r.numbers(model, "model.featureScales", count: GazeMapping.featureCount)
+        guard scales.allSatisfy({ $0 > 0 }) else { throw r.error("model.featureScales", "scales must be positive") }
+        let difference = try r.numbers(model, "model.eyeDifference", count: 2)
+        mapping = GazeMapping(
+            featureMeans: try r.numbers(model, "model.featureMeans", count: GazeMapping.featureCount), featureScales: scales,
+            coefficientsX: try r.numbers(model, "model.coefficientsX", count: GazeMapping.termCount),
+            coefficientsY: try r.numbers(model, "model.coefficientsY", count: GazeMapping.termCount),
+            eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: try r.number(model, "model.ridgePenalty"))
+        trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
+        crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
+
+        var targets: [Target] = []
+        for (index, value) in try r.array(root, "targets").enumerated() {
+            let path = "targets[\(index)]"
+            guard let kind = CalibrationTarget.Kind(rawValue: try r.string(value, path + ".kind")) else {
+                throw r.error(path + ".kind", "expected 'calibration' or 'validation'")
+            }
+            let position = Point2(try r.number(value, path + ".x"), try r.number(value, path + ".y"))
+            var target = Target(kind: kind, position: position, collected: Int(try r.number(value, path + ".collected")))
+            if kind == .calibration {
+                target.used = try r.optionalNumber(value, path + ".used").map(Int.init)
+                target.meanErrorPoints = try r.optionalNumber(value, path + ".meanErrorPoints")
+            } else {
+                let samples = Int(try r.optionalNumber(value, path + ".samples") ?? 0)
+                let mean = Point2(try r.optionalNumber(value, path + ".meanGazeX") ?? position.x,
+                                  try r.optionalNumber(value, path + ".meanGazeY") ?? position.y)
+                target.validation = ValidationPointResult(
+                    target: position, samples: samples, meanGaze: mean,
+                    accuracyPoints: try r.optionalNumber(value, path + ".accuracyPoints") ?? .nan,
+                    precisionPoints: try r.optionalNumber(value, path + ".precisionPoints") ?? .nan,
+                    accuracyDegrees: try r.optionalNumber(value, path + ".accuracyDegrees"),
+                    precisionDegrees: try r.optionalNumber(value, path + ".precisionDegrees"))
+            }
+            targets.append(target)
+        }
+        guard targets.contains(where: { $0.kind == .calibration }) else {
+            throw r.error("targets", "no calibration target")
+        }
+        self.targets = targets
+        let validationPoints = targets.compactMap(\.validation)
+        validation = validationPoints.isEmpty ? nil : ValidationReport(points: validationPoints)
+
+        var samples: [TargetSample] = []
+        for (index, value) in try r.array(root, "samples").enumerated() {
+            let path = "samples[\(index)]"
+            let target = Int(try r.number(value, path + ".target"))
+            guard targets.indices.contains(target) else { throw r.error(path + ".target", "no target \(target)") }
+            func pupil(_ u: String, _ v: String) throws -> Point2? {
+                guard let x = try r.optionalNumber(value, path + "." + u), let y = try r.optionalNumber(value, path + "." + v) else {
+                    return nil
+                }
+                return Point2(x, y)
+            }
+            let features = GazeFeatures(
+                timestampSeconds: try r.number(value, path + ".timestamp"), pupilLeft: try pupil("leftU", "leftV"),
+                pupilRight: try pupil("rightU", "rightV"), yawDegrees: try r.number(value, path + ".yawDegrees"),
+                pitchDegrees: try r.number(value, path + ".pitchDegrees"), headX: try r.number(value, path + ".headX"),
+                headY: try r.number(value, path + ".headY"), trackingNormal: try r.bool(value, path + ".trackingNormal"))
+            samples.append(TargetSample(target: target, features: features))
+        }
+        self.samples = samples
+    }
+}
+
+/// Typed access to a JSON tree, with the JSON path in every error.
+struct DocumentReader {
+    let source: String
+
+    func error(_ path: String, _ reason: String) -> CalibrationDocumentError {
+        CalibrationDocumentError(source: source, path: path, reason: reason)
+    }
+
+    private func member(_ object: JSONValue, _ path: String) -> JSONValue? {
+        let key = String(path.split(separator: ".").last ?? Substring(path))
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+
+    func number(_ object: JSONValue, _ path: String) throws -> Double {
+        guard let value = try optionalNumber(object, path) else { throw error(path, "missing number") }
+        return value
+    }
+
+    func optionalNumber(_ object: JSONValue, _ path: String) throws -> Double? {
+        guard let value = member(object, path) else { return nil }
+        guard case .number(let number) = value, number.isFinite else { throw error(path, "expected a number") }
+        return number
+    }
+
+    func positive(_ object: JSONValue, _ path: String) throws -> Double {
+        let value = try number(object, path)
+        guard value > 0 else { throw error(path, "expected a positive number") }
+        return value
+    }
+
+    func optionalPositive(_ object: JSONValue, _ path: String) throws -> Double? {
+        guard let value = try optionalNumber(object, path) else { return nil }
+        guard value > 0 else { throw error(path, "expected a positive number") }
+        return value
+    }
+
+    func string(_ object: JSONValue, _ path: String) throws -> String {
+        guard let value = try optionalString(object, path) else { throw error(path, "missing string") }
+        return value
+    }
+
+    func optionalString(_ object: JSONValue, _ path: String) throws -> String? {
+        guard let value = member(object, path) else { return nil }
+        guard case .string(let text) = value else { throw error(path, "expected a string") }
+        return text
+    }
+
+    func bool(_ object: JSONValue, _ path: String) throws -> Bool {
+        guard case .bool(let value)? = member(object, path) else { throw error(path, "expected true or false") }
+        return value
+    }
+
+    func object(_ object: JSONValue, _ path: String) throws -> JSONValue {
+        guard let value = member(object, path), case .object = value else { throw error(path, "missing object") }
+        return value
+    }
+
+    func array(_ object: JSONValue, _ path: String) throws -> [JSONValue] {
+        guard let value = member(object, path), let elements = value.arrayValue else { throw error(path, "missing array") }
+        return elements
+    }
+
+    func numbers(_ object: JSONValue, _ path: String, count: Int) throws -> [Double] {
+        let elements = try array(object, path)
+        guard elements.count == count else { throw error(path, "expected \(count) numbers, got \(elements.count)") }
+        return try elements.enumerated().map { index, element in
+            guard case .number(let value) = element, value.isFinite else { throw error("\(path)[\(index)]", "expected a number") }
+            return value
+        }
+    }
+
+    func strings(_ object: JSONValue, _ path: String) throws -> [String] {
+        try array(object, path).enumerated().map { index, element in
+            guard case .string(let value) = element else { throw error("\(path)[\(index)]", "expected a string") }
+            return value
+        }
+    }
+}
+
+/// UUID text check without Foundation's parser (which accepts lower case and braces differently per platform).
+enum UUIDText {
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GazeCore
+import SessionStore
+
+/// A stored calibration: the fitted mapping with everything needed to judge, reuse and refit it.
+///
+/// Kept in the database as one JSON document (`document()`), the same text `calibrations export`
+/// writes and `calibrations import` reads; docs/Calibration.md describes every field.
+public struct CalibrationRecord: Sendable {
+    public static let formatVersion = 1
+
+    /// One collected frame with the target it belongs to.
+    public struct TargetSample: Sendable, Equatable {
+        /// Index into `targets`.
+        public var target: Int
+        public var features: GazeFeatures
+    }
+
+    /// A calibration or validation target with what happened at it.
+    public struct Target: Sendable, Equatable {
+        public var kind: CalibrationTarget.Kind
+        public var position: Point2
+        /// Calibration targets: frames collected, frames the fit kept, their mean error (points).
+        public var collected: Int
+        public var used: Int?
+        public var meanErrorPoints: Double?
+        /// Validation targets: the measurement.
+        public var validation: ValidationPointResult?
+    }
+
+    public var id: String
+    public var name: String?
+    public var createdAtSeconds: Double
+    public var screenWidth: Double
+    public var screenHeight: Double
+    public var screenWidthMillimetres: Double?
+    public var screenHeightMillimetres: Double?
+    public var distanceMillimetres: Double?
+    /// "camera" or "file", the device or file, and the frame size.
+    public var sourceKind: String
+    public var sourceName: String
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    /// "interactive" or "scripted".
+    public var mode: String
+    public var settleSeconds: Double
+    public var collectSeconds: Double
+    public var mapping: GazeMapping
+    public var trainingErrorPoints: Double
+    public var crossValidationErrorPoints: Double
+    public var targets: [Target]
+    public var validation: ValidationReport?
+    public var samples: [TargetSample]
+    public var gazerecVersion: String
+
+    /// The viewing geometry, when the screen's size in millimetres and the distance are known.
+    public var geometry: ScreenGeometry? {
+        guard let screenWidthMillimetres, let screenHeightMillimetres, let distanceMillimetres else { return nil }
+        return ScreenGeometry(widthPoints: screenWidth, heightPoints: screenHeight, widthMillimetres: screenWidthMillimetres,
+                              heightMillimetres: screenHeightMillimetres, distanceMillimetres: distanceMillimetres)
+    }
+
+    public var calibrationPointCount: Int { targets.filter { $0.kind == .calibration }.count }
+
+    /// The record of a finished procedure.
+    public init(id: String = UUID().uuidString, name: String?, createdAtSeconds: Double, screenWidth: Double,
+                screenHeight: Double, geometry: ScreenGeometry?, sourceKind: String, sourceName: String,
+                sourceWidth: Int, sourceHeight: Int, procedure: CalibrationProcedure, outcome: CalibrationOutcome,
+                gazerecVersion: String) {
+        self.id = id
+        self.name = name
+        self.createdAtSeconds = createdAtSeconds
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        screenWidthMillimetres = geometry?.widthMillimetres
+        screenHeightMillimetres = geometry?.heightMillimetres
+        distanceMillimetres = geometry?.distanceMillimetres
+        self.sourceKind = sourceKind
+        self.sourceName = sourceName
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        mode = procedure.scripted ? "scripted" : "interactive"
+        settleSeconds = procedure.settleSeconds
+        collectSeconds = procedure.collectSeconds
+        mapping = outcome.fit.mapping
+        trainingErrorPoints = outcome.fit.trainingErrorPoints
+        crossValidationErrorPoints = outcome.fit.crossValidationErrorPoints
+        var targets: [Target] = []
+        var samples: [TargetSample] = []
+        var calibrationIndex = 0, validationIndex = 0
+        for target in procedure.targets {
+            let index = targets.count
+            switch target.kind {
+            case .calibration:
+                let fit = outcome.fit.points[calibrationIndex]
+                let collected = outcome.calibrationSamples[calibrationIndex].samples
+                targets.append(Target(kind: .calibration, position: target.position, collected: collected.count,
+                                      used: fit.used, meanErrorPoints: fit.meanErrorPoints))
+                samples += collected.map { TargetSample(target: index, features: $0) }
+                calibrationIndex += 1
+            case .validation:
+                let collected = outcome.validationSamples[validationIndex].samples
+                targets.append(Target(kind: .validation, position: target.position, collected: collected.count,
+                                      validation: outcome.validation.points[validationIndex]))
+                samples += collected.map { TargetSample(target: index, features: $0) }
+                validationIndex += 1
+            }
+        }
+        self.targets = targets
+        self.samples = samples
+        validation = outcome.validation.points.isEmpty ? nil : outcome.validation
+        self.gazerecVersion = gazerecVersion
+    }
+
+    /// What the database lists about it.
+    public var summary: CalibrationSummary {
+        CalibrationSummary(id: id, name: name, createdAtSeconds: createdAtSeconds, screenWidth: screenWidth,
+                           screenHeight: screenHeight, pointCount: calibrationPointCount,
+                           accuracyPoints: validation?.accuracyPoints, accuracyDegrees: validation?.accuracyDegrees)
+    }
+
+    /// The few facts a session records about the calibration it was mapped with.
+    public var sessionReference: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id))]
+        if let name { members.append(("name", .string(name))) }
+        members.append(("createdAt", .number(createdAtSeconds)))
+        members.append(("points", .number(Double(calibrationPointCount))))
+        if let accuracy = validation?.accuracyPoints, accuracy.isFinite {
+            members.append(("accuracyPoints", .number(Self.rounded(accuracy, 2))))
+        }
+        if let degrees = validation?.accuracyDegrees, degrees.isFinite {
+            members.append(("accuracyDegrees", .number(Self.rounded(degrees, 3))))
+        }
+        return .object(members)
+    }
+
+    static func rounded(_ value: Double, _ digits: Int) -> Double {
+        let scale = pow(10, Double(digits))
+        return (value * scale).rounded() / scale
+    }
+}
+
+/// Where one stored calibration applies: its id and mapping, and what sessions record about it.
+public struct AppliedCalibration: Sendable {
+    public var id: String
+    public var mapping: GazeMapping
+    public var screenWidth: Double
+    public var screenHeight: Double
+    /// The `"calibration"` member of a session's extension.
+    public var reference: JSONValue
+
+    public init(_ record: CalibrationRecord) {
+        id = record.id
+        mapping = record.mapping
+        screenWidth = record.screenWidth
+        screenHeight = record.screenHeight
+        reference = record.sessionReference
+    }
+}
+
+extension SessionDatabase {
+    /// Saves a new calibration.
+    public func save(_ record: CalibrationRecord) throws {
+        try saveCalibrations([(record.summary, try record.document())], replace: false, source: "calibration \(record.id)")
+    }
+
+    /// Reads and decodes one calibration (`latest` for the newest).
+    public func calibrationRecord(id: String) throws -> CalibrationRecord {
+        let (summary, document) = try calibration(id: id)
+        return try CalibrationRecord(document: Array(document.utf8), source: "stored calibration \(summary.id)")
+    }
+}

@@ -1,0 +1,260 @@
+import ArgumentParser
+import Foundation
+import GazeCalibration
+import GazeCore
+import Recorder
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec calibrations list|show|delete|export|import`.
+    struct Calibrations: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, show, delete, export and import stored calibrations.",
+            subcommands: [List.self, Show.self, Delete.self, Export.self, Import.self])
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List stored calibrations, oldest first.")
+
+            @OptionGroup var store: StoreOptions
+
+            @Flag(help: "Print only the ids, one per line.")
+            var ids = false
+
+            func run() throws {
+                let calibrations = try store.openExisting()?.calibrations() ?? []
+                if ids {
+                    Console.output(calibrations.map { $0.id + "\n" }.joined())
+                    return
+                }
+                guard !calibrations.isEmpty else {
+                    Console.note("no calibrations in \(store.resolvedPath); make one with 'gazerec calibrate'")
+                    return
+                }
+                var rows = [["id", "created", "name", "screen", "points", "accuracy pt", "accuracy °"]]
+                for calibration in calibrations {
+                    rows.append([calibration.id, Formatting.isoTime(calibration.createdAtSeconds), calibration.name ?? "-",
+                                 "\(Int(calibration.screenWidth))x\(Int(calibration.screenHeight))", "\(calibration.pointCount)",
+                                 calibration.accuracyPoints.map { Formatting.fixed($0, 1) } ?? "-",
+                                 calibration.accuracyDegrees.map { Formatting.fixed($0, 2) } ?? "-"])
+                }
+                Console.output(Formatting.table(rows))
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show a calibration's targets and accuracy report ('latest' for the newest).")
+
+            @OptionGroup var store: StoreOptions
+
+            @Argument(help: "The calibration id, or 'latest'.")
+            var id: String
+
+            @Flag(help: "Print its JSON document instead.")
+            var json = false
+
+            func run() throws {
+                let record = try openRecord(store, id)
+                Console.output(json ? try record.document(pretty: true) + "\n" : CalibrationReport.text(record))
+            }
+        }
+
+        struct Delete: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Delete calibrations (all or none). Sessions recorded with them keep their scan paths.")
+
+            @OptionGroup var store: StoreOptions
+
+            @Argument(help: "Calibration ids.")
+            var ids: [String]
+
+            func validate() throws {
+                if ids.isEmpty { throw ValidationError("Name at least one calibration id ('gazerec calibrations list --ids').") }
+            }
+
+            func run() throws {
+                guard let database = try store.openExisting() else {
+                    throw StoreError.unknownCalibration(id: ids[0], databasePath: store.resolvedPath)
+                }
+                try database.deleteCalibrations(ids: ids)
+                Console.note("deleted \(ids.count) calibration\(ids.count == 1 ? "" : "s")")
+            }
+        }
+
+        struct Export: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write calibrations as JSON: one object for one id, an array for several or --all.")
+
+            @OptionGroup var store: StoreOptions
+
+            @Argument(help: "Calibration ids ('latest' for the newest).")
+            var ids: [String] = []
+
+            @Flag(help: "Export every stored calibration (as an array).")
+            var all = false
+
+            @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of stdout.", valueName: "file"))
+            var output: String?
+
+            @Flag(help: "Indent the JSON.")
+            var pretty = false
+
+            func validate() throws {
+                if ids.isEmpty && !all { throw ValidationError("Name calibration ids, or use --all.") }
+                if !ids.isEmpty && all { throw ValidationError("Use either ids or --all, not both.") }
+            }
+
+            func run() throws {
+                guard let database = try store.openExisting() else {
+                    if all { return try write(.array([])) }
+                    throw StoreError.unknownCalibration(id: ids[0], databasePath: store.resolvedPath)
+                }
+                let names = all ? try database.calibrations().map(\.id) : ids
+                let records = try names.map { try database.calibrationRecord(id: $0) }
+                try write(records.count == 1 && !all ? records[0].jsonValue : .array(records.map(\.jsonValue)))
+            }
+
+            private func write(_ value: JSONValue) throws {
+                func emit(_ sink: ByteSink) throws {
+                    let writer = JSONWriter(sink: sink, pretty: pretty)
+                    try writer.value(value)
+                    try writer.byte(0x0A)
+                    try writer.flush()
+                }
+                if let output {
+                    try SessionDatabase.writeAtomically(to: output) { try emit($0) }
+                } else {
+                    try emit(FileByteSink.standardOutput())
+                }
+            }
+        }
+
+        struct Import: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Read calibrations from JSON files (an object or an array each; '-' reads stdin), all or none.")
+
+            @OptionGroup var store: StoreOptions
+
+            @Argument(help: "JSON files written by 'gazerec calibrations export'.")
+            var files: [String]
+
+            @Flag(help: "Overwrite calibrations that are already stored.")
+            var replace = false
+
+            func validate() throws {
+                if files.isEmpty { throw ValidationError("Name at least one file to import ('-' for stdin).") }
+            }
+
+            func run() throws {
+                var records: [CalibrationRecord] = []
+                var seen: [String: String] = [:]
+                for file in files {
+                    let bytes: [UInt8]
+                    if file == "-" {
+                        bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+                    } else {
+                        guard let data = FileManager.default.contents(atPath: file) else {
+                            throw StoreError.io(action: "read", path: file, reason: "no such file or not readable")
+                        }
+                        bytes = Array(data)
+                    }
+                    let name = file == "-" ? "<stdin>" : file
+                    let root: JSONValue
+                    do {
+                        root = try JSONValue.parse(bytes, name: name)
+                    } catch {
+                        throw CalibrationDocumentError(source: name, path: "", reason: "not valid JSON (\(error))")
+                    }
+                    let elements = root.arrayValue ?? [root]
+                    for (index, element) in elements.enumerated() {
+                        let record = try CalibrationRecord(value: element, source: root.arrayValue == nil ? name : "\(name) [\(index)]")
+                        if let first = seen[record.id] {
+                            throw UsageError(message: "calibration \(record.id) occurs twice (\(first) and \(name)); import one copy.")
+                        }
+                        seen[record.id] = name
+                        records.append(record)
+                    }
+                }
+                let database = try store.open()
+                try database.saveCalibrations(records.map { ($0.summary, try $0.document()) }, replace: replace,
+                                              source: files.count == 1 ? files[0] : "\(files.count) files")
+                Console.output(records.map { $0.id + "\n" }.joined())
+                Console.note("imported \(records.count) calibration\(records.count == 1 ? "" : "s")")
+            }
+        }
+
+        static func openRecord(_ store: StoreOptions, _ id: String) throws -> CalibrationRecord {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath)
+            }
+            return try database.calibrationRecord(id: id)
+        }
+    }
+
+    /// `gazerec recalibrate SESSION --calibration ID`: a new scan path from the stored eye features.
+    struct Recalibrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute a recorded session's scanPath from its stored eye features with a calibration.",
+            discussion: """
+                Replaces the session's scan path (in one transaction: the old one stays if anything fails) \
+                with the gaze that the calibration maps its per-frame pupils and head pose to, exactly as a \
+                live recording with that calibration would have. The session's screen size becomes the \
+                calibration's (its points are in that screen's coordinates).
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id.")
+        var id: String
+
+        @Option(help: ArgumentHelp("The calibration to apply: an id or 'latest'.", valueName: "id"))
+        var calibration: String
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            let stored = try database.storedFrames(id: id)
+            if stored.recording {
+                throw UsageError(message: "session \(stored.header.id) is still being recorded (or its recorder died: "
+                                 + "'gazerec repair' closes it). Recalibrate it once it has ended.")
+            }
+            guard !stored.frames.isEmpty else {
+                throw UsageError(message: "session \(stored.header.id) has no stored eye features to recalibrate "
+                                 + "(only sessions recorded by gazerec have them; imported iOS sessions do not).")
+            }
+            let record = try database.calibrationRecord(id: calibration)
+            let applied = AppliedCalibration(record)
+            let samples = applied.scanPath(stored.frames, orientation: stored.orientation)
+            // The extension keeps everything but what the new calibration changes.
+            var members: [(String, JSONValue)] = []
+            if let text = stored.header.extensionJSON, case .object(let existing) = try JSONValue.parse(Array(text.utf8)) {
+                members = existing.filter { $0.0 != "calibrationApplied" && $0.0 != "calibration" }
+            }
+            var reference = applied.reference
+            if case .object(var fields) = reference {
+                fields.append(("recalibratedAt", .number(SystemClock.unixTime())))
+                reference = .object(fields)
+            }
+            members += [("calibrationApplied", .bool(true)), ("calibration", reference)]
+            let sink = MemoryByteSink()
+            let writer = JSONWriter(sink: sink)
+            try writer.value(.object(members))
+            try writer.flush()
+            let device = stored.header.deviceInfo
+            if device.screenWidth != record.screenWidth || device.screenHeight != record.screenHeight {
+                Console.note("screen size \(Int(device.screenWidth))x\(Int(device.screenHeight)) becomes the calibration's "
+                             + "\(Int(record.screenWidth))x\(Int(record.screenHeight))")
+            }
+            try database.replaceScanPath(id: stored.header.id, samples: samples, extensionJSON: sink.text,
+                                         screenWidth: record.screenWidth, screenHeight: record.screenHeight)
+            Console.note("session \(stored.header.id): \(samples.count) gaze samples from \(stored.frames.count) frames "
+                         + "with calibration \(record.id)\(Gazerec.Start.accuracyText(record))")
+            Console.output(stored.header.id + "\n")
+        }
+    }
+}
+
+extension CalibrationError: RuntimeFailure {}
+extension CalibrationDocumentError: RuntimeFailure {}
+extension CalibrationScript.ParseError: RuntimeFailure {}
