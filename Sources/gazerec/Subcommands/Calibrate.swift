@@ -102,7 +102,6 @@ extension Gazerec {
                                  + "\(isatty(0) == 1 ? "stdout" : "stdin") is not one. Run it in a terminal, or give "
                                  + "the target schedule with --script FILE (docs/Calibration.md).")
             }
-            try vision.checkModelExists()
             let parsedScript = try script.map { path in
                 if path == "-" {
                     let data = FileHandle.standardInput.readDataToEndOfFile()
@@ -110,6 +109,7 @@ extension Gazerec {
                 }
                 return try CalibrationScript(path: path)
             }
+            try vision.checkModelExists()
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
             let model = try vision.loadModel()

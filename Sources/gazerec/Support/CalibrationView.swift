@@ -35,7 +35,8 @@ struct CalibrationView {
                 "",
                 "\(calibrationCount) targets to calibrate, then \(validationCount) to measure the accuracy.",
                 "Sit as you will during the recording and keep your head still.",
-                "Look at each dot until its progress reaches 100 %; the next one follows by itself.",
+                "Look at each dot until its progress bar is full;",
+                "the next one follows by itself.",
                 "",
                 "Camera: " + face,
                 "",
@@ -82,14 +83,29 @@ struct CalibrationView {
             + String(format: "%3d %%", Int((progress * 100).rounded(.down)))
     }
 
+    /// Characters a line takes on screen (its SGR colour sequences take none).
+    static func visibleLength(_ line: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for character in line {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
+
     private func move(_ row: Int, _ column: Int) -> String { "\u{1B}[\(row + 1);\(column + 1)H" }
 
     private func centred(_ lines: [String]) -> String {
         let top = max((rows - lines.count) / 2, 0)
         var out = ""
         for (offset, line) in lines.enumerated() {
-            let visible = line.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression).count
-            out += move(top + offset, max((columns - visible) / 2, 0)) + line
+            out += move(top + offset, max((columns - Self.visibleLength(line)) / 2, 0)) + line
         }
         return out
     }
