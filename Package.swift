@@ -95,7 +95,7 @@ let package = Package(
         ),
 
         // Fixture lookup and helpers shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GazeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "TestSupport"]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "TestSupport"]),

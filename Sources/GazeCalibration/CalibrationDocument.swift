@@ -130,7 +130,7 @@ extension CalibrationRecord {
         guard case .object = root else { throw r.error("", "expected a calibration object") }
         let version = try r.number(root, "formatVersion")
         guard version == Double(Self.formatVersion) else {
-            throw r.error("formatVersion", "version \(version) is not supported (this gazerec reads \(Self.formatVersion))")
+            throw r.error("formatVersion", "version \(version == version.rounded() && abs(version) < 1e9 ? String(Int(version)) : "\(version)") is not supported (this gazerec reads \(Self.formatVersion))")
         }
         id = try r.string(root, "id").uppercased()
         guard UUIDText.isValid(id) else { throw r.error("id", "'\(id)' is not a UUID") }
