@@ -57,8 +57,8 @@ enum VisionBenchmark {
               + "tracked p95 \(format(percentile(trackedTimes, 0.95))) ms (target ≤ 8 ms)")
     }
 
-    static func row(_ name: String, _ values: [Double]) {
-        print("  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    static func row(_ name: String, _ values: [Double], width: Int = 28) {
+        print("  " + name.padding(toLength: width, withPad: " ", startingAt: 0)
               + String(format: " %6d   %9.3f   %6.3f", values.count, median(values), percentile(values, 0.95)))
     }
 

@@ -5,6 +5,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let usage = """
     usage: gazerec-bench store <gazerec binary> <work folder>
            gazerec-bench vision <clip> <model>
+           gazerec-bench calibration <clip> <model>
     """
 switch arguments.first {
 case "store":
@@ -15,6 +16,10 @@ case "vision":
     guard arguments.count == 3 else { print(usage); exit(64) }
     let rest = Array(arguments.dropFirst())
     try VisionBenchmark.run(clip: rest[0], modelPath: rest[1])
+case "calibration":
+    guard arguments.count == 3 else { print(usage); exit(64) }
+    let rest = Array(arguments.dropFirst())
+    try CalibrationBenchmark.run(clip: rest[0], modelPath: rest[1])
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)
