@@ -11,9 +11,10 @@ struct CalibrationProcedureTests {
         var participant = ConstructedParticipant(generator: SeededGenerator(state: 21))
         var time = 0.0
 
-        init(layout: CalibrationLayout = .five) {
+        init(layout: CalibrationLayout = .five, minimumSamples: Int = 8) {
             procedure = CalibrationProcedure(targets: CalibrationProcedure.layoutTargets(layout, width: 1920, height: 1080),
-                                             scripted: false, settleSeconds: 0.5, collectSeconds: 1.0)
+                                             scripted: false, settleSeconds: 0.5, collectSeconds: 1.0,
+                                             fitter: CalibrationFitter(minimumSamplesPerPoint: minimumSamples))
         }
 
         /// One frame: looking at the current target (or the centre), or with no face / eyes shut.
@@ -151,5 +152,39 @@ struct CalibrationProcedureTests {
         }
         #expect(reason.contains("calibration point 2"))
         #expect(procedure.isDone)
+    }
+}
+
+extension CalibrationProcedureTests {
+    @Test("A target the fit rejects is retried alone; then the run goes on to validation")
+    func fitForcedRetry() throws {
+        // 20 of the ~30 frames of a target must survive the fit
+        var run = Run(layout: .nine, minimumSamples: 20)
+        run.procedure.pressSpace()
+        // Targets 1–8 normally; at target 9 (the last before the fit), 40 % of the frames glance
+        // 400 points away: they pass the collection check, and the fit drops them.
+        for _ in 0..<(8 * 47) where run.procedure.currentIndex != 8 { run.frame() }
+        #expect(run.procedure.phase == .target(index: 8))
+        var glance = 0
+        while run.procedure.phase == .target(index: 8) {
+            run.time += 1.0 / 30
+            glance += 1
+            let target = run.procedure.targets[8].position
+            let away = glance % 5 < 2
+            var features = run.participant.samples(at: away ? target + Point2(400, 0) : target, count: 1)[0]
+            features.timestampSeconds = run.time
+            run.procedure.frame(features, faceFound: true, timeSeconds: run.time)
+        }
+        guard case .retry(let index, let reason) = run.procedure.phase else {
+            Issue.record("expected the fit to ask for a retry, got \(run.procedure.phase)")
+            return
+        }
+        #expect(index == 8 && reason.contains("calibration point 9"))
+        run.procedure.pressSpace()
+        #expect(run.procedure.phase == .target(index: 8))
+        run.frames(50)
+        // Straight on to the first validation target: targets 1–8 are not collected again.
+        #expect(run.procedure.phase == .target(index: 9))
+        #expect(run.procedure.fitted != nil)
     }
 }

@@ -193,11 +193,13 @@ public struct CalibrationProcedure: Sendable {
                            + "(needs \(fitter.minimumSamplesPerPoint)): keep the face in view and the eyes open")
             return
         }
-        let next = index + 1
-        if next < targets.count && targets[next].kind == .validation && fitted == nil {
+        // The next target not yet collected (after a retry forced by the fit, that is the first
+        // validation target: the others keep their samples).
+        let next = targets.indices.first { samples[$0].isEmpty }
+        if let next, targets[next].kind == .validation, fitted == nil {
             guard fitMapping() else { return }
         }
-        if next < targets.count {
+        if let next {
             show(next)
         } else {
             finish()
