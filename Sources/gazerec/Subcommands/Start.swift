@@ -98,6 +98,9 @@ extension Gazerec {
         @Flag(help: "Return as soon as recording has started (the id is printed then); the recorder runs on in the background.")
         var detach = false
 
+        @Flag(help: "Show the live gaze point on the terminal while recording (q, Esc or Ctrl-C stops).")
+        var preview = false
+
         @OptionGroup var vision: VisionOptions
 
         @Option(help: .hidden)
@@ -106,6 +109,9 @@ extension Gazerec {
         func validate() throws {
             if device != nil && input != nil { throw ValidationError("Use either --device or --input, not both.") }
             if stream != nil && detach { throw ValidationError("--stream writes to this process's stdout; it cannot be used with --detach.") }
+            if preview && (detach || stream != nil) {
+                throw ValidationError("--preview draws on this terminal; it cannot be used with --detach or --stream.")
+            }
             if asFastAsPossible && input == nil { throw ValidationError("--as-fast-as-possible applies to --input only.") }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
@@ -128,6 +134,10 @@ extension Gazerec {
 
         func run() throws {
             if detach { return try runDetached() }
+            if preview && !TerminalScreen.available {
+                throw UsageError(message: "--preview draws on a terminal, but stdin or stdout is not one. "
+                                 + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
+            }
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
             let applied = try resolveCalibration()
@@ -152,19 +162,27 @@ extension Gazerec {
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
-            let terminal = Console.stderrIsTerminal && notifyFd == nil
+            let live: LivePreview? = preview
+                ? LivePreview(stop: stop, screenWidth: configuration.screenWidth, screenHeight: configuration.screenHeight,
+                              calibrated: applied != nil)
+                : nil
+            let terminal = Console.stderrIsTerminal && notifyFd == nil && live == nil
             let recorder = Recorder(configuration: configuration, stop: stop)
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
             var sampleHandler: ((FrameRecord, [(String, Double)], GazeSample?) -> Void)?
             if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
+            if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
+            live?.start()
+            defer { live?.finish() }
             let result = try recorder.run(started: { id in
                 if let notifyFd {
                     _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
                     close(notifyFd)
-                } else {
+                } else if live == nil {
                     Console.note("recording session \(id)\(input != nil ? " from \(input!)" : ""); stop with Ctrl-C or 'gazerec stop'")
                 }
             }, progress: { status in
+                live?.update(status)
                 guard terminal else { return }
                 let elapsed = Int(status.elapsedSeconds)
                 Console.write(String(format: "\r%02d:%02d  %.1f fps  face %@  blinks %d  dropped %d ",
@@ -173,6 +191,7 @@ extension Gazerec {
                               + "\u{1B}[K")
             }, sample: sampleHandler)
             if terminal { Console.write("\r\u{1B}[K") }
+            live?.finish()
             if let streamer {
                 streamer.finish(sessionID: result.sessionID)
             } else {
