@@ -6,18 +6,8 @@ import TestSupport
 /// recording, and the terminal restored however the recording is stopped.
 @Suite("gazerec start --preview in a terminal", .serialized)
 struct PreviewCommandTests {
-    /// Poses held in the 20 s head-turn clip, with targets where each points (see CalibrateCommandTests).
-    static let script = """
-        screen 1600x900
-        settle 0.1
-        calibrate 50% 50%  0.5  2.0
-        calibrate 90% 50%  4.8  5.3
-        calibrate 10% 50%  6.0  6.5
-        calibrate 50% 10%  7.6  8.3
-        calibrate 70% 50% 14.4 15.4
-        validate  45% 50% 16.3 17.0
-        validate  35% 40% 17.5 19.0
-        """
+    /// Poses held in the 20 s head-turn clip, with targets where each points.
+    static let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
 
     @Test("the live gaze point and the recorder's state are drawn; q and Ctrl-C stop, keep the session, restore the terminal",
           .enabled(if: CalibrateCommandTests.terminalReady, "needs tmux, ../shared/fixtures and the dlib model"),
@@ -27,8 +17,7 @@ struct PreviewCommandTests {
         defer { folder.remove() }
         let database = folder.path("db.sqlite")
         let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
-        try Self.script.write(toFile: folder.path("s.txt"), atomically: true, encoding: .utf8)
-        let calibrated = try Binary.run(["calibrate", "--input", clip, "--script", folder.path("s.txt")],
+        let calibrated = try Binary.run(["calibrate", "--input", clip, "--script", Self.script],
                                         environment: ["GAZEREC_DATABASE": database])
         try #require(calibrated.status == 0, "\(calibrated.stderr)")
         let tmux = Tmux()
