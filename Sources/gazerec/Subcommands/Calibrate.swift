@@ -61,7 +61,8 @@ extension Gazerec {
         @Option(help: ArgumentHelp("Run without keys from this target schedule ('-' reads stdin).", valueName: "file"))
         var script: String?
 
-        @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected.", valueName: "seconds"))
+        @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
+                                   + "script's 'settle' line).", valueName: "seconds"))
         var settle: Double?
 
         @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))

@@ -48,8 +48,10 @@ extension Gazerec {
                 Ends on Ctrl-C, SIGTERM, 'gazerec stop', --duration, or the end of an --input video, then \
                 prints the session id on stdout. Samples are committed every 250 ms as they come, so a \
                 crash loses at most that much; 'gazerec repair' (or the next start or list) closes a \
-                session whose recorder died. Without a calibration no scanPath is recorded: blend shapes, \
-                per-frame eye features, head pose and blinks are (under "gazerec" on export).
+                session whose recorder died. Gaze (the scanPath) comes from a calibration ('gazerec \
+                calibrate'; the newest for the screen is applied); blend shapes, per-frame eye features, \
+                head pose and blinks are recorded either way (under "gazerec" on export), so \
+                'gazerec recalibrate' can map gaze later.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -81,7 +83,8 @@ extension Gazerec {
                                    + "for this screen, if any) or 'none'. Without one no scanPath is recorded.", valueName: "id"))
         var calibration: String = "latest"
 
-        @Option(help: ArgumentHelp("Screen size in screen points stored as deviceInfo.screenSize (default 1920x1080).",
+        @Option(help: ArgumentHelp("Screen size in screen points stored as deviceInfo.screenSize (default: the applied "
+                                   + "calibration's screen, else 1920x1080).",
                                    valueName: "WxH"))
         var screen: Size2D?
 
@@ -387,7 +390,10 @@ final class SignalHandling {
             source.setEventHandler {
                 if number == SIGINT {
                     interrupts += 1
-                    if interrupts > 1 { _exit(130) }
+                    if interrupts > 1 {
+                        TerminalScreen.restoreForExit()
+                        _exit(130)
+                    }
                 }
                 stop.request()
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A full-screen terminal session: alternate screen, hidden cursor, raw keyboard input — and
 /// everything restored on every way out (normal end, `q`, Ctrl-C, SIGTERM, errors).
@@ -36,6 +37,18 @@ final class TerminalScreen {
         tcsetattr(0, TCSANOW, &raw)
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
         active = true
+        Self.emergency.withLock { $0 = saved }
+    }
+
+    /// The terminal settings to put back if the process must exit at once (a second Ctrl-C).
+    private static let emergency = Mutex<termios?>(nil)
+
+    /// Restores the screen and keyboard of whichever full-screen view is active, for an immediate exit.
+    static func restoreForExit() {
+        guard var saved = emergency.withLock({ $0 }) else { return }
+        let reset = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+        _ = reset.withCString { Foundation.write(1, $0, strlen($0)) }
+        tcsetattr(0, TCSANOW, &saved)
     }
 
     /// Leaves it: normal screen, cursor, cooked keyboard (idempotent).
@@ -44,6 +57,7 @@ final class TerminalScreen {
         write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(0, TCSANOW, &saved)
         active = false
+        Self.emergency.withLock { $0 = nil }
     }
 
     deinit { leave() }
