@@ -83,7 +83,8 @@ extension CalibrationRecord {
             ("gazerecVersion", .string(gazerecVersion)),
             ("screen", .object(screen)),
             ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
-                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))])),
+                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))]
+                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? []))),
             ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
                                    ("collectSeconds", .number(collectSeconds))])),
             ("model", .object(model)),
@@ -148,6 +149,7 @@ extension CalibrationRecord {
         sourceName = try r.string(source, "source.name")
         let resolution = try r.numbers(source, "source.resolution", count: 2)
         (sourceWidth, sourceHeight) = (Int(resolution[0]), Int(resolution[1]))
+        focalLengthPixels = try r.optionalPositive(source, "source.focalLengthPixels")
         let procedure = try r.object(root, "procedure")
         mode = try r.string(procedure, "procedure.mode")
         settleSeconds = try r.number(procedure, "procedure.settleSeconds")

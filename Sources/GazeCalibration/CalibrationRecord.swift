@@ -41,6 +41,9 @@ public struct CalibrationRecord: Sendable {
     public var sourceName: String
     public var sourceWidth: Int
     public var sourceHeight: Int
+    /// The camera focal length given for head pose (`--focal-length`); nil when the frame width
+    /// stood in for it. Recordings applying the calibration use the same.
+    public var focalLengthPixels: Double?
     /// "interactive" or "scripted".
     public var mode: String
     public var settleSeconds: Double
@@ -65,8 +68,8 @@ public struct CalibrationRecord: Sendable {
     /// The record of a finished procedure.
     public init(id: String = UUID().uuidString, name: String?, createdAtSeconds: Double, screenWidth: Double,
                 screenHeight: Double, geometry: ScreenGeometry?, sourceKind: String, sourceName: String,
-                sourceWidth: Int, sourceHeight: Int, procedure: CalibrationProcedure, outcome: CalibrationOutcome,
-                gazerecVersion: String) {
+                sourceWidth: Int, sourceHeight: Int, focalLengthPixels: Double? = nil, procedure: CalibrationProcedure,
+                outcome: CalibrationOutcome, gazerecVersion: String) {
         self.id = id
         self.name = name
         self.createdAtSeconds = createdAtSeconds
@@ -79,6 +82,7 @@ public struct CalibrationRecord: Sendable {
         self.sourceName = sourceName
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.focalLengthPixels = focalLengthPixels
         mode = procedure.scripted ? "scripted" : "interactive"
         settleSeconds = procedure.settleSeconds
         collectSeconds = procedure.collectSeconds
@@ -146,6 +150,8 @@ public struct AppliedCalibration: Sendable {
     public var mapping: GazeMapping
     public var screenWidth: Double
     public var screenHeight: Double
+    /// The focal length its head poses were measured with (nil: the frame width).
+    public var focalLengthPixels: Double?
     /// The `"calibration"` member of a session's extension.
     public var reference: JSONValue
 
@@ -154,6 +160,7 @@ public struct AppliedCalibration: Sendable {
         mapping = record.mapping
         screenWidth = record.screenWidth
         screenHeight = record.screenHeight
+        focalLengthPixels = record.focalLengthPixels
         reference = record.sessionReference
     }
 }

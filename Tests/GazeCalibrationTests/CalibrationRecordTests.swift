@@ -36,10 +36,12 @@ func constructedRecord(seed: UInt64 = 1, geometry: Bool = true, name: String? = 
 struct CalibrationDocumentTests {
     @Test("a record survives its JSON document bit for bit: same text, same mapping, same gaze")
     func roundTrip() throws {
-        let record = try constructedRecord()
+        var record = try constructedRecord()
+        record.focalLengthPixels = 612.5
         let text = try record.document()
         let back = try CalibrationRecord(document: Array(text.utf8), source: "test")
         #expect(try back.document() == text)
+        #expect(back.focalLengthPixels == 612.5)
         #expect(back.mapping == record.mapping)
         #expect(back.validation == record.validation)
         #expect(back.samples == record.samples)

@@ -144,10 +144,12 @@ extension Gazerec {
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: sourceKind,
-                sourceName: sourceName, sourceWidth: source.width, sourceHeight: source.height, procedure: procedure,
+                sourceName: sourceName, sourceWidth: source.width, sourceHeight: source.height,
+                focalLengthPixels: vision.focalLength, procedure: procedure,
                 outcome: procedure.outcome!, gazerecVersion: RecorderVersion.current)
             try database.save(record)
             Console.write(CalibrationReport.text(record))
+            if let warning = CalibrationReport.qualityWarning(record) { Console.note(warning) }
             Console.note("saved calibration \(record.id); 'gazerec start' applies it to recordings on this "
                          + "\(screenSize.width)x\(screenSize.height) screen")
             Console.output(record.id + "\n")
@@ -284,6 +286,20 @@ enum CalibrateError: Error, RuntimeFailure {
 
 /// The report printed after calibrating and by `calibrations show`.
 enum CalibrationReport {
+    /// A sentence when the validation says the calibration is poor: above 2.5° (or, without a
+    /// viewing geometry, above 5 % of the screen's diagonal), or a validation target without samples.
+    static func qualityWarning(_ record: CalibrationRecord) -> String? {
+        guard let validation = record.validation else { return nil }
+        if validation.points.contains(where: { $0.samples == 0 }) {
+            return "warning: a validation target got no gaze samples; the accuracy is measured on the others only."
+        }
+        let diagonal = (record.screenWidth * record.screenWidth + record.screenHeight * record.screenHeight).squareRoot()
+        let poor = validation.accuracyDegrees.map { $0 > 2.5 } ?? (validation.accuracyPoints > 0.05 * diagonal)
+        guard poor else { return nil }
+        return "warning: the validation accuracy is poor for webcam eye tracking (usually 1–2.5°); check the light, "
+            + "the camera's view of the eyes and the seating, and calibrate again before recording."
+    }
+
     static func text(_ record: CalibrationRecord) -> String {
         var out = "calibration \(record.id)\(record.name.map { " (\($0))" } ?? "")  "
             + "\(Formatting.isoTime(record.createdAtSeconds))  screen \(Int(record.screenWidth))x\(Int(record.screenHeight)) pt  "

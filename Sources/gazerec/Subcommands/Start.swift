@@ -159,7 +159,7 @@ extension Gazerec {
                 source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
                 appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
-                maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength)
+                maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels)
             configuration.calibration = applied
 
             let stop = StopRequest()
@@ -231,6 +231,7 @@ extension Gazerec {
                     return nil
                 }
                 let record = try database.calibrationRecord(id: summary.id)
+                try checkFocalLength(record)
                 if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
                 return AppliedCalibration(record)
             default:
@@ -243,9 +244,20 @@ extension Gazerec {
                                      + "\(Int(record.screenHeight)) screen, not --screen \(screen.width)x\(screen.height). "
                                      + "Calibrate on this screen, or leave out --screen.")
                 }
+                try checkFocalLength(record)
                 if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
                 return AppliedCalibration(record)
             }
+        }
+
+        /// Head poses must be measured as they were during calibration.
+        private func checkFocalLength(_ record: CalibrationRecord) throws {
+            guard let given = vision.focalLength, given != (record.focalLengthPixels ?? given) || record.focalLengthPixels == nil
+            else { return }
+            let used = record.focalLengthPixels.map { "\(Formatting.fixed($0, 1)) px" } ?? "the frame width"
+            throw UsageError(message: "--focal-length \(Formatting.fixed(given, 1)) differs from the focal length "
+                             + "calibration \(record.id) measured head pose with (\(used)). Leave out --focal-length "
+                             + "(the calibration's is used), or calibrate with this one.")
         }
 
         static func accuracyText(_ record: CalibrationRecord) -> String {
