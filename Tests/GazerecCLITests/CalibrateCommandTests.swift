@@ -77,11 +77,11 @@ struct CalibrateCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let database = folder.path("db.sqlite")
-        // A clip whose face vanishes after 3 s (the frame painted black).
+        // A clip whose face vanishes after 5 s (the frame painted black).
         let clip = folder.path("face-then-black.mp4")
         let ffmpeg = try Binary.runProcess("/usr/bin/ffmpeg", [
             "-loglevel", "error", "-i", Fixtures.path("video/cap13_blinks_20s.mp4"), "-t", "15",
-            "-vf", "drawbox=enable='gte(t,3)':x=0:y=0:w=iw:h=ih:color=black:t=fill", "-pix_fmt", "yuv420p", clip,
+            "-vf", "drawbox=enable='gte(t,5)':x=0:y=0:w=iw:h=ih:color=black:t=fill", "-pix_fmt", "yuv420p", clip,
         ])
         try #require(ffmpeg.status == 0, "ffmpeg failed: \(ffmpeg.stderr)")
         let tmux = Tmux()
