@@ -29,6 +29,7 @@ struct gz_video {
 };
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <libavutil/macros.h>
 
 // FFmpeg is opened with dlopen on first use, not linked: its ~130 libraries add ~27 MB and
@@ -62,8 +63,7 @@ static char ff_error[256];
 
 #define GZ_SONAME(name, major) "lib" name ".so." AV_STRINGIFY(major)
 
-static int load_ffmpeg(void) {
-    if (ff_loaded) return ff_loaded > 0;
+static void load_ffmpeg_once(void) {
     const char *names[4] = {GZ_SONAME("avutil", LIBAVUTIL_VERSION_MAJOR), GZ_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR),
                             GZ_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR), GZ_SONAME("swscale", LIBSWSCALE_VERSION_MAJOR)};
     void *handles[4];
@@ -72,7 +72,7 @@ static int load_ffmpeg(void) {
         if (handles[i] == NULL) {
             snprintf(ff_error, sizeof ff_error, "cannot load FFmpeg's %s (install libavformat-dev or the FFmpeg runtime libraries)", names[i]);
             ff_loaded = -1;
-            return 0;
+            return;
         }
     }
 #define GZ_LOAD(library, function)                                                              \
@@ -80,7 +80,7 @@ static int load_ffmpeg(void) {
     if (ff.function == NULL) {                                                                  \
         snprintf(ff_error, sizeof ff_error, "FFmpeg's %s lacks %s", names[library], #function); \
         ff_loaded = -1;                                                                         \
-        return 0;                                                                               \
+        return;                                                                                 \
     }
     GZ_LOAD(0, av_log_set_level)
     GZ_LOAD(2, avformat_open_input)
@@ -106,7 +106,14 @@ static int load_ffmpeg(void) {
     GZ_LOAD(2, avformat_close_input)
 #undef GZ_LOAD
     ff_loaded = 1;
-    return 1;
+}
+
+// Thread-safe: decoders may be opened from several threads at once (tests do), and every one
+// must see the whole table filled in.
+static int load_ffmpeg(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_ffmpeg_once);
+    return ff_loaded > 0;
 }
 
 static void set_error(char *error, size_t size, const char *prefix, int code) {
