@@ -275,6 +275,8 @@ struct CalibrateCommandTests {
         try "calibrate 10% 10% 0 1\n".write(toFile: noScreen, atomically: true, encoding: .utf8)
         let half = try gazerec(["calibrate", "--input", "x.mp4", "--script", noScreen, "--distance-mm", "600"], database: database)
         #expect(half.status == 64 && half.stderr.contains("--screen-size-mm and --distance-mm together"))
+        let both = try gazerec(["calibrate", "--input", "x.mp4", "--script", noScreen, "--points", "5"], database: database)
+        #expect(both.status == 64 && both.stderr.contains("with --script the script lists the targets"))
         let unknown = try gazerec(["start", "--input", "x.mp4", "--calibration", "00000000-0000-0000-0000-000000000000"],
                                   database: database)
         #expect(unknown.status == 1 && unknown.stderr.contains("no calibration 00000000"))

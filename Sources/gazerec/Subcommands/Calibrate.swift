@@ -40,8 +40,9 @@ extension Gazerec {
                                    valueName: "video"))
         var input: String?
 
-        @Option(help: "Calibration targets (plus 4 validation targets).")
-        var points: CalibrationPoints = .nine
+        @Option(help: ArgumentHelp("Calibration targets, plus 4 validation targets (default 9; interactive only: a "
+                                   + "script names its own).", valueName: "5|9|13"))
+        var points: CalibrationPoints?
 
         @Option(help: ArgumentHelp("Screen size in screen points (default: the terminal's size in pixels, when it tells).",
                                    valueName: "WxH"))
@@ -91,6 +92,9 @@ extension Gazerec {
             if !(collect > 0 && collect.isFinite) { throw ValidationError("--collect must be a positive number of seconds.") }
             if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty.") }
+            if script != nil && points != nil {
+                throw ValidationError("--points sets the interactive layout; with --script the script lists the targets.")
+            }
             try vision.validate()
         }
 
@@ -188,10 +192,15 @@ extension Gazerec {
                 throw UsageError(message: "this terminal does not report its size in pixels; give the screen size the "
                                  + "terminal covers with --screen WxH (e.g. --screen 1920x1080 for a full-screen terminal).")
             }
+            guard terminal.columns >= 40 && terminal.rows >= 12 else {
+                terminal.leave()
+                throw UsageError(message: "the terminal is \(terminal.columns)×\(terminal.rows) characters; calibration needs "
+                                 + "at least 40×12 to place its targets apart. Make the terminal full screen.")
+            }
             let view = CalibrationView(columns: terminal.columns, rows: terminal.rows,
                                        screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height))
             // Targets where they are really drawn: the centres of their cells.
-            let targets = CalibrationProcedure.layoutTargets(points.layout, width: Double(screenSize.width),
+            let targets = CalibrationProcedure.layoutTargets((points ?? .nine).layout, width: Double(screenSize.width),
                                                              height: Double(screenSize.height))
                 .map { CalibrationTarget(kind: $0.kind, position: view.drawnPosition($0.position)) }
             var procedure = makeProcedure(targets, scripted: false, screen: screenSize, settle: nil)
