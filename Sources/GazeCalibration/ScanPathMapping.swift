@@ -27,7 +27,62 @@ extension AppliedCalibration {
     }
 
     /// A session's scan path recomputed from its stored frames.
-    public func scanPath(_ frames: [FrameRecord], orientation: Int) -> [GazeSample] {
-        frames.compactMap { sample(for: $0, orientation: orientation) }
+    public func scanPath(_ frames: [FrameRecord], orientation: Int, smoothing: GazeSmoothing) -> [GazeSample] {
+        var stream = GazeStream(self, smoothing: smoothing, orientation: orientation)
+        return frames.compactMap { stream.sample(for: $0) }
+    }
+}
+
+/// The gaze of a stream of frames in time order: the calibration's mapping, then the optional
+/// smoothing. A live recording and `recalibrate` both run their frames through one of these.
+public struct GazeStream: Sendable {
+    public let calibration: AppliedCalibration
+    public let orientation: Int
+    private var smoother: GazeSmoother
+
+    public init(_ calibration: AppliedCalibration, smoothing: GazeSmoothing, orientation: Int) {
+        self.calibration = calibration
+        self.orientation = orientation
+        smoother = GazeSmoother(smoothing)
+    }
+
+    public var smoothing: GazeSmoothing { smoother.smoothing }
+
+    /// The next frame's scan-path sample, or nil when it has no gaze.
+    public mutating func sample(for frame: FrameRecord) -> GazeSample? {
+        guard var sample = calibration.sample(for: frame, orientation: orientation) else { return nil }
+        let point = smoother.smooth(Point2(sample.x, sample.y), timeSeconds: sample.timestampSeconds)
+        sample.x = point.x
+        sample.y = point.y
+        return sample
+    }
+}
+
+extension GazeSmoothing {
+    /// How a session records it under `"gazerec"."smoothing"`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .none:
+            return .object([("filter", .string("none"))])
+        case let .oneEuro(minCutoff, beta, derivativeCutoff):
+            return .object([("filter", .string("oneEuro")), ("minCutoffHertz", .number(minCutoff)), ("beta", .number(beta)),
+                            ("derivativeCutoffHertz", .number(derivativeCutoff))])
+        }
+    }
+
+    /// Reads what `jsonValue` wrote; nil for anything else.
+    public init?(json: JSONValue?) {
+        guard let json, case .string(let filter)? = json["filter"] else { return nil }
+        switch filter {
+        case "none":
+            self = .none
+        case "oneEuro":
+            guard case .number(let minCutoff)? = json["minCutoffHertz"], case .number(let beta)? = json["beta"],
+                  case .number(let derivativeCutoff)? = json["derivativeCutoffHertz"],
+                  minCutoff > 0, beta >= 0, derivativeCutoff > 0 else { return nil }
+            self = .oneEuro(minCutoffHertz: minCutoff, beta: beta, derivativeCutoffHertz: derivativeCutoff)
+        default:
+            return nil
+        }
     }
 }

@@ -33,6 +33,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var flushIntervalSeconds: Double = 0.25
     /// The calibration mapping eye features to the scanPath; nil records no scanPath.
     public var calibration: AppliedCalibration?
+    /// Smoothing of the gaze stream (with a calibration).
+    public var smoothing: GazeSmoothing = .none
 
     public init(source: RecordingSource, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
@@ -177,7 +179,9 @@ public final class Recorder {
         var failure: (any Error)?
         let startMonotonic = SystemClock.monotonic()
         let orientation = configuration.orientation
-        let calibration = configuration.calibration
+        var gazeStream = configuration.calibration.map {
+            GazeStream($0, smoothing: configuration.smoothing, orientation: orientation)
+        }
 
         func status(_ state: String) -> RecorderStatus {
             let elapsed = SystemClock.monotonic() - startMonotonic
@@ -200,7 +204,7 @@ public final class Recorder {
                 if features.face != nil { withFace += 1 }
                 let record = Self.frameRecord(features, time: time)
                 pending.frames.append(record)
-                let gaze = calibration?.sample(for: record, orientation: orientation)
+                let gaze = gazeStream?.sample(for: record)
                 if let gaze {
                     pending.gaze.append(gaze)
                     gazeSamples += 1
@@ -291,7 +295,8 @@ public final class Recorder {
     /// What the extension says about the calibration: whether one mapped the scanPath, and which.
     var calibrationMembers: [(String, JSONValue)] {
         guard let calibration = configuration.calibration else { return [("calibrationApplied", .bool(false))] }
-        return [("calibrationApplied", .bool(true)), ("calibration", calibration.reference)]
+        return [("calibrationApplied", .bool(true)), ("calibration", calibration.reference),
+                ("smoothing", configuration.smoothing.jsonValue)]
     }
 
     static func frameRecord(_ features: FrameFeatures, time: Double) -> FrameRecord {

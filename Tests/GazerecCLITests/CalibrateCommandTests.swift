@@ -170,8 +170,8 @@ struct CalibrateCommandTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("no calibration \(id)"))
 
         // Then a recording applies it, and recalibrating the stored session reproduces that scan path exactly
-        let start = try gazerec(["start", "--input", Fixtures.path("video/cap12_headturns_20s.mp4"), "--as-fast-as-possible"],
-                                database: database)
+        let start = try gazerec(["start", "--input", Fixtures.path("video/cap12_headturns_20s.mp4"), "--as-fast-as-possible",
+                                 "--smoothing", "one-euro", "--beta", "0.02"], database: database)
         #expect(start.status == 0, "\(start.stderr)")
         #expect(start.stderr.contains("applying calibration \(id)"))
         let session = start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -182,6 +182,8 @@ struct CalibrateCommandTests {
         #expect(scanPath.count > 400, "\(scanPath.count) gaze samples of 500 frames")
         #expect(liveSession["gazerec"]?["calibrationApplied"] == .bool(true))
         #expect(liveSession["gazerec"]?["calibration"]?["id"] == .string(id))
+        #expect(liveSession["gazerec"]?["smoothing"]?["filter"] == .string("oneEuro"))
+        #expect(liveSession["gazerec"]?["smoothing"]?["beta"] == .number(0.02))
         #expect(liveSession["deviceInfo"]?["screenSize"] == .array([.number(1600), .number(900)]))
         _ = frames
         #expect(try gazerec(["show", session], database: database).stdout.contains("Calibration    \(id), validation accuracy"))
@@ -193,6 +195,7 @@ struct CalibrateCommandTests {
         #expect(recalibrated.status == 0, "\(recalibrated.stderr)")
         #expect(recalibrated.stdout == session + "\n")
         let after = try JSONValue.parse(Array(try gazerec(["export", session], database: database).stdout.utf8))
+        // (with the smoothing the session was recorded with)
         #expect(after["scanPath"] == liveSession["scanPath"])
         #expect(after["gazerec"]?["calibration"]?["recalibratedAt"] != nil)
     }
@@ -228,6 +231,21 @@ struct CalibrateCommandTests {
         _ = frames
         #expect((exportedSession["scanPath"]?.arrayValue?.count ?? 0) > 50)
         #expect(exportedSession["gazerec"]?["calibration"]?["id"] == .string(id))
+        #expect(exportedSession["gazerec"]?["smoothing"]?["filter"] == .string("none"))
+        // Smoothing steadies the path: successive samples move less with the 1€ filter.
+        func jitter() throws -> Double {
+            let session = try JSONValue.parse(Array(try gazerec(["export", session], database: database).stdout.utf8))
+            let points = (session["scanPath"]?.arrayValue ?? []).compactMap { sample -> (Double, Double)? in
+                guard case .number(let x)? = sample["x"], case .number(let y)? = sample["y"] else { return nil }
+                return (x, y)
+            }
+            return zip(points, points.dropFirst()).reduce(0) { $0 + hypot($1.1.0 - $1.0.0, $1.1.1 - $1.0.1) }
+        }
+        let rawJitter = try jitter()
+        #expect(try gazerec(["recalibrate", session, "--calibration", "latest", "--smoothing", "one-euro"],
+                            database: database).status == 0)
+        let smoothJitter = try jitter()
+        #expect(smoothJitter < 0.8 * rawJitter, "path length \(smoothJitter) smoothed vs \(rawJitter) raw")
         // An imported iOS session has no eye features; an unknown calibration is named
         #expect(try gazerec(["import", Fixtures.iosSession], database: database).status == 0)
         let ios = try gazerec(["recalibrate", "3BE54760-F1E8-4799-A3CB-78806270E72A", "--calibration", "latest"], database: database)

@@ -210,6 +210,8 @@ extension Gazerec {
         @Option(help: ArgumentHelp("The calibration to apply: an id or 'latest'.", valueName: "id"))
         var calibration: String
 
+        @OptionGroup(title: "Smoothing (default: as the session was recorded)") var smoothingOptions: SmoothingOptions
+
         func run() throws {
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
@@ -225,18 +227,21 @@ extension Gazerec {
             }
             let record = try database.calibrationRecord(id: calibration)
             let applied = AppliedCalibration(record)
-            let samples = applied.scanPath(stored.frames, orientation: stored.orientation)
             // The extension keeps everything but what the new calibration changes.
             var members: [(String, JSONValue)] = []
+            var recordedSmoothing = GazeSmoothing.none
             if let text = stored.header.extensionJSON, case .object(let existing) = try JSONValue.parse(Array(text.utf8)) {
-                members = existing.filter { $0.0 != "calibrationApplied" && $0.0 != "calibration" }
+                members = existing.filter { !["calibrationApplied", "calibration", "smoothing"].contains($0.0) }
+                recordedSmoothing = GazeSmoothing(json: JSONValue.object(existing)["smoothing"]) ?? .none
             }
+            let smoothing = smoothingOptions.resolved(fallback: recordedSmoothing)
+            let samples = applied.scanPath(stored.frames, orientation: stored.orientation, smoothing: smoothing)
             var reference = applied.reference
             if case .object(var fields) = reference {
                 fields.append(("recalibratedAt", .number(SystemClock.unixTime())))
                 reference = .object(fields)
             }
-            members += [("calibrationApplied", .bool(true)), ("calibration", reference)]
+            members += [("calibrationApplied", .bool(true)), ("calibration", reference), ("smoothing", smoothing.jsonValue)]
             let sink = MemoryByteSink()
             let writer = JSONWriter(sink: sink)
             try writer.value(.object(members))

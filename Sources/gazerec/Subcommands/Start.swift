@@ -104,6 +104,8 @@ extension Gazerec {
         @Flag(help: "Show the live gaze point on the terminal while recording (q, Esc or Ctrl-C stops).")
         var preview = false
 
+        @OptionGroup var smoothingOptions: SmoothingOptions
+
         @OptionGroup var vision: VisionOptions
 
         @Option(help: .hidden)
@@ -161,6 +163,10 @@ extension Gazerec {
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
                 maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels)
             configuration.calibration = applied
+            configuration.smoothing = smoothingOptions.resolved(fallback: .none)
+            if applied == nil && configuration.smoothing != .none {
+                Console.note("--smoothing applies to gaze, and no calibration is applied: nothing to smooth")
+            }
 
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
