@@ -135,6 +135,13 @@ public struct CalibrationRecord: Sendable {
         if let degrees = validation?.accuracyDegrees, degrees.isFinite {
             members.append(("accuracyDegrees", .number(Self.rounded(degrees, 3))))
         }
+        if let geometry {
+            members.append(("viewingGeometry", .object([
+                ("screenWidthMillimetres", .number(geometry.widthMillimetres)),
+                ("screenHeightMillimetres", .number(geometry.heightMillimetres)),
+                ("distanceMillimetres", .number(geometry.distanceMillimetres)),
+            ])))
+        }
         return .object(members)
     }
 

@@ -10,11 +10,12 @@ public struct ExportOptions: @unchecked Sendable {
     /// Whether to write the `"gazerec"` extension object.
     public var includeExtension: Bool
 
-    /// Extra members for the `"gazerec"` object computed at export time from the scan path (e.g. fixations).
-    public var derivedExtension: (([GazeSample]) -> [(String, JSONValue)])?
+    /// Extra members for the `"gazerec"` object computed at export time from the session's header
+    /// and scan path (e.g. fixations).
+    public var derivedExtension: ((SessionHeader, [GazeSample]) -> [(String, JSONValue)])?
 
     public init(keyStyle: KeyStyle = .camelCase, pretty: Bool = false, includeExtension: Bool = true,
-                derivedExtension: (([GazeSample]) -> [(String, JSONValue)])? = nil) {
+                derivedExtension: ((SessionHeader, [GazeSample]) -> [(String, JSONValue)])? = nil) {
         self.derivedExtension = derivedExtension
         self.keyStyle = keyStyle
         self.pretty = pretty
@@ -192,7 +193,9 @@ final class SessionExporter {
         let blinks = try Row.fetchAll(db, sql: """
             SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
-        let derived = try options.derivedExtension.map { $0(try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID)) } ?? []
+        let derived = try options.derivedExtension.map {
+            $0(header, try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID))
+        } ?? []
         guard header.extensionJSON != nil || frameCount > 0 || !blinks.isEmpty || !derived.isEmpty else { return }
         try key(.gazerec)
         try json.beginObject()

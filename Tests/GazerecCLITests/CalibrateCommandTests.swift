@@ -184,6 +184,13 @@ struct CalibrateCommandTests {
         #expect(liveSession["gazerec"]?["calibration"]?["id"] == .string(id))
         #expect(liveSession["gazerec"]?["smoothing"]?["filter"] == .string("oneEuro"))
         #expect(liveSession["gazerec"]?["smoothing"]?["beta"] == .number(0.02))
+        #expect(liveSession["gazerec"]?["calibration"]?["viewingGeometry"]?["distanceMillimetres"] == .number(600))
+        // Fixation thresholds in degrees use the calibration's screen size and distance
+        let fixations = try gazerec(["fixations", session], database: database)
+        #expect(fixations.status == 0)
+        #expect(fixations.stderr.contains("degrees from the viewing geometry of calibration \(id)"))
+        let assumed = try gazerec(["fixations", session, "--screen-size-mm", "527x296", "--distance-mm", "600"], database: database)
+        #expect(assumed.stdout == fixations.stdout)
         #expect(liveSession["deviceInfo"]?["screenSize"] == .array([.number(1600), .number(900)]))
         _ = frames
         #expect(try gazerec(["show", session], database: database).stdout.contains("Calibration    \(id), validation accuracy"))

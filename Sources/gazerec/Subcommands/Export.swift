@@ -90,8 +90,9 @@ extension Gazerec {
         }
 
         /// `fixations` and `movement` for the `"gazerec"` object.
-        static func fixationMembers(_ samples: [GazeSample]) -> [(String, JSONValue)] {
-            let (found, labels) = FixationDetector().detect(samples.gazePoints)
+        static func fixationMembers(_ header: SessionHeader, _ samples: [GazeSample]) -> [(String, JSONValue)] {
+            let detector = SessionViewing.detector(header, screenWidth: header.deviceInfo.screenWidth)
+            let (found, labels) = detector.detect(samples.gazePoints)
             let list: [JSONValue] = found.map { f in
                 .object([("start", .number(f.startSeconds)), ("end", .number(f.endSeconds)), ("x", .number(f.x)),
                          ("y", .number(f.y)), ("samples", .number(Double(f.sampleCount))),
@@ -106,8 +107,9 @@ extension Gazerec {
             let canonical = try selected.map { try database.summary(id: $0).header.id }
             func write(_ id: String, _ sink: ByteSink) throws {
                 // Movement labels from fixation detection (I-DT defaults) over the scan path.
-                let (samples, _, _) = try database.scanPath(id: id)
-                let labels = FixationDetector().detect(samples.gazePoints).labels
+                let (samples, screenWidth, _) = try database.scanPath(id: id)
+                let header = try database.summary(id: id).header
+                let labels = SessionViewing.detector(header, screenWidth: screenWidth).detect(samples.gazePoints).labels
                 try database.exportCSV(id: id, to: sink, keyStyle: style) { index in
                     index < labels.count ? labels[index].rawValue : nil
                 }

@@ -30,7 +30,9 @@ extension Gazerec {
             abstract: "Detect fixations in a session's scan path (I-DT or I-VT).",
             discussion: """
                 Thresholds are in degrees of visual angle: converted with --screen-size-mm and --distance-mm \
-                when given, else at 40 screen points per degree (a 96 dpi screen seen from about 60 cm). \
+                when given, else with the screen size and distance of the session's calibration (when it \
+                was made with them), else at 40 screen points per degree (a 96 dpi screen seen from about \
+                60 cm). \
                 Defaults: I-DT 1.5° dispersion over at least 80 ms (Pupil Labs), I-VT 30 °/s \
                 (Salvucci & Goldberg 2000). Samples more than 100 ms apart never share a fixation.
                 """)
@@ -76,11 +78,13 @@ extension Gazerec {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
             let (samples, screenWidth, _) = try database.scanPath(id: id)
-            var pointsPerDegree = ViewingGeometry.assumedPointsPerDegree
-            if let screenSizeMm, let distanceMm {
-                pointsPerDegree = ViewingGeometry(screenWidthPoints: screenWidth, screenWidthMillimetres: screenSizeMm.width,
-                                                  distanceMillimetres: distanceMm).pointsPerDegree
+            let explicit = screenSizeMm.flatMap { size in
+                distanceMm.map {
+                    ViewingGeometry(screenWidthPoints: screenWidth, screenWidthMillimetres: size.width, distanceMillimetres: $0)
+                }
             }
+            let (pointsPerDegree, geometrySource) = SessionViewing.pointsPerDegree(try database.summary(id: id).header,
+                                                                                 screenWidth: screenWidth, explicit: explicit)
             let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
                                             velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
                                             minimumDurationSeconds: minimumDuration)
@@ -127,7 +131,8 @@ extension Gazerec {
             let inFixations = labels.filter { $0 == .fixation }.count
             Console.note("\(fixations.count) fixation\(fixations.count == 1 ? "" : "s") (\(method.rawValue)) in \(samples.count) samples; "
                          + "\(samples.isEmpty ? "0" : Formatting.fixed(100 * Double(inFixations) / Double(samples.count), 1)) % of samples in fixations"
-                         + (samples.isEmpty ? " (no scan path: was the session calibrated?)" : ""))
+                         + (samples.isEmpty ? " (no scan path: was the session calibrated?)" : "")
+                         + "; degrees from \(geometrySource)")
         }
     }
 }

@@ -53,7 +53,7 @@ extension Gazerec {
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
             let points = samples.gazePoints
-            let found = FixationDetector().detect(points).fixations
+            let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations
             let all = !heatmap && !scanpath && !fixations
             var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
             plot.heatmap = all || heatmap

@@ -41,7 +41,8 @@ extension Gazerec {
                 throw UsageError(message: "session \(id) has no scan path to replay (was it calibrated?).")
             }
             let points = samples.gazePoints
-            let fixations = FixationDetector().detect(points).fixations
+            let header = try database.summary(id: id).header
+            let fixations = SessionViewing.detector(header, screenWidth: storedWidth).detect(points).fixations
             let duration = last.timestampSeconds - first.timestampSeconds
 
             let stop = StopRequest()
