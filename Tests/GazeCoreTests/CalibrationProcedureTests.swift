@@ -188,3 +188,31 @@ extension CalibrationProcedureTests {
         #expect(run.procedure.fitted != nil)
     }
 }
+
+extension CalibrationProcedureTests {
+    @Test("Validation only: every target measures the given mapping; nothing is fitted")
+    func validationOnly() throws {
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 31))
+        let mapping = try CalibrationFitter().fit(participant.points(.nine)).mapping
+        let targets = ([Point2(0.5, 0.5)] + CalibrationLayout.nine.validationFractions).map {
+            CalibrationTarget(kind: .calibration, position: Point2($0.x * 1920, $0.y * 1080))
+        }
+        var procedure = CalibrationProcedure(validating: mapping, targets: targets, scripted: false, settleSeconds: 0.3,
+                                             collectSeconds: 0.5)
+        #expect(procedure.targets.allSatisfy { $0.kind == .validation })
+        procedure.pressSpace()
+        var time = 0.0
+        while !procedure.isDone && time < 30 {
+            time += 1.0 / 30
+            let target = procedure.currentIndex.map { procedure.targets[$0].position } ?? Point2(960, 540)
+            var features = participant.samples(at: target, count: 1)[0]
+            features.timestampSeconds = time
+            procedure.frame(features, faceFound: true, timeSeconds: time)
+        }
+        #expect(procedure.phase == .finished)
+        #expect(procedure.outcome == nil && procedure.fitted == nil)
+        let report = try #require(procedure.validation)
+        #expect(report.points.count == 5 && report.points.allSatisfy { $0.samples >= 14 })
+        #expect(report.accuracyPoints <= 1)
+    }
+}

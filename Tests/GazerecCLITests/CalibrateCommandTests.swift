@@ -311,3 +311,63 @@ struct CalibrateCommandTests {
         #expect(importBroken.status == 1 && importBroken.stderr.contains("broken.json: id: 'NOPE' is not a UUID"))
     }
 }
+
+extension CalibrateCommandTests {
+    static let headTurns20s = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+
+    @Test("validate: the calibration's own validation windows, replayed, give exactly its accuracy; JSON on stdout",
+          .enabled(if: ready, reason))
+    func validateScripted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
+        let calibrated = try gazerec(["calibrate", "--input", clip, "--script", Self.headTurns20s], database: database)
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let script = folder.path("validate.txt")
+        try "screen 1600x900\nsettle 0.1\nvalidate 45% 50% 16.3 17.0\nvalidate 35% 40% 17.5 19.0\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try gazerec(["validate", "--input", clip, "--script", script], database: database)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONValue.parse(Array(result.stdout.utf8))
+        #expect(report["calibration"] == .string(calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(report["targets"]?.arrayValue?.count == 2)
+        // The same frames through the same mapping: the same figure, to the bit.
+        #expect(report["accuracyPoints"] != nil && report["accuracyPoints"] == report["calibrationAccuracyPoints"])
+        #expect(result.stderr.contains("now: accuracy") && result.stderr.contains("when calibrated: accuracy"))
+        // A calibration line does not belong in a validation script
+        try "calibrate 50% 50% 0 1\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let wrong = try gazerec(["validate", "--input", clip, "--script", script], database: database)
+        #expect(wrong.status == 64 && wrong.stderr.contains("validate.txt:1: a validation script lists only 'validate' targets"))
+        // Not a terminal and no script
+        let noTerminal = try gazerec(["validate", "--input", clip], database: database)
+        #expect(noTerminal.status == 64 && noTerminal.stderr.contains("needs a terminal"))
+    }
+
+    @Test("validate in a terminal: five targets measured against the stored calibration, report, terminal restored",
+          .enabled(if: terminalReady, "needs tmux, ../shared/fixtures and the dlib model"))
+    func validateInteractive() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
+        try #require(try gazerec(["calibrate", "--input", clip, "--script", Self.headTurns20s], database: database).status == 0)
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        try tmux.start("GAZEREC_DATABASE='\(database)' '\(Binary.gazerec)' validate --input '\(clip)' --settle 0.3 "
+                       + "--collect 0.6 > '\(folder.path("report.json"))'; echo VAL-ENDED $?; "
+                       + "stty -a | grep -o -- '-\\?icanon'; sleep 60")
+        let instructions = try tmux.waitFor("Space starts")
+        #expect(instructions.contains("gazerec validation"))
+        #expect(instructions.contains("5 targets to measure how accurate the calibration still is"))
+        _ = try tmux.waitFor("face found")
+        try tmux.send("Space")
+        _ = try tmux.waitFor("validation 1/5") { $0.contains("validation 1/5") && $0.contains("●") }
+        let after = try tmux.waitFor("VAL-ENDED")
+        #expect(after.contains("VAL-ENDED 0"))
+        #expect(after.contains("now: accuracy"))
+        try tmux.expectCookedMode()
+        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder.path("report.json")))))
+        #expect(report["targets"]?.arrayValue?.count == 5)
+    }
+}

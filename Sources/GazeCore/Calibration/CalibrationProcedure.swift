@@ -68,6 +68,10 @@ public struct CalibrationProcedure: Sendable {
     public private(set) var faceVisible = false
     public private(set) var outcome: CalibrationOutcome?
     public private(set) var fitted: CalibrationFit?
+    /// The validation measured at the end (of a calibration, or of a validation-only run).
+    public private(set) var validation: ValidationReport?
+    /// A validation-only run checks this existing mapping instead of fitting one.
+    public let existingMapping: GazeMapping?
 
     private var samples: [[GazeFeatures]]
     private var shownAt: Double?
@@ -84,6 +88,23 @@ public struct CalibrationProcedure: Sendable {
         self.collectSeconds = collectSeconds
         self.fitter = fitter
         self.geometry = geometry
+        existingMapping = nil
+        samples = Array(repeating: [], count: targets.count)
+        if scripted { phase = .target(index: 0) }
+    }
+
+    /// A validation-only run: every target measures `mapping` (drift since calibrating); no fit.
+    public init(validating mapping: GazeMapping, targets: [CalibrationTarget], scripted: Bool, settleSeconds: Double = 0.6,
+                collectSeconds: Double = 1.2, minimumSamplesPerPoint: Int = 8, geometry: ScreenGeometry? = nil) {
+        precondition(!targets.isEmpty)
+        self.targets = targets.map { CalibrationTarget(kind: .validation, position: $0.position, startSeconds: $0.startSeconds,
+                                                       endSeconds: $0.endSeconds) }
+        self.scripted = scripted
+        self.settleSeconds = settleSeconds
+        self.collectSeconds = collectSeconds
+        fitter = CalibrationFitter(minimumSamplesPerPoint: minimumSamplesPerPoint)
+        self.geometry = geometry
+        existingMapping = mapping
         samples = Array(repeating: [], count: targets.count)
         if scripted { phase = .target(index: 0) }
     }
@@ -196,7 +217,7 @@ public struct CalibrationProcedure: Sendable {
         // The next target not yet collected (after a retry forced by the fit, that is the first
         // validation target: the others keep their samples).
         let next = targets.indices.first { samples[$0].isEmpty }
-        if let next, targets[next].kind == .validation, fitted == nil {
+        if let next, targets[next].kind == .validation, fitted == nil, existingMapping == nil {
             guard fitMapping() else { return }
         }
         if let next {
@@ -229,12 +250,16 @@ public struct CalibrationProcedure: Sendable {
     }
 
     private mutating func finish() {
-        if fitted == nil { guard fitMapping() else { return } }
-        let validation = targets.indices.filter { targets[$0].kind == .validation }
+        if fitted == nil && existingMapping == nil { guard fitMapping() else { return } }
+        let validationSamples = targets.indices.filter { targets[$0].kind == .validation }
             .map { CalibrationPointSamples(target: targets[$0].position, samples: samples[$0]) }
-        outcome = CalibrationOutcome(
-            fit: fitted!, calibrationSamples: calibrationPoints(), validationSamples: validation,
-            validation: ValidationReport.measure(mapping: fitted!.mapping, targets: validation, geometry: geometry))
+        let report = ValidationReport.measure(mapping: fitted?.mapping ?? existingMapping!, targets: validationSamples,
+                                              geometry: geometry)
+        validation = report
+        if let fitted {
+            outcome = CalibrationOutcome(fit: fitted, calibrationSamples: calibrationPoints(),
+                                         validationSamples: validationSamples, validation: report)
+        }
         phase = .finished
     }
 

@@ -30,7 +30,7 @@ extension Gazerec {
 
         func run() throws {
             guard TerminalScreen.available else {
-                throw UsageError(message: "replay draws on a terminal: run it in one (stdin and stdout must be terminals).")
+                throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)

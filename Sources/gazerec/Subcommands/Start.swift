@@ -140,7 +140,7 @@ extension Gazerec {
         func run() throws {
             if detach { return try runDetached() }
             if preview && !TerminalScreen.available {
-                throw UsageError(message: "--preview draws on a terminal, but stdin or stdout is not one. "
+                throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
                                  + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
             }
             let databasePath = store.resolvedPath
@@ -256,9 +256,13 @@ extension Gazerec {
             }
         }
 
-        /// Head poses must be measured as they were during calibration.
         private func checkFocalLength(_ record: CalibrationRecord) throws {
-            guard let given = vision.focalLength, given != (record.focalLengthPixels ?? given) || record.focalLengthPixels == nil
+            try Self.checkFocalLength(vision.focalLength, record)
+        }
+
+        /// Head poses must be measured as they were during calibration.
+        static func checkFocalLength(_ given: Double?, _ record: CalibrationRecord) throws {
+            guard let given, given != (record.focalLengthPixels ?? given) || record.focalLengthPixels == nil
             else { return }
             let used = record.focalLengthPixels.map { "\(Formatting.fixed($0, 1)) px" } ?? "the frame width"
             throw UsageError(message: "--focal-length \(Formatting.fixed(given, 1)) differs from the focal length "

@@ -31,9 +31,11 @@ struct CalibrationView {
         case .instructions:
             let face = procedure.faceVisible ? "\u{1B}[1;32mface found\u{1B}[0m" : "\u{1B}[1;31mno face yet: sit in front of the camera\u{1B}[0m"
             out += centred([
-                "\u{1B}[1mgazerec calibration\u{1B}[0m",
+                calibrationCount > 0 ? "\u{1B}[1mgazerec calibration\u{1B}[0m" : "\u{1B}[1mgazerec validation\u{1B}[0m",
                 "",
-                "\(calibrationCount) targets to calibrate, then \(validationCount) to measure the accuracy.",
+                calibrationCount > 0
+                    ? "\(calibrationCount) targets to calibrate, then \(validationCount) to measure the accuracy."
+                    : "\(validationCount) targets to measure how accurate the calibration still is.",
                 "Sit as you will during the recording and keep your head still.",
                 "Look at each dot until its progress bar is full;",
                 "the next one follows by itself.",

@@ -3,18 +3,32 @@ import Synchronization
 
 /// A full-screen terminal session: alternate screen, hidden cursor, raw keyboard input — and
 /// everything restored on every way out (normal end, `q`, Ctrl-C, SIGTERM, errors).
+///
+/// Keys come from stdin, which must be a terminal. The view is drawn on stdout when that is the
+/// terminal too, else on stdin's terminal itself, so stdout stays free for data
+/// (`id=$(gazerec calibrate)`, `gazerec validate > report.json`).
 final class TerminalScreen {
     private var saved = termios()
     private var active = false
     let columns: Int
     let rows: Int
+    /// Where the view is drawn.
+    private let output: Int32
 
-    /// Whether stdin and stdout are both terminals (a full-screen view needs both).
-    static var available: Bool { isatty(0) == 1 && isatty(1) == 1 }
+    /// Whether a full-screen view can run: stdin is a terminal (for keys) and stdout is one or
+    /// stdin's terminal can be opened for drawing.
+    static var available: Bool { isatty(0) == 1 && (isatty(1) == 1 || ttyname(0) != nil) }
 
     init() {
+        var descriptor: Int32 = 1
+        if isatty(1) != 1, let name = ttyname(0) {
+            let opened = open(name, O_WRONLY | O_CLOEXEC)
+            if opened >= 0 { descriptor = opened }
+        }
+        output = descriptor
+        Self.emergencyOutput.withLock { $0 = descriptor }
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+        if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
             columns = Int(size.ws_col)
             rows = Int(size.ws_row)
         } else {
@@ -42,12 +56,14 @@ final class TerminalScreen {
 
     /// The terminal settings to put back if the process must exit at once (a second Ctrl-C).
     private static let emergency = Mutex<termios?>(nil)
+    private static let emergencyOutput = Mutex<Int32>(1)
 
     /// Restores the screen and keyboard of whichever full-screen view is active, for an immediate exit.
     static func restoreForExit() {
         guard var saved = emergency.withLock({ $0 }) else { return }
         let reset = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-        _ = reset.withCString { Foundation.write(1, $0, strlen($0)) }
+        let output = emergencyOutput.withLock { $0 }
+        _ = reset.withCString { Foundation.write(output, $0, strlen($0)) }
         tcsetattr(0, TCSANOW, &saved)
     }
 
@@ -60,7 +76,10 @@ final class TerminalScreen {
         Self.emergency.withLock { $0 = nil }
     }
 
-    deinit { leave() }
+    deinit {
+        leave()
+        if output != 1 { close(output) }
+    }
 
     /// A key pressed since the last call, if any.
     func key() -> UInt8? {
@@ -107,7 +126,7 @@ final class TerminalScreen {
     /// does not tell. Call in full-screen (raw) mode.
     func pixelSize() -> (width: Int, height: Int)? {
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+        if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
             return (Int(size.ws_xpixel), Int(size.ws_ypixel))
         }
         write("\u{1B}[14t")
@@ -133,7 +152,7 @@ final class TerminalScreen {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Foundation.write(output, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { if errno == EINTR { continue } else { return } }
                 offset += written
             }

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import GazeCalibration
+import GazeCapture
+import GazeCore
+import GazeVision
+import Recorder
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec validate`: how accurate a stored calibration still is, without refitting it.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure how accurate a stored calibration still is (a drift check between blocks): "
+                + "validation targets only, nothing refitted or changed.",
+            discussion: """
+                Shows five validation targets (the centre and four at 30 %/70 %) on the terminal as \
+                'calibrate' does, maps the frames with the stored calibration and reports accuracy and \
+                precision per target and overall, beside the calibration's own. The report is a table \
+                on stderr and a JSON object on stdout (docs/Calibration.md). --script FILE runs it from \
+                a schedule of 'validate' lines instead of keys.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @OptionGroup var capture: CaptureOptions
+
+        @Option(help: ArgumentHelp("The calibration to check: an id or 'latest'.", valueName: "id"))
+        var calibration: String = "latest"
+
+        @Option(name: .customLong("screen-size-mm"),
+                help: ArgumentHelp("Visible screen area in millimetres (default: the calibration's).", valueName: "WxH"))
+        var screenSizeMillimetres: MillimetreSize?
+
+        @Option(name: .customLong("distance-mm"),
+                help: ArgumentHelp("Eye-to-screen distance in millimetres (default: the calibration's).", valueName: "mm"))
+        var distanceMillimetres: Double?
+
+        @Option(help: ArgumentHelp("Run without keys from this schedule of 'validate' lines ('-' reads stdin).",
+                                   valueName: "file"))
+        var script: String?
+
+        @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or "
+                                   + "the script's 'settle' line).", valueName: "seconds"))
+        var settle: Double?
+
+        @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
+        var collect: Double = 1.2
+
+        @Option(help: ArgumentHelp("Samples with gaze a target needs.", valueName: "n"))
+        var minimumSamples: Int = 8
+
+        @OptionGroup var vision: VisionOptions
+
+        func validate() throws {
+            if (screenSizeMillimetres == nil) != (distanceMillimetres == nil) {
+                throw ValidationError("Give --screen-size-mm and --distance-mm together (both are needed for degrees).")
+            }
+            if let distanceMillimetres, !(distanceMillimetres > 0 && distanceMillimetres.isFinite) {
+                throw ValidationError("--distance-mm must be a positive number of millimetres.")
+            }
+            if let settle, !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds ≥ 0.") }
+            if !(collect > 0 && collect.isFinite) { throw ValidationError("--collect must be a positive number of seconds.") }
+            if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
+            try vision.validate()
+        }
+
+        func run() throws {
+            let scripted = script != nil
+            if !scripted && !TerminalScreen.available {
+                throw UsageError(message: "validate is interactive and needs a terminal, but stdin is not one. Run it in "
+                                 + "a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
+            }
+            let parsedScript = try script.map(CalibrationScript.read)
+            if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
+                throw UsageError(message: "\(script!):\(line): a validation script lists only 'validate' targets.")
+            }
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
+            }
+            let record = try database.calibrationRecord(id: calibration)
+            try Start.checkFocalLength(vision.focalLength, record)
+            let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
+            try vision.checkModelExists()
+            let model = try vision.loadModel()
+            let (source, _, sourceName) = try capture.open(paced: !scripted)
+            defer { source.stop() }
+            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
+                                             focalLengthPixels: vision.focalLength ?? record.focalLengthPixels)
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            let runner = ProcedureRunner(source: source, pipeline: pipeline, stop: stop, noun: "validation")
+            let geometry = geometry(record)
+
+            let procedure: CalibrationProcedure, inputEnded: Bool
+            if let parsedScript {
+                let size = try parsedScript.screen(agreeingWith: screen)
+                let targets = parsedScript.targets(width: Double(size.width), height: Double(size.height))
+                (procedure, inputEnded) = try runner.scripted(CalibrationProcedure(
+                    validating: record.mapping, targets: targets, scripted: true,
+                    settleSeconds: settle ?? parsedScript.settleSeconds ?? 0.6, minimumSamplesPerPoint: minimumSamples,
+                    geometry: geometry))
+            } else {
+                (procedure, _, inputEnded) = try runner.interactive(screen: screen) { view, size in
+                    let fractions = [Point2(0.5, 0.5)] + CalibrationLayout.nine.validationFractions
+                    let targets = fractions.map {
+                        CalibrationTarget(kind: .validation,
+                                          position: view.drawnPosition(Point2($0.x * Double(size.width), $0.y * Double(size.height))))
+                    }
+                    return CalibrationProcedure(validating: record.mapping, targets: targets, scripted: false,
+                                                settleSeconds: settle ?? 0.6, collectSeconds: collect,
+                                                minimumSamplesPerPoint: minimumSamples, geometry: geometry)
+                }
+            }
+            try runner.requireFinished(procedure, sourceName: sourceName, inputEnded: inputEnded)
+            let report = procedure.validation!
+
+            var text = "validation of calibration \(record.id)\(record.name.map { " (\($0))" } ?? "")  "
+                + "made \(Formatting.isoTime(record.createdAtSeconds))\n"
+            text += CalibrationReport.validationTable(report, degrees: geometry != nil)
+            if report.accuracyPoints.isFinite { text += "now: " + CalibrationReport.overall(report) + "\n" }
+            if let original = record.validation, original.accuracyPoints.isFinite {
+                text += "when calibrated: " + CalibrationReport.overall(original) + "\n"
+            }
+            Console.write(text)
+            if let warning = CalibrationReport.qualityWarning(report, screenWidth: record.screenWidth,
+                                                              screenHeight: record.screenHeight) {
+                Console.note(warning)
+            }
+            let sink = MemoryByteSink()
+            let writer = JSONWriter(sink: sink, pretty: true)
+            try writer.value(Self.json(report, record: record, source: sourceName, degrees: geometry != nil))
+            try writer.byte(0x0A)
+            try writer.flush()
+            Console.output(sink.text)
+        }
+
+        /// The command line's geometry, else the calibration's.
+        private func geometry(_ record: CalibrationRecord) -> ScreenGeometry? {
+            guard let size = screenSizeMillimetres, let distanceMillimetres else { return record.geometry }
+            return ScreenGeometry(widthPoints: record.screenWidth, heightPoints: record.screenHeight,
+                                  widthMillimetres: size.width, heightMillimetres: size.height,
+                                  distanceMillimetres: distanceMillimetres)
+        }
+
+        /// The report on stdout.
+        static func json(_ report: ValidationReport, record: CalibrationRecord, source: String, degrees: Bool) -> JSONValue {
+            func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .number($0) : nil } ?? .null }
+            var members: [(String, JSONValue)] = [
+                ("calibration", .string(record.id)),
+                ("validatedAt", .number(SystemClock.unixTime())),
+                ("source", .string(source)),
+                ("accuracyPoints", number(report.accuracyPoints)),
+                ("precisionPoints", number(report.precisionPoints)),
+            ]
+            if degrees {
+                members.append(("accuracyDegrees", number(report.accuracyDegrees)))
+                members.append(("precisionDegrees", number(report.precisionDegrees)))
+            }
+            members.append(("calibrationAccuracyPoints", number(record.validation?.accuracyPoints)))
+            members.append(("targets", .array(report.points.map { point in
+                var target: [(String, JSONValue)] = [
+                    ("x", .number(point.target.x)), ("y", .number(point.target.y)), ("samples", .number(Double(point.samples))),
+                    ("accuracyPoints", number(point.accuracyPoints)), ("precisionPoints", number(point.precisionPoints)),
+                ]
+                if degrees {
+                    target.append(("accuracyDegrees", number(point.accuracyDegrees)))
+                    target.append(("precisionDegrees", number(point.precisionDegrees)))
+                }
+                return .object(target)
+            })))
+            return .object(members)
+        }
+    }
+}
