@@ -342,6 +342,20 @@ extension CalibrateCommandTests {
         // Not a terminal and no script
         let noTerminal = try gazerec(["validate", "--input", clip], database: database)
         #expect(noTerminal.status == 64 && noTerminal.stderr.contains("needs a terminal"))
+
+        // start: 'latest' is the newest calibration for --screen; a named one must fit --screen
+        let id = calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let otherScreen = try gazerec(["start", "--input", clip, "--as-fast-as-possible", "--duration", "1",
+                                       "--screen", "1920x1080"], database: database)
+        #expect(otherScreen.status == 0 && otherScreen.stderr.contains("no calibration for a 1920x1080 screen"))
+        let session = try JSONValue.parse(Array(try gazerec(["export", otherScreen.stdout.trimmingCharacters(in: .whitespacesAndNewlines)],
+                                                             database: database).stdout.utf8))
+        #expect(session["scanPath"] == .array([]) && session["gazerec"]?["calibrationApplied"] == .bool(false))
+        let mismatch = try gazerec(["start", "--input", clip, "--calibration", id, "--screen", "1920x1080"], database: database)
+        #expect(mismatch.status == 64 && mismatch.stderr.contains("was made for a 1600x900 screen"))
+        let none = try gazerec(["start", "--input", clip, "--as-fast-as-possible", "--duration", "1", "--calibration", "none"],
+                               database: database)
+        #expect(none.status == 0 && !none.stderr.contains("applying calibration"))
     }
 
     @Test("validate in a terminal: five targets measured against the stored calibration, report, terminal restored",
