@@ -1,3 +1,4 @@
+import Foundation
 import GazeCore
 import SessionStore
 
@@ -133,8 +134,10 @@ extension CalibrationRecord {
         guard version == Double(Self.formatVersion) else {
             throw r.error("formatVersion", "version \(version == version.rounded() && abs(version) < 1e9 ? String(Int(version)) : "\(version)") is not supported (this gazerec reads \(Self.formatVersion))")
         }
-        id = try r.string(root, "id").uppercased()
-        guard UUIDText.isValid(id) else { throw r.error("id", "'\(id)' is not a UUID") }
+        // Checked and normalised as session ids are on import.
+        let idText = try r.string(root, "id").uppercased()
+        guard let uuid = UUID(uuidString: idText) else { throw r.error("id", "'\(idText)' is not a UUID") }
+        id = uuid.uuidString
         name = try r.optionalString(root, "name")
         createdAtSeconds = try r.number(root, "createdAt")
         gazerecVersion = try r.optionalString(root, "gazerecVersion") ?? "unknown"
@@ -304,21 +307,5 @@ struct DocumentReader {
             guard case .string(let value) = element else { throw error("\(path)[\(index)]", "expected a string") }
             return value
         }
-    }
-}
-
-/// UUID text check without Foundation's parser (which accepts lower case and braces differently per platform).
-enum UUIDText {
-    static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte)) {
-                return false
-            }
-        }
-        return true
     }
 }

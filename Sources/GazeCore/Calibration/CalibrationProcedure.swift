@@ -192,10 +192,11 @@ public struct CalibrationProcedure: Sendable {
         if collectedSeconds >= collectSeconds { completeTarget(index) }
     }
 
-    /// The input ended (a video ran out, or the camera stopped): a scripted run ends here.
+    /// The input ended (a video ran out, or the camera stopped): a scripted run ends here. (A
+    /// target without enough samples cannot be retried in a script: the fit reports it.)
     public mutating func inputEnded() {
         guard scripted, !isDone else { return }
-        finishScripted()
+        finish()
     }
 
     private mutating func show(_ index: Int) {
@@ -269,7 +270,7 @@ public struct CalibrationProcedure: Sendable {
         guard !isDone else { return }
         if case .failed = phase { return }
         let last = targets.compactMap(\.endSeconds).max() ?? 0
-        if relative > last { return finishScripted() }
+        if relative > last { return finish() }
         guard let index = targets.firstIndex(where: { relative >= $0.startSeconds! && relative <= $0.endSeconds! }) else {
             progress = 0
             return
@@ -281,10 +282,5 @@ public struct CalibrationProcedure: Sendable {
         progress = min(max((relative - start) / span, 0), 1)
         faceLost = features == nil
         if !settling, let features { samples[index].append(features) }
-    }
-
-    /// A target without enough samples cannot be retried in a script: the fit reports it.
-    private mutating func finishScripted() {
-        finish()
     }
 }

@@ -43,56 +43,28 @@ extension Gazerec {
                                    valueName: "WxH"))
         var screen: Size2D?
 
-        @Option(name: .customLong("screen-size-mm"),
-                help: ArgumentHelp("Visible screen area in millimetres, for accuracy in degrees.", valueName: "WxH"))
-        var screenSizeMillimetres: MillimetreSize?
-
-        @Option(name: .customLong("distance-mm"),
-                help: ArgumentHelp("Eye-to-screen distance in millimetres, for accuracy in degrees.", valueName: "mm"))
-        var distanceMillimetres: Double?
-
         @Option(help: ArgumentHelp("A name to find the calibration by (participant, setup).", valueName: "name"))
         var name: String?
 
-        @Option(help: ArgumentHelp("Run without keys from this target schedule ('-' reads stdin).", valueName: "file"))
-        var script: String?
-
-        @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
-                                   + "script's 'settle' line).", valueName: "seconds"))
-        var settle: Double?
-
-        @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
-        var collect: Double = 1.2
-
-        @Option(help: ArgumentHelp("Usable samples a target needs, after outliers are dropped.", valueName: "n"))
-        var minimumSamples: Int = 8
+        @OptionGroup var procedure: ProcedureOptions
 
         @OptionGroup var vision: VisionOptions
 
         func validate() throws {
-            if (screenSizeMillimetres == nil) != (distanceMillimetres == nil) {
-                throw ValidationError("Give --screen-size-mm and --distance-mm together (both are needed for degrees).")
-            }
-            if let distanceMillimetres, !(distanceMillimetres > 0 && distanceMillimetres.isFinite) {
-                throw ValidationError("--distance-mm must be a positive number of millimetres.")
-            }
-            if let settle, !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds ≥ 0.") }
-            if !(collect > 0 && collect.isFinite) { throw ValidationError("--collect must be a positive number of seconds.") }
-            if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty.") }
-            if script != nil && points != nil {
+            if procedure.script != nil && points != nil {
                 throw ValidationError("--points sets the interactive layout; with --script the script lists the targets.")
             }
             try vision.validate()
         }
 
         func run() throws {
-            let scripted = script != nil
+            let scripted = procedure.script != nil
             if !scripted && !TerminalScreen.available {
                 throw UsageError(message: "calibrate is interactive and needs a terminal, but stdin is not one. Run it "
                                  + "in a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
             }
-            let parsedScript = try script.map(CalibrationScript.read)
+            let parsedScript = try procedure.script.map(CalibrationScript.read)
             try vision.checkModelExists()
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
@@ -140,17 +112,14 @@ extension Gazerec {
         }
 
         private func geometry(_ screen: Size2D) -> ScreenGeometry? {
-            guard let size = screenSizeMillimetres, let distanceMillimetres else { return nil }
-            return ScreenGeometry(widthPoints: Double(screen.width), heightPoints: Double(screen.height),
-                                  widthMillimetres: size.width, heightMillimetres: size.height,
-                                  distanceMillimetres: distanceMillimetres)
+            procedure.geometry(widthPoints: Double(screen.width), heightPoints: Double(screen.height))
         }
 
         private func makeProcedure(_ targets: [CalibrationTarget], scripted: Bool, screen: Size2D,
                                    settle scriptSettle: Double?) -> CalibrationProcedure {
-            CalibrationProcedure(targets: targets, scripted: scripted, settleSeconds: settle ?? scriptSettle ?? 0.6,
-                                 collectSeconds: collect,
-                                 fitter: CalibrationFitter(minimumSamplesPerPoint: minimumSamples),
+            CalibrationProcedure(targets: targets, scripted: scripted,
+                                 settleSeconds: procedure.settle ?? scriptSettle ?? 0.6, collectSeconds: procedure.collect,
+                                 fitter: CalibrationFitter(minimumSamplesPerPoint: procedure.minimumSamples),
                                  geometry: geometry(screen))
         }
     }

@@ -222,6 +222,7 @@ extension Gazerec {
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
         private func resolveCalibration() throws -> AppliedCalibration? {
             let quiet = notifyFd != nil
+            let record: CalibrationRecord
             switch calibration.lowercased() {
             case "none":
                 return nil
@@ -236,28 +237,21 @@ extension Gazerec {
                     }
                     return nil
                 }
-                let record = try database.calibrationRecord(id: summary.id)
-                try checkFocalLength(record)
-                if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
-                return AppliedCalibration(record)
+                record = try database.calibrationRecord(id: summary.id)
             default:
                 guard let database = try store.openExisting() else {
                     throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
                 }
-                let record = try database.calibrationRecord(id: calibration)
+                record = try database.calibrationRecord(id: calibration)
                 if let screen, Double(screen.width) != record.screenWidth || Double(screen.height) != record.screenHeight {
                     throw UsageError(message: "calibration \(record.id) was made for a \(Int(record.screenWidth))x"
                                      + "\(Int(record.screenHeight)) screen, not --screen \(screen.width)x\(screen.height). "
                                      + "Calibrate on this screen, or leave out --screen.")
                 }
-                try checkFocalLength(record)
-                if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
-                return AppliedCalibration(record)
             }
-        }
-
-        private func checkFocalLength(_ record: CalibrationRecord) throws {
             try Self.checkFocalLength(vision.focalLength, record)
+            if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
+            return AppliedCalibration(record)
         }
 
         /// Head poses must be measured as they were during calibration.

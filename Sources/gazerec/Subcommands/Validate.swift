@@ -28,52 +28,19 @@ extension Gazerec {
         @Option(help: ArgumentHelp("The calibration to check: an id or 'latest'.", valueName: "id"))
         var calibration: String = "latest"
 
-        @Option(name: .customLong("screen-size-mm"),
-                help: ArgumentHelp("Visible screen area in millimetres (default: the calibration's).", valueName: "WxH"))
-        var screenSizeMillimetres: MillimetreSize?
-
-        @Option(name: .customLong("distance-mm"),
-                help: ArgumentHelp("Eye-to-screen distance in millimetres (default: the calibration's).", valueName: "mm"))
-        var distanceMillimetres: Double?
-
-        @Option(help: ArgumentHelp("Run without keys from this schedule of 'validate' lines ('-' reads stdin).",
-                                   valueName: "file"))
-        var script: String?
-
-        @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or "
-                                   + "the script's 'settle' line).", valueName: "seconds"))
-        var settle: Double?
-
-        @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
-        var collect: Double = 1.2
-
-        @Option(help: ArgumentHelp("Samples with gaze a target needs.", valueName: "n"))
-        var minimumSamples: Int = 8
+        @OptionGroup var procedure: ProcedureOptions
 
         @OptionGroup var vision: VisionOptions
 
-        func validate() throws {
-            if (screenSizeMillimetres == nil) != (distanceMillimetres == nil) {
-                throw ValidationError("Give --screen-size-mm and --distance-mm together (both are needed for degrees).")
-            }
-            if let distanceMillimetres, !(distanceMillimetres > 0 && distanceMillimetres.isFinite) {
-                throw ValidationError("--distance-mm must be a positive number of millimetres.")
-            }
-            if let settle, !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds ≥ 0.") }
-            if !(collect > 0 && collect.isFinite) { throw ValidationError("--collect must be a positive number of seconds.") }
-            if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
-            try vision.validate()
-        }
-
         func run() throws {
-            let scripted = script != nil
+            let scripted = procedure.script != nil
             if !scripted && !TerminalScreen.available {
                 throw UsageError(message: "validate is interactive and needs a terminal, but stdin is not one. Run it in "
                                  + "a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
             }
-            let parsedScript = try script.map(CalibrationScript.read)
+            let parsedScript = try procedure.script.map(CalibrationScript.read)
             if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
-                throw UsageError(message: "\(script!):\(line): a validation script lists only 'validate' targets.")
+                throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
             }
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
@@ -93,28 +60,29 @@ extension Gazerec {
             let runner = ProcedureRunner(source: source, pipeline: pipeline, stop: stop, noun: "validation")
             let geometry = geometry(record)
 
-            let procedure: CalibrationProcedure, inputEnded: Bool
+            let run: CalibrationProcedure, inputEnded: Bool
             if let parsedScript {
                 let size = try parsedScript.screen(agreeingWith: screen)
                 let targets = parsedScript.targets(width: Double(size.width), height: Double(size.height))
-                (procedure, inputEnded) = try runner.scripted(CalibrationProcedure(
+                (run, inputEnded) = try runner.scripted(CalibrationProcedure(
                     validating: record.mapping, targets: targets, scripted: true,
-                    settleSeconds: settle ?? parsedScript.settleSeconds ?? 0.6, minimumSamplesPerPoint: minimumSamples,
+                    settleSeconds: procedure.settle ?? parsedScript.settleSeconds ?? 0.6,
+                    minimumSamplesPerPoint: procedure.minimumSamples,
                     geometry: geometry))
             } else {
-                (procedure, _, inputEnded) = try runner.interactive(screen: screen) { view, size in
+                (run, _, inputEnded) = try runner.interactive(screen: screen) { view, size in
                     let fractions = [Point2(0.5, 0.5)] + CalibrationLayout.nine.validationFractions
                     let targets = fractions.map {
                         CalibrationTarget(kind: .validation,
                                           position: view.drawnPosition(Point2($0.x * Double(size.width), $0.y * Double(size.height))))
                     }
                     return CalibrationProcedure(validating: record.mapping, targets: targets, scripted: false,
-                                                settleSeconds: settle ?? 0.6, collectSeconds: collect,
-                                                minimumSamplesPerPoint: minimumSamples, geometry: geometry)
+                                                settleSeconds: procedure.settle ?? 0.6, collectSeconds: procedure.collect,
+                                                minimumSamplesPerPoint: procedure.minimumSamples, geometry: geometry)
                 }
             }
-            try runner.requireFinished(procedure, sourceName: sourceName, inputEnded: inputEnded)
-            let report = procedure.validation!
+            try runner.requireFinished(run, sourceName: sourceName, inputEnded: inputEnded)
+            let report = run.validation!
 
             var text = "validation of calibration \(record.id)\(record.name.map { " (\($0))" } ?? "")  "
                 + "made \(Formatting.isoTime(record.createdAtSeconds))\n"
@@ -138,10 +106,7 @@ extension Gazerec {
 
         /// The command line's geometry, else the calibration's.
         private func geometry(_ record: CalibrationRecord) -> ScreenGeometry? {
-            guard let size = screenSizeMillimetres, let distanceMillimetres else { return record.geometry }
-            return ScreenGeometry(widthPoints: record.screenWidth, heightPoints: record.screenHeight,
-                                  widthMillimetres: size.width, heightMillimetres: size.height,
-                                  distanceMillimetres: distanceMillimetres)
+            procedure.geometry(widthPoints: record.screenWidth, heightPoints: record.screenHeight) ?? record.geometry
         }
 
         /// The report on stdout.

@@ -1,0 +1,50 @@
+import ArgumentParser
+import GazeCore
+
+/// Options shared by `calibrate` and `validate`: the viewing geometry for degrees, the script,
+/// and the timing and sample rules of each target.
+struct ProcedureOptions: ParsableArguments {
+    @Option(name: .customLong("screen-size-mm"),
+            help: ArgumentHelp("Visible screen area in millimetres, for accuracy in degrees (validate: default the "
+                               + "calibration's).", valueName: "WxH"))
+    var screenSizeMillimetres: MillimetreSize?
+
+    @Option(name: .customLong("distance-mm"),
+            help: ArgumentHelp("Eye-to-screen distance in millimetres, for accuracy in degrees (validate: default the "
+                               + "calibration's).", valueName: "mm"))
+    var distanceMillimetres: Double?
+
+    @Option(help: ArgumentHelp("Run without keys from this target schedule ('-' reads stdin; docs/Calibration.md).",
+                               valueName: "file"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
+                               + "script's 'settle' line).", valueName: "seconds"))
+    var settle: Double?
+
+    @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
+    var collect: Double = 1.2
+
+    @Option(help: ArgumentHelp("Usable samples a target needs (when calibrating, after outliers are dropped).",
+                               valueName: "n"))
+    var minimumSamples: Int = 8
+
+    func validate() throws {
+        if (screenSizeMillimetres == nil) != (distanceMillimetres == nil) {
+            throw ValidationError("Give --screen-size-mm and --distance-mm together (both are needed for degrees).")
+        }
+        if let distanceMillimetres, !(distanceMillimetres > 0 && distanceMillimetres.isFinite) {
+            throw ValidationError("--distance-mm must be a positive number of millimetres.")
+        }
+        if let settle, !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds ≥ 0.") }
+        if !(collect > 0 && collect.isFinite) { throw ValidationError("--collect must be a positive number of seconds.") }
+        if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
+    }
+
+    /// The viewing geometry from --screen-size-mm and --distance-mm, on a screen of this many points.
+    func geometry(widthPoints: Double, heightPoints: Double) -> ScreenGeometry? {
+        guard let size = screenSizeMillimetres, let distanceMillimetres else { return nil }
+        return ScreenGeometry(widthPoints: widthPoints, heightPoints: heightPoints, widthMillimetres: size.width,
+                              heightMillimetres: size.height, distanceMillimetres: distanceMillimetres)
+    }
+}
