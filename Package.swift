@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gazerec", targets: ["gazerec"]),
+        .library(name: "JSONStream", targets: ["JSONStream"]),
+        .library(name: "GazeModel", targets: ["GazeModel"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "GazeCore", targets: ["GazeCore"]),
         .library(name: "GazeVision", targets: ["GazeVision"]),
@@ -18,9 +20,19 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // Pure Swift math: eye openness, blinks, pupils, head pose (and later calibration, fixations).
+        // Streaming JSON reader and writer, JSONValue, byte sinks. Depends on nothing of ours.
+        // The reader and writer touch class fields per byte; their accesses are single-threaded by
+        // contract, and the dynamic exclusivity checks cost ~25 % of an import.
+        .target(name: "JSONStream", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+
+        // The vocabulary every other module speaks: tracking states, a frame's measurements, gaze
+        // and blend-shape samples, blink events, the typed "gazerec" extension, screen geometry.
+        // Depends on nothing of ours.
+        .target(name: "GazeModel"),
+
+        // Pure Swift math: eye openness, blinks, pupils, head pose, fixations, blend shapes.
         // Optimised in debug builds too: the tests run the per-frame math thousands of times.
-        .target(name: "GazeCore", swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "GazeCore", dependencies: ["GazeModel"], swiftSettings: [.unsafeFlags(["-O"])]),
 
         // The only code that includes dlib: C++ inside, a plain C API outside. Optimised even in
         // debug builds (dlib's templates at -O0 are tens of times slower). Debian's dlib is built
@@ -50,58 +62,71 @@ let package = Package(
         ),
 
         // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.
-        .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CV4L2", "GazeCore"]),
+        .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CV4L2", "GazeCore", "GazeModel"]),
 
         // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
-        .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "GazeCore", "GazeCapture"]),
+        .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "GazeCore", "GazeCapture", "GazeModel"]),
 
         // A bounded hand-off between threads, for the pipelines that overlap stages on two cores.
         .target(name: "Channels"),
 
-        // SQLite session store and the EyeTracking-compatible streaming JSON codec.
+        // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
+        // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels",
+                "Channels", "JSONStream", "GazeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            // The JSON reader and writer touch class fields per byte; their accesses are
-            // single-threaded by contract, and the dynamic exclusivity checks cost ~25 % of an import.
+            // The importer and exporter drive the JSON reader and writer per byte (see JSONStream).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
 
-        // Calibrations as stored and exchanged (JSON documents), target scripts, and mapping stored
-        // frames to scan paths.
-        .target(name: "GazeCalibration", dependencies: ["GazeCore", "SessionStore"]),
+        // Calibration: the fit, the procedure, validation, the mapping and smoothing of gaze
+        // (GazeStream), and calibrations as documents and target scripts. No storage.
+        .target(name: "GazeCalibration", dependencies: ["GazeCore", "GazeModel", "JSONStream"],
+                swiftSettings: [.unsafeFlags(["-O"])]),
 
-        // The running recording: source → vision → samples → store; the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["GazeCalibration", "GazeCapture", "GazeCore", "GazeVision", "SessionStore"]),
+        // The running recording: any measurement source → samples → store, in batched commits;
+        // the one-recorder lock and status.
+        .target(name: "Recorder", dependencies: ["GazeCalibration", "GazeCapture", "GazeCore", "GazeModel", "GazeVision",
+                                                 "JSONStream", "SessionStore"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision", "Recorder",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision",
+                "Recorder", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Benchmarks run by Scripts/bench-*.sh (release build).
         .executableTarget(
             name: "gazerec-bench",
-            dependencies: ["SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision", "CDlibShim"],
+            dependencies: ["JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision",
+                           "CDlibShim"],
             path: "Sources/GazerecBench"
         ),
 
         // Fixture lookup and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["GazeCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "TestSupport"]),
-        .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "TestSupport"]),
-        .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "TestSupport"]),
-        .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "CDlibShim", "TestSupport"]),
-        .testTarget(name: "GazeCalibrationTests", dependencies: ["GazeCalibration", "GazeCore", "SessionStore", "TestSupport"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "SessionStore", "TestSupport"]),
-        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["GazeCalibration", "GazeCore", "GazeModel"], path: "Tests/TestSupport"),
+        .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
+        .testTarget(name: "GazeModelTests", dependencies: ["GazeModel"]),
+        .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
+        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
+                    resources: [.copy("Schemas")]),
+        .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeModel", "TestSupport"]),
+        .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
+        .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "GazeModel", "CDlibShim",
+                                                            "TestSupport"]),
+        .testTarget(name: "GazeCalibrationTests", dependencies: ["GazeCalibration", "GazeCore", "GazeModel", "JSONStream", "Recorder",
+                                                                 "SessionStore",
+                                                                 "TestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
+                                                          "GazeCalibration", "TestSupport"]),
+        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
+                                                            "TestSupport"]),
     ]
 )

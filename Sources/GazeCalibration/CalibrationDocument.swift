@@ -1,6 +1,7 @@
 import Foundation
 import GazeCore
-import SessionStore
+import GazeModel
+import JSONStream
 
 /// Why a calibration document could not be read.
 public struct CalibrationDocumentError: Error, CustomStringConvertible, Equatable {

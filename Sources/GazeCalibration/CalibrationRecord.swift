@@ -1,6 +1,6 @@
 import Foundation
 import GazeCore
-import SessionStore
+import GazeModel
 
 /// A stored calibration: the fitted mapping with everything needed to judge, reuse and refit it.
 ///
@@ -116,33 +116,16 @@ public struct CalibrationRecord: Sendable {
         self.gazerecVersion = gazerecVersion
     }
 
-    /// What the database lists about it.
-    public var summary: CalibrationSummary {
-        CalibrationSummary(id: id, name: name, createdAtSeconds: createdAtSeconds, screenWidth: screenWidth,
-                           screenHeight: screenHeight, pointCount: calibrationPointCount,
-                           accuracyPoints: validation?.accuracyPoints, accuracyDegrees: validation?.accuracyDegrees)
-    }
-
     /// The few facts a session records about the calibration it was mapped with.
-    public var sessionReference: JSONValue {
-        var members: [(String, JSONValue)] = [("id", .string(id))]
-        if let name { members.append(("name", .string(name))) }
-        members.append(("createdAt", .number(createdAtSeconds)))
-        members.append(("points", .number(Double(calibrationPointCount))))
-        if let accuracy = validation?.accuracyPoints, accuracy.isFinite {
-            members.append(("accuracyPoints", .number(Self.rounded(accuracy, 2))))
-        }
-        if let degrees = validation?.accuracyDegrees, degrees.isFinite {
-            members.append(("accuracyDegrees", .number(Self.rounded(degrees, 3))))
-        }
-        if let geometry {
-            members.append(("viewingGeometry", .object([
-                ("screenWidthMillimetres", .number(geometry.widthMillimetres)),
-                ("screenHeightMillimetres", .number(geometry.heightMillimetres)),
-                ("distanceMillimetres", .number(geometry.distanceMillimetres)),
-            ])))
-        }
-        return .object(members)
+    public var sessionReference: CalibrationReference {
+        CalibrationReference(
+            id: id, name: name, createdAtSeconds: createdAtSeconds, points: calibrationPointCount,
+            accuracyPoints: validation?.accuracyPoints.finite.map { Self.rounded($0, 2) },
+            accuracyDegrees: validation?.accuracyDegrees?.finite.map { Self.rounded($0, 3) },
+            viewing: geometry.map {
+                ViewingDistances(screenWidthMillimetres: $0.widthMillimetres, screenHeightMillimetres: $0.heightMillimetres,
+                                 distanceMillimetres: $0.distanceMillimetres)
+            })
     }
 
     static func rounded(_ value: Double, _ digits: Int) -> Double {
@@ -159,8 +142,18 @@ public struct AppliedCalibration: Sendable {
     public var screenHeight: Double
     /// The focal length its head poses were measured with (nil: the frame width).
     public var focalLengthPixels: Double?
-    /// The `"calibration"` member of a session's extension.
-    public var reference: JSONValue
+    /// What a session mapped with it records (`"gazerec"."calibration"`).
+    public var reference: CalibrationReference
+
+    public init(id: String, mapping: GazeMapping, screenWidth: Double, screenHeight: Double, focalLengthPixels: Double?,
+                reference: CalibrationReference) {
+        self.id = id
+        self.mapping = mapping
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.focalLengthPixels = focalLengthPixels
+        self.reference = reference
+    }
 
     public init(_ record: CalibrationRecord) {
         id = record.id
@@ -172,15 +165,7 @@ public struct AppliedCalibration: Sendable {
     }
 }
 
-extension SessionDatabase {
-    /// Saves a new calibration.
-    public func save(_ record: CalibrationRecord) throws {
-        try saveCalibrations([(record.summary, try record.document())], replace: false, source: "calibration \(record.id)")
-    }
-
-    /// Reads and decodes one calibration (`latest` for the newest).
-    public func calibrationRecord(id: String) throws -> CalibrationRecord {
-        let (summary, document) = try calibration(id: id)
-        return try CalibrationRecord(document: Array(document.utf8), source: "stored calibration \(summary.id)")
-    }
+extension Double {
+    /// The value when finite, else nil.
+    var finite: Double? { isFinite ? self : nil }
 }

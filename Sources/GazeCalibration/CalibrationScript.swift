@@ -1,3 +1,5 @@
+import GazeCore
+import GazeModel
 import Foundation
 import GazeCore
 

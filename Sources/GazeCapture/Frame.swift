@@ -1,4 +1,5 @@
 import GazeCore
+import GazeModel
 
 /// One camera or video frame: 8-bit gray pixels and when it was captured.
 public struct Frame: Sendable {
@@ -51,7 +52,7 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case let .decodingFailed(path, frame, reason):
             return "cannot decode video \(path) at frame \(frame): \(reason). The file may be damaged or truncated."
         case let .noSuchDevice(path):
-            return "cannot open camera \(path): no such device. Use --input FILE to analyse a video, or list cameras with 'gazerec devices'."
+            return "cannot open camera \(path): no such device."
         case let .deviceBusy(path):
             return "cannot open camera \(path): it is busy (another program is using it). Close that program and try again."
         case let .permissionDenied(path):

@@ -1,5 +1,6 @@
 import CV4L2
 import GazeCore
+import GazeModel
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CVideoDecoder
 import GazeCore
+import GazeModel
 
 /// Frames from a video file (or a still image) through FFmpeg: lossless, in presentation order,
 /// with real presentation timestamps, deterministic.

@@ -1,3 +1,5 @@
+import GazeModel
+
 /// The ARKit blend shapes that 68 landmarks and the pupil positions can honestly estimate.
 ///
 /// `_L` and `_R` are the participant's left and right (ARKit's convention). Each value is 0…1;

@@ -1,32 +1,4 @@
-/// Which eyes took part in a blink.
-public enum BlinkEyes: String, Sendable, Equatable {
-    case both
-    /// Only the participant's left eye closed (a wink).
-    case left
-    /// Only the participant's right eye closed.
-    case right
-}
-
-/// A completed eye closure.
-public struct BlinkEvent: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        /// A closure within the plausible blink duration.
-        case blink
-        /// A closure longer than a blink (eyes shut, drowsiness).
-        case longClosure
-    }
-
-    /// Time the first eye closed (seconds, the frames' time base).
-    public var startSeconds: Double
-    /// Time the last eye reopened.
-    public var endSeconds: Double
-    public var eyes: BlinkEyes
-    public var kind: Kind
-    /// Lowest openness seen during the closure (0 = fully closed).
-    public var minimumOpenness: Double
-
-    public var durationSeconds: Double { endSeconds - startSeconds }
-}
+import GazeModel
 
 /// Finds blinks in per-eye openness with hysteresis and plausible duration limits.
 ///

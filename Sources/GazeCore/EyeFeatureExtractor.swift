@@ -1,36 +1,4 @@
-/// How well a frame was tracked (ARKit-style vocabulary, as in the session format).
-public enum TrackingState: String, Sendable, CaseIterable {
-    /// A face was fitted with good confidence.
-    case normal
-    /// The first frames after a face was (re)acquired, before the estimates settled.
-    case initializing = "limited.initializing"
-    /// A face was fitted with low confidence (occlusion, strong head turn, poor light).
-    case lowConfidence = "limited.lowConfidence"
-    /// The face moved too far since the previous frame for the estimate to be trusted.
-    case excessiveMotion = "limited.excessiveMotion"
-    /// No face in the frame.
-    case missing = "notTracking"
-
-    /// The value written to `trackingState` in the session format (absent when normal).
-    public var sessionValue: String? { self == .normal ? nil : rawValue }
-
-    /// The state named by its analysis value (nil for an unknown name).
-    public init?(analysisValue: String) {
-        guard let state = Self.allCases.first(where: { $0.analysisValue == analysisValue }) else { return nil }
-        self = state
-    }
-
-    /// The value written to the per-frame analysis output.
-    public var analysisValue: String {
-        switch self {
-        case .normal: "normal"
-        case .initializing: "initializing"
-        case .lowConfidence: "lowConfidence"
-        case .excessiveMotion: "excessiveMotion"
-        case .missing: "missing"
-        }
-    }
-}
+import GazeModel
 
 /// A face found in one frame: its landmarks and how much to trust them.
 public struct FaceObservation: Sendable, Equatable {
@@ -66,6 +34,23 @@ public struct FrameFeatures: Sendable {
     public var blinking = false
     public var pupils: [Eye: PupilObservation] = [:]
     public var headPose: HeadPose?
+
+    /// What gazerec keeps of this frame, stamped with `timestampSeconds` (the store's Unix time;
+    /// a replayed file's frames are shifted from their presentation time). The one conversion
+    /// from the pipeline's rich result to the recorded, stored and mapped measurement.
+    public func measurement(timestampSeconds: Double) -> FrameMeasurement {
+        FrameMeasurement(
+            timestampSeconds: timestampSeconds, trackingState: trackingState, confidence: confidence,
+            opennessLeft: openness[.left], opennessRight: openness[.right],
+            pupilLeft: pupils[.left]?.normalized, pupilRight: pupils[.right]?.normalized,
+            headPose: headPose.map {
+                HeadPoseMeasurement(yawDegrees: $0.yawDegrees, pitchDegrees: $0.pitchDegrees, rollDegrees: $0.rollDegrees,
+                                    translation: $0.translation)
+            })
+    }
+
+    /// The measurement in the frames' own time base.
+    public var measurement: FrameMeasurement { measurement(timestampSeconds: timestampSeconds) }
 }
 
 /// Turns face observations into per-frame eye features: openness, blinks, pupils, head pose, state.

@@ -1,3 +1,5 @@
+import GazeModel
+
 /// The eye aspect ratio (Soukupová & Čech 2016) of a six-point eye contour.
 ///
 /// EAR = (|p2 − p6| + |p3 − p5|) / (2 |p1 − p4|), with p1…p6 the contour in dlib order

@@ -3,20 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// One gaze sample on the screen.
-public struct GazePoint: Sendable, Equatable {
-    public var timestampSeconds: Double
-    /// Screen points, origin top-left.
-    public var x: Double
-    public var y: Double
-
-    public init(timestampSeconds: Double, x: Double, y: Double) {
-        self.timestampSeconds = timestampSeconds
-        self.x = x
-        self.y = y
-    }
-}
+import GazeModel
 
 /// A fixation: consecutive samples that stay together.
 public struct Fixation: Sendable, Equatable {
@@ -44,31 +31,10 @@ public enum EyeMovement: String, Sendable {
     case unknown
 }
 
-/// How angles map to screen points: from the screen's physical size and the viewing distance.
-public struct ViewingGeometry: Sendable, Equatable {
-    public var screenWidthPoints: Double
-    public var screenWidthMillimetres: Double
-    public var distanceMillimetres: Double
-
-    public init(screenWidthPoints: Double, screenWidthMillimetres: Double, distanceMillimetres: Double) {
-        self.screenWidthPoints = screenWidthPoints
-        self.screenWidthMillimetres = screenWidthMillimetres
-        self.distanceMillimetres = distanceMillimetres
-    }
-
-    /// Screen points per degree of visual angle at the screen's centre.
-    public var pointsPerDegree: Double {
-        screenWidthPoints / screenWidthMillimetres * distanceMillimetres * tan(Double.pi / 180)
-    }
-
-    /// Without a geometry: 40 points per degree (a 96 dpi screen seen from about 60 cm).
-    public static let assumedPointsPerDegree = 40.0
-}
-
 /// Fixation detection: I-VT (velocity threshold) and I-DT (dispersion threshold), Salvucci & Goldberg 2000.
 ///
 /// Thresholds are in degrees of visual angle, converted with `pointsPerDegree` (from a
-/// `ViewingGeometry`, or 40 points per degree when the screen's size and distance are unknown).
+/// `ScreenGeometry`, or 40 points per degree when the screen's size and distance are unknown).
 /// Defaults: I-VT 30 °/s (Salvucci & Goldberg 2000; Olsen 2012); I-DT dispersion 1.5° (Pupil
 /// Labs) over at least 80 ms (Pupil Labs' lower bound; Salvucci & Goldberg use 100 ms).
 /// Samples more than `maximumGapSeconds` apart (face lost, blink) never share a fixation or a
@@ -86,7 +52,7 @@ public struct FixationDetector: Sendable {
     public var minimumDurationSeconds: Double
     public var maximumGapSeconds: Double
 
-    public init(method: Method = .idt, pointsPerDegree: Double = ViewingGeometry.assumedPointsPerDegree,
+    public init(method: Method = .idt, pointsPerDegree: Double = ScreenGeometry.assumedPointsPerDegree,
                 velocityThresholdDegreesPerSecond: Double = 30, dispersionThresholdDegrees: Double = 1.5,
                 minimumDurationSeconds: Double = 0.08, maximumGapSeconds: Double = 0.1) {
         self.method = method
@@ -98,7 +64,7 @@ public struct FixationDetector: Sendable {
     }
 
     /// Fixations in time order, and a movement label for every sample.
-    public func detect(_ samples: [GazePoint]) -> (fixations: [Fixation], labels: [EyeMovement]) {
+    public func detect(_ samples: [GazeSample]) -> (fixations: [Fixation], labels: [EyeMovement]) {
         var fixations: [Fixation] = []
         var labels = [EyeMovement](repeating: .saccade, count: samples.count)
         for segment in segments(samples) {
@@ -115,7 +81,7 @@ public struct FixationDetector: Sendable {
     }
 
     /// Index ranges between gaps.
-    func segments(_ samples: [GazePoint]) -> [Range<Int>] {
+    func segments(_ samples: [GazeSample]) -> [Range<Int>] {
         guard !samples.isEmpty else { return [] }
         var result: [Range<Int>] = []
         var start = 0
@@ -127,7 +93,7 @@ public struct FixationDetector: Sendable {
         return result
     }
 
-    private func makeFixation(_ samples: [GazePoint], _ range: ClosedRange<Int>) -> Fixation {
+    private func makeFixation(_ samples: [GazeSample], _ range: ClosedRange<Int>) -> Fixation {
         var sumX = 0.0, sumY = 0.0
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for index in range {
@@ -144,7 +110,7 @@ public struct FixationDetector: Sendable {
     }
 
     /// I-DT: grow a window while its dispersion stays under the threshold; keep windows of the minimum duration.
-    private func dispersionFixations(_ samples: [GazePoint], _ segment: Range<Int>) -> [Fixation] {
+    private func dispersionFixations(_ samples: [GazeSample], _ segment: Range<Int>) -> [Fixation] {
         let threshold = dispersionThresholdDegrees * pointsPerDegree
         var result: [Fixation] = []
         var start = segment.lowerBound
@@ -177,7 +143,7 @@ public struct FixationDetector: Sendable {
 
     /// I-VT: a fixation is a maximal chain of consecutive sample-to-sample steps slower than the
     /// threshold (k slow steps join k + 1 samples), kept if it lasts the minimum duration.
-    private func velocityFixations(_ samples: [GazePoint], _ segment: Range<Int>) -> [Fixation] {
+    private func velocityFixations(_ samples: [GazeSample], _ segment: Range<Int>) -> [Fixation] {
         let threshold = velocityThresholdDegreesPerSecond * pointsPerDegree
         func slowStep(_ index: Int) -> Bool {  // from index - 1 to index
             let a = samples[index - 1], b = samples[index]

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeModel
 
 /// A pinhole camera without distortion, in pixels.
 public struct CameraIntrinsics: Sendable, Equatable {

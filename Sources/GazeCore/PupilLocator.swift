@@ -1,3 +1,5 @@
+import GazeModel
+
 /// An 8-bit gray image, rows packed (`pixels[y * width + x]`).
 public struct GrayImage: Sendable, Equatable {
     public let width: Int

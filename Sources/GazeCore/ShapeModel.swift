@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeModel
 
 /// A similarity transform of the plane: p ↦ [a −b; b a]·p + t (rotation, uniform scale, translation).
 public struct SimilarityTransform: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import GazeCore
+import GazeModel
 
 /// Finds and follows one face across frames: detector when needed, landmarks every frame.
 ///

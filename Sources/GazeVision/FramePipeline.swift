@@ -2,6 +2,7 @@ import Channels
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
 
 /// The per-frame pipeline: frame → face (detector or tracking) → 68 landmarks → eye features.
 ///

@@ -1,6 +1,7 @@
 import CDlibShim
 import Foundation
 import GazeCore
+import GazeModel
 
 /// Why the vision layer failed, each a sentence a user can act on.
 public enum VisionError: Error, CustomStringConvertible, Equatable {
@@ -12,11 +13,9 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .modelMissing(path):
-            return "cannot load the landmark model \(path): no such file. Install it with 'apt-get install libdlib-data', "
-                + "or give its path with --model or GAZEREC_MODEL."
+            return "cannot load the landmark model \(path): no such file. Debian's package libdlib-data installs it."
         case let .modelUnreadable(path, reason):
-            return "cannot load the landmark model \(path): \(reason). The file is not a dlib 68-point shape predictor; "
-                + "reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
+            return "cannot load the landmark model \(path): \(reason). The file is not a dlib 68-point shape predictor."
         case let .detectorFailed(reason):
             return "face detection failed: \(reason)."
         case let .landmarkFitFailed(reason):

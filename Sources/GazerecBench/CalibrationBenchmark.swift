@@ -2,7 +2,9 @@ import Foundation
 import GazeCalibration
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import SessionStore
 
 /// The calibration benchmark: the cost of fitting a calibration (5, 9, 13 targets) and of mapping
@@ -21,7 +23,7 @@ enum CalibrationBenchmark {
             let start = VisionBenchmark.now()
             let (frameFeatures, _) = try pipeline.process(frame)
             pipelineTimes.append(VisionBenchmark.milliseconds(since: start))
-            if let sample = GazeFeatures(frameFeatures) { features.append(sample) }
+            if let sample = GazeFeatures(frameFeatures.measurement) { features.append(sample) }
         }
         let usable = features.filter(CalibrationFitter.isUsable)
 

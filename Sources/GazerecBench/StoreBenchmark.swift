@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 import SessionStore
 
 /// The session-store benchmark: a synthetic one-hour 60 fps session through `gazerec import`/`export`,

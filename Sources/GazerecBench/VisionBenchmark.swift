@@ -1,7 +1,9 @@
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 
 /// The vision benchmark: per-frame pipeline cost on a clip, split into detector and tracked frames,
 /// beside the bare cost of dlib's shape predictor on the same frames and boxes, and decoding.

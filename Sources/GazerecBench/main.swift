@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 
 // gazerec-bench: benchmarks printed as plain tables. Run through Scripts/bench-*.sh (release build).
 let arguments = CommandLine.arguments.dropFirst()

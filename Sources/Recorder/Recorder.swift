@@ -2,6 +2,7 @@ import Foundation
 import GazeCalibration
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
 import SessionStore
 import Synchronization
@@ -96,10 +97,10 @@ public final class Recorder {
 
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `started` is called with the session id once the first frame has been processed.
-    /// `sample` receives every frame's record, blend-shape values and gaze sample (with a
+    /// `sample` receives every frame's measurement, blend-shape values and gaze sample (with a
     /// calibration) as they are produced: the live stream and preview.
     public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in },
-                    sample: ((FrameRecord, [(String, Double)], GazeSample?) -> Void)? = nil) throws
+                    sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)? = nil) throws
         -> RecordingResult {
         // A file-size limit must give a write error (reported, committed samples kept), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -113,83 +114,44 @@ public final class Recorder {
         let model = try LandmarkModel.shared(path: configuration.modelPath)
 
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
-        let (source, sourceDescription, cameraFor, requestedFPS, deviceModel): (FrameSource, String, V4L2Camera?, Double, String)
-        var replay: (paced: Bool, start: Double)?
-        switch configuration.source {
-        case .camera(let cameraConfiguration):
-            let camera = try V4L2Camera(configuration: cameraConfiguration)
-            source = PrefetchingFrameSource(camera, policy: .keepNewest, capacity: 2)
-            (sourceDescription, cameraFor, requestedFPS, deviceModel) =
-                (cameraConfiguration.path, camera, Double(cameraConfiguration.framesPerSecond), camera.name)
-        case .file(let path, let asFastAsPossible):
-            let video = try VideoFileSource(path: path)
-            source = video
-            (sourceDescription, cameraFor, requestedFPS, deviceModel) = (path, nil, video.framesPerSecond, video.name)
-            replay = (!asFastAsPossible, 0)
-        case .frames(let frames, let name):
-            source = frames
-            (sourceDescription, cameraFor, requestedFPS, deviceModel) = (name, nil, frames.framesPerSecond, name)
-        }
-        let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
+        let input = try OpenedSource(configuration.source)
+        let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
                                          focalLengthPixels: configuration.focalLengthPixels)
 
         // 3. The session. Replayed frames are due at begin + their presentation time.
         let begin = SystemClock.unixTime()
         let beginMonotonic = SystemClock.monotonic()
         let cpuAtBegin = SystemClock.cpuSeconds()
-        if replay != nil { replay!.start = begin }
-        let replayStart = replay?.start
-        let sessionID = UUID().uuidString
-        let recorderInfo: [(String, JSONValue)] = [
-            ("version", .string(RecorderVersion.current)),
-            ("source", .string(cameraFor == nil ? "file" : "camera")),
-            (cameraFor == nil ? "input" : "camera", .string(sourceDescription)),
-            ("resolution", .array([.number(Double(source.width)), .number(Double(source.height))])),
-            ("requestedFramesPerSecond", .number(requestedFPS)),
-            ("model", .string(configuration.modelPath)),
-        ]
-        let header = SessionHeader(
-            id: sessionID, appID: configuration.appID, beginTimeSeconds: begin, endTimeSeconds: nil,
-            deviceInfo: DeviceInfo(model: deviceModel, screenWidth: configuration.screenWidth,
-                                   screenHeight: configuration.screenHeight, systemName: "Linux",
-                                   systemVersion: SystemClock.systemVersion()),
-            extensionJSON: Self.extensionText([("formatVersion", .number(1)), ("recorder", .object(recorderInfo))]
-                                              + calibrationMembers))
-        let writer = try SessionWriter(database: database, header: header,
-                                       blendShapeNames: configuration.blendShapes.map(\.rawValue),
-                                       recorderPID: getpid())
-        try lock.publish(RecorderInfo(pid: getpid(), sessionID: sessionID, startedAt: begin))
-        let running: FrameSource
-        if let camera = source as? PrefetchingFrameSource {
-            running = camera
-        } else {
-            let paced = replay?.paced == true ? PacedFrameSource(source, originMonotonic: beginMonotonic) : source
-            running = PrefetchingFrameSource(paced, policy: .lossless, capacity: 8)
-        }
+        let replayStart = input.isReplay ? begin : nil
+        let facts = RecordingFacts(
+            version: GazerecVersion.current, sourceKind: input.camera == nil ? .file : .camera,
+            sourceName: input.description, width: input.source.width, height: input.source.height,
+            requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
+        let session = try RecordingSession(
+            database: database, id: UUID().uuidString, appID: configuration.appID, beginTimeSeconds: begin,
+            device: DeviceInfo(model: input.deviceModel, screenWidth: configuration.screenWidth,
+                               screenHeight: configuration.screenHeight, systemName: "Linux",
+                               systemVersion: SystemClock.systemVersion()),
+            facts: facts, calibration: configuration.calibration, smoothing: configuration.smoothing,
+            orientation: configuration.orientation, blendShapes: configuration.blendShapes, recorderPID: getpid(),
+            flushIntervalSeconds: configuration.flushIntervalSeconds, clock: SystemClock.monotonic)
+        try lock.publish(RecorderInfo(pid: getpid(), sessionID: session.id, startedAt: begin))
+        let running = input.running(pacedFrom: beginMonotonic)
         defer { (running as? PrefetchingFrameSource)?.stop() }
 
-        // 4. The loop.
-        var pending = SampleBatchToAppend()
-        var lastFlush = SystemClock.monotonic()
+        // 4. The loop: measurement → session (gaze, blend shapes, blinks, batched commits) → callbacks.
         var lastStatus = 0.0
-        var frames = 0, withFace = 0, blinks = 0, gazeSamples = 0
         var lastTimestamp = begin
         var lagsMilliseconds: [Double] = []
-        var announced = false
         var failure: (any Error)?
         let startMonotonic = SystemClock.monotonic()
-        let orientation = configuration.orientation
-        var gazeStream = configuration.calibration.map {
-            GazeStream($0, smoothing: configuration.smoothing, orientation: orientation)
-        }
 
         func status(_ state: String) -> RecorderStatus {
             let elapsed = SystemClock.monotonic() - startMonotonic
-            let dropped = (cameraFor?.droppedFrames ?? 0) + ((running as? PrefetchingFrameSource)?.droppedFrames ?? 0)
-            return RecorderStatus(pid: getpid(), sessionID: sessionID, source: sourceDescription, elapsedSeconds: elapsed,
-                                  frames: frames, framesWithFace: withFace,
-                                  achievedFramesPerSecond: elapsed > 0 ? Double(frames) / elapsed : 0,
-                                  droppedFrames: dropped, blinks: blinks, trackingState: state,
+            return RecorderStatus(pid: getpid(), sessionID: session.id, source: input.description, elapsedSeconds: elapsed,
+                                  frames: session.frames, framesWithFace: session.framesWithFace,
+                                  achievedFramesPerSecond: elapsed > 0 ? Double(session.frames) / elapsed : 0,
+                                  droppedFrames: input.droppedFrames(running), blinks: session.blinks, trackingState: state,
                                   updatedAt: SystemClock.unixTime())
         }
 
@@ -200,43 +162,18 @@ public final class Recorder {
                 lastTimestamp = time
                 // Lag: from the frame's capture (or due) time to its features being ready.
                 lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
-                frames += 1
-                if features.face != nil { withFace += 1 }
-                let record = Self.frameRecord(features, time: time)
-                pending.frames.append(record)
-                let gaze = gazeStream?.sample(for: record)
-                if let gaze {
-                    pending.gaze.append(gaze)
-                    gazeSamples += 1
+                let measurement = features.measurement(timestampSeconds: time)
+                let values: [(BlendShapeName, Double)] = features.face == nil ? [] : configuration.blendShapes.compactMap { name in
+                    BlendShapeEstimator.value(name, features).map { (name, $0) }
                 }
-                var values: [(String, Double)] = []
-                if features.face != nil {
-                    let state = features.trackingState.sessionValue
-                    for name in configuration.blendShapes {
-                        guard let value = BlendShapeEstimator.value(name, features) else { continue }
-                        values.append((name.rawValue, value))
-                        pending.blendShapes[name.rawValue, default: []].append(
-                            BlendShapeSample(timestampSeconds: time, value: value, orientation: orientation, trackingState: state))
-                    }
-                }
-                sample?(record, values, gaze)
-                if let event {
-                    if event.kind == .blink { blinks += 1 }
-                    pending.blinks.append(Self.blinkRecord(event, offset: replayStart))
-                }
+                let gaze = try session.record(measurement, blendShapeValues: values,
+                                              blink: event.map { $0.shifted(by: replayStart ?? 0) })
+                sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
+                if session.frames == 1 { started(session.id) }
                 let now = SystemClock.monotonic()
-                if now - lastFlush >= configuration.flushIntervalSeconds || !announced {
-                    try writer.append(pending)
-                    pending = SampleBatchToAppend()
-                    lastFlush = now
-                }
-                if !announced {
-                    announced = true
-                    started(sessionID)
-                }
                 if now - lastStatus >= 0.5 {
                     lastStatus = now
-                    let current = status(features.trackingState.analysisValue)
+                    let current = status(features.trackingState.rawValue)
                     current.write(databasePath: configuration.databasePath)
                     progress(current)
                 }
@@ -249,150 +186,84 @@ public final class Recorder {
         }
 
         // 5. Close: the last samples, then endTime and the extension data.
-        if let event = pipeline.finish() {
-            pending.blinks.append(Self.blinkRecord(event, offset: replayStart))
-            if event.kind == .blink { blinks += 1 }
-        }
-        do {
-            try writer.append(pending)
-        } catch {
-            failure = failure ?? error
-        }
+        if let event = pipeline.finish() { session.record(blink: event.shifted(by: replayStart ?? 0)) }
         let final = status("ended")
-        let endTime = cameraFor == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
-        var recorder = recorderInfo
-        recorder.append(("grantedFramesPerSecond", .number(cameraFor?.framesPerSecond ?? requestedFPS)))
-        recorder.append(("achievedFramesPerSecond", .number((final.achievedFramesPerSecond * 100).rounded() / 100)))
-        recorder.append(("frames", .number(Double(frames))))
-        recorder.append(("framesWithFace", .number(Double(withFace))))
-        recorder.append(("droppedFrames", .number(Double(final.droppedFrames))))
-        recorder.append(("detectorRuns", .number(Double(pipeline.tracker.detectorRuns))))
+        let endTime = input.camera == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
+        var finalFacts = facts
+        finalFacts.grantedFramesPerSecond = input.camera?.framesPerSecond ?? input.requestedFramesPerSecond
+        finalFacts.achievedFramesPerSecond = (final.achievedFramesPerSecond * 100).rounded() / 100
+        finalFacts.frames = session.frames
+        finalFacts.framesWithFace = session.framesWithFace
+        finalFacts.droppedFrames = final.droppedFrames
+        finalFacts.detectorRuns = pipeline.tracker.detectorRuns
         if !lagsMilliseconds.isEmpty {
             lagsMilliseconds.sort()
             let median = lagsMilliseconds[lagsMilliseconds.count / 2]
             let p95 = lagsMilliseconds[min(lagsMilliseconds.count - 1, lagsMilliseconds.count * 95 / 100)]
-            recorder.append(("lagMedianMilliseconds", .number((median * 10).rounded() / 10)))
-            recorder.append(("lagP95Milliseconds", .number((p95 * 10).rounded() / 10)))
+            finalFacts.lagMedianMilliseconds = (median * 10).rounded() / 10
+            finalFacts.lagP95Milliseconds = (p95 * 10).rounded() / 10
         }
         // CPU of the recording itself (model loading excluded), all threads.
-        recorder.append(("cpuSeconds", .number(((SystemClock.cpuSeconds() - cpuAtBegin) * 1000).rounded() / 1000)))
-        var extensionMembers: [(String, JSONValue)] = [("formatVersion", .number(1)), ("recorder", .object(recorder))]
-            + calibrationMembers
-        if let failure { extensionMembers.append(("endedBy", .string("\(failure)"))) }
+        finalFacts.cpuSeconds = ((SystemClock.cpuSeconds() - cpuAtBegin) * 1000).rounded() / 1000
         var closed = true
         do {
-            try writer.close(endTimeSeconds: endTime, extensionJSON: Self.extensionText(extensionMembers))
+            try session.close(endTimeSeconds: endTime, facts: finalFacts, endedBy: failure.map { "\($0)" })
         } catch {
             failure = failure ?? error
             closed = false
         }
         unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
-        return RecordingResult(sessionID: sessionID, frames: frames, framesWithFace: withFace, blinks: blinks,
-                               gazeSamples: gazeSamples, droppedFrames: final.droppedFrames, durationSeconds: endTime - begin, failure: failure,
-                               closed: closed)
+        return RecordingResult(sessionID: session.id, frames: session.frames, framesWithFace: session.framesWithFace,
+                               blinks: session.blinks, gazeSamples: session.gazeSamples, droppedFrames: final.droppedFrames,
+                               durationSeconds: endTime - begin, failure: failure, closed: closed)
     }
+}
 
-    /// What the extension says about the calibration: whether one mapped the scanPath, and which.
-    var calibrationMembers: [(String, JSONValue)] {
-        guard let calibration = configuration.calibration else { return [("calibrationApplied", .bool(false))] }
-        return [("calibrationApplied", .bool(true)), ("calibration", calibration.reference),
-                ("smoothing", configuration.smoothing.jsonValue)]
-    }
+/// A recording's frame source once opened: what it is, and how its frames reach the pipeline.
+struct OpenedSource {
+    let source: FrameSource
+    /// The device path or file path.
+    let description: String
+    /// The V4L2 camera, when recording from one.
+    let camera: V4L2Camera?
+    let requestedFramesPerSecond: Double
+    /// `deviceInfo.model`: the camera's card name or the file's name.
+    let deviceModel: String
+    /// A file replayed as if it were a camera: frame times count from the session's begin.
+    let isReplay: Bool
+    /// Whether a replay waits for each frame's presentation time.
+    let paced: Bool
 
-    static func frameRecord(_ features: FrameFeatures, time: Double) -> FrameRecord {
-        var record = FrameRecord(timestampSeconds: time, trackingState: features.trackingState.analysisValue,
-                                 confidence: features.confidence)
-        record.opennessLeft = features.openness[.left]
-        record.opennessRight = features.openness[.right]
-        record.pupilLeftU = features.pupils[.left]?.normalized.x
-        record.pupilLeftV = features.pupils[.left]?.normalized.y
-        record.pupilRightU = features.pupils[.right]?.normalized.x
-        record.pupilRightV = features.pupils[.right]?.normalized.y
-        if let pose = features.headPose {
-            record.yawDegrees = pose.yawDegrees
-            record.pitchDegrees = pose.pitchDegrees
-            record.rollDegrees = pose.rollDegrees
-            record.tx = pose.translation.x
-            record.ty = pose.translation.y
-            record.tz = pose.translation.z
+    init(_ recordingSource: RecordingSource) throws {
+        switch recordingSource {
+        case .camera(let configuration):
+            let camera = try V4L2Camera(configuration: configuration)
+            source = PrefetchingFrameSource(camera, policy: .keepNewest, capacity: 2)
+            (description, self.camera, requestedFramesPerSecond, deviceModel) =
+                (configuration.path, camera, Double(configuration.framesPerSecond), camera.name)
+            (isReplay, paced) = (false, false)
+        case .file(let path, let asFastAsPossible):
+            let video = try VideoFileSource(path: path)
+            source = video
+            (description, camera, requestedFramesPerSecond, deviceModel) = (path, nil, video.framesPerSecond, video.name)
+            (isReplay, paced) = (true, !asFastAsPossible)
+        case .frames(let frames, let name):
+            source = frames
+            (description, camera, requestedFramesPerSecond, deviceModel) = (name, nil, frames.framesPerSecond, name)
+            (isReplay, paced) = (false, false)
         }
-        return record
     }
 
-    static func blinkRecord(_ event: BlinkEvent, offset: Double?) -> BlinkRecord {
-        BlinkRecord(startSeconds: event.startSeconds + (offset ?? 0), endSeconds: event.endSeconds + (offset ?? 0),
-                    eyes: event.eyes.rawValue, kind: event.kind.rawValue, minimumOpenness: event.minimumOpenness)
+    /// The source the pipeline reads: a camera's own prefetcher, or a file (paced from
+    /// `originMonotonic` when replayed at its own pace) read ahead losslessly on its own thread.
+    func running(pacedFrom originMonotonic: Double) -> FrameSource {
+        if let camera = source as? PrefetchingFrameSource { return camera }
+        let timed = paced ? PacedFrameSource(source, originMonotonic: originMonotonic) : source
+        return PrefetchingFrameSource(timed, policy: .lossless, capacity: 8)
     }
 
-    static func extensionText(_ members: [(String, JSONValue)]) -> String {
-        let sink = MemoryByteSink()
-        let writer = JSONWriter(sink: sink)
-        try? writer.value(.object(members))
-        try? writer.flush()
-        return sink.text
+    /// Frames lost so far: the driver's sequence gaps and the keep-newest queue's drops.
+    func droppedFrames(_ running: FrameSource) -> Int {
+        (camera?.droppedFrames ?? 0) + ((running as? PrefetchingFrameSource)?.droppedFrames ?? 0)
     }
-}
-
-/// Replays a file at its own pace: each frame is released when its presentation time has come.
-public final class PacedFrameSource: FrameSource {
-    private let source: FrameSource
-    private let start: Double
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
-
-    /// Frame times count from `originMonotonic` (CLOCK_MONOTONIC seconds).
-    public init(_ source: FrameSource, originMonotonic: Double) {
-        self.source = source
-        start = originMonotonic
-    }
-
-    public func nextFrame() throws -> Frame? {
-        guard let frame = try source.nextFrame() else { return nil }
-        let wait = start + frame.timestampSeconds - SystemClock.monotonic()
-        if wait > 0 { usleep(useconds_t(wait * 1e6)) }
-        return frame
-    }
-}
-
-/// Clocks and system facts for recordings.
-public enum SystemClock {
-    public static func unixTime() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    public static func monotonic() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// User + system CPU time of this process so far, all threads.
-    public static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// "Debian GNU/Linux 12 (bookworm); kernel 6.1.0-…".
-    public static func systemVersion() -> String {
-        var distribution = "Linux"
-        if let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
-            distribution = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
-        var names = utsname()
-        uname(&names)
-        let release = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(distribution); kernel \(release)"
-    }
-}
-
-/// gazerec's version, recorded with every session.
-public enum RecorderVersion {
-    public static let current = "0.1.0"
 }

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import GazeModel
+import JSONStream
 
 extension SessionDatabase {
     /// Writes one session as CSV: one row per sample time, all series side by side.
@@ -62,13 +64,9 @@ public final class CSVSessionWriter {
         self.movement = movement
     }
 
-    /// The analysis vocabulary of frames, in the session format's terms.
-    static func sessionState(_ frameState: String) -> String? {
-        switch frameState {
-        case "normal": nil
-        case "missing": "notTracking"
-        default: "limited." + frameState
-        }
+    /// A sample's stored `trackingState` (the session format's spelling) in gazerec's vocabulary.
+    static func state(eyeTrackingValue: String?) -> String {
+        TrackingState(eyeTrackingValue: eyeTrackingValue).rawValue
     }
 
     static func snake(_ name: String) -> String {
@@ -99,7 +97,7 @@ public final class CSVSessionWriter {
             return cursor
         }
         let frames = Cursor(try db.makeStatement(sql: """
-            SELECT timestamp, trackingState, confidence, \(FrameRecord.optionalNames.joined(separator: ", "))
+            SELECT timestamp, trackingState, confidence, \(SampleTables.frameOptionalColumns.joined(separator: ", "))
             FROM frameSample WHERE sessionRowID = ? ORDER BY seq
             """))
         sqlite3_bind_int64(frames.handle, 1, sessionRowID)
@@ -108,7 +106,7 @@ public final class CSVSessionWriter {
 
         // Header.
         let fixed = ["timestamp", "x", "y", "orientation", "trackingState", "movement"]
-        let frameColumns = ["confidence"] + FrameRecord.optionalNames
+        let frameColumns = ["confidence"] + SampleTables.frameOptionalColumns
         let names = fixed.map(name) + series.map { $0["name"] as String } + frameColumns.map(name)
         try text(names.map(Self.quoted).joined(separator: ","))
         try out.byte(0x0A)
@@ -120,23 +118,25 @@ public final class CSVSessionWriter {
             guard time.isFinite else { break }
             let gazeHere = gaze.hasRow && gaze.timestamp == time
             let frameHere = frames.hasRow && frames.timestamp == time
-            var orientation: Double?, state: String?
+            var orientation: Double?, state: String?, stateFound = false
             try out.number(time)
             try comma()
             if gazeHere {
                 try optional(gaze.double(1)); try comma()
                 try optional(gaze.double(2)); try comma()
                 orientation = gaze.double(3)
-                state = gaze.text(4)
+                state = Self.state(eyeTrackingValue: gaze.text(4))
+                stateFound = true
             } else {
                 try comma(); try comma()  // no x, no y
             }
-            for blend in blends where blend.hasRow && blend.timestamp == time && orientation == nil {
+            for blend in blends where blend.hasRow && blend.timestamp == time && !stateFound {
                 orientation = blend.double(2)
-                state = blend.text(3)
+                state = Self.state(eyeTrackingValue: blend.text(3))
+                stateFound = true
             }
-            if frameHere, state == nil, !gazeHere, orientation == nil {
-                state = Self.sessionState(frames.text(1) ?? "normal")
+            if frameHere, !stateFound {
+                state = frames.text(1)
             }
             try optional(orientation); try comma()
             if let state { try text(Self.quoted(state)) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GazeModel
 
 /// What `calibrations list` shows about a stored calibration; the full record is its JSON document.
 public struct CalibrationSummary: Sendable, Equatable {
@@ -141,7 +142,7 @@ extension SessionDatabase {
 /// A recorded session's inputs for recomputing its scan path.
 public struct StoredFrames: Sendable {
     public var header: SessionHeader
-    public var frames: [FrameRecord]
+    public var frames: [FrameMeasurement]
     /// The orientation its samples were recorded with (from its first sample; 0 if none).
     public var orientation: Int
     /// Whether its recorder is still running (the session has no end time and is not interrupted).
@@ -157,14 +158,18 @@ extension SessionDatabase {
                     throw StoreError.unknownSession(id: id, databasePath: path)
                 }
                 let (header, _) = try Self.header(db, rowid: rowid)
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM frameSample WHERE sessionRowID = ? ORDER BY seq",
-                                               arguments: [rowid])
-                var frames: [FrameRecord] = []
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT timestamp, trackingState, confidence, \(SampleTables.frameOptionalColumns.joined(separator: ", "))
+                    FROM frameSample WHERE sessionRowID = ? ORDER BY seq
+                    """, arguments: [rowid])
+                var frames: [FrameMeasurement] = []
                 while let row = try rows.next() {
-                    var frame = FrameRecord(timestampSeconds: row["timestamp"], trackingState: row["trackingState"],
-                                            confidence: row["confidence"])
-                    frame.optionalValues = FrameRecord.optionalNames.map { row[$0] }
-                    frames.append(frame)
+                    do {
+                        frames.append(try SampleTables.frame(row))
+                    } catch let error as FrameColumnError {
+                        throw StoreError.database(action: "read the frames of session \(id)", path: path,
+                                                  reason: "frame \(frames.count): \(error.reason)")
+                    }
                 }
                 let orientation = try Int.fetchOne(db, sql: """
                     SELECT orientation FROM (
@@ -180,7 +185,7 @@ extension SessionDatabase {
     }
 
     /// Replaces a session's scan path, its extension object and its screen size, in one transaction.
-    public func replaceScanPath(id: String, samples: [GazeSample], extensionJSON: String?, screenWidth: Double,
+    public func replaceScanPath(id: String, samples: [GazeSample], gazerecExtension: SessionExtension, screenWidth: Double,
                                 screenHeight: Double) throws {
         try guarded("replace the scan path of session \(id)") {
             try writer.write { db in
@@ -188,13 +193,11 @@ extension SessionDatabase {
                     throw StoreError.unknownSession(id: id, databasePath: path)
                 }
                 try db.execute(sql: "DELETE FROM gazeSample WHERE sessionRowID = ?", arguments: [rowid])
-                let insert = try db.cachedStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
                 for (seq, sample) in samples.enumerated() {
-                    try insert.execute(arguments: [rowid, seq, sample.timestampSeconds, sample.x, sample.y,
-                                                   sample.orientation, sample.trackingState])
+                    try SampleTables.insert(sample, sessionRowID: rowid, seq: seq, db: db)
                 }
                 try db.execute(sql: "UPDATE session SET extensionJSON = ?, screenWidth = ?, screenHeight = ? WHERE rowid = ?",
-                               arguments: [extensionJSON, screenWidth, screenHeight, rowid])
+                               arguments: [gazerecExtension.storedText, screenWidth, screenHeight, rowid])
             }
         }
     }

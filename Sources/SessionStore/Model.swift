@@ -1,3 +1,5 @@
+import GazeModel
+
 /// The device a session was recorded on, as the iOS EyeTracking package describes it.
 public struct DeviceInfo: Sendable, Equatable {
     /// Camera name (V4L2 card name), the video file name for replays, or the iOS model string.
@@ -30,58 +32,19 @@ public struct SessionHeader: Sendable, Equatable {
     /// Unix time in seconds; `nil` while the session was never ended.
     public var endTimeSeconds: Double?
     public var deviceInfo: DeviceInfo
-    /// The `"gazerec"` extension object as compact JSON text, if any.
-    public var extensionJSON: String?
+    /// The `"gazerec"` extension object, if any (imported iOS sessions have none).
+    public var gazerecExtension: SessionExtension?
 
     public init(
         id: String, appID: String, beginTimeSeconds: Double, endTimeSeconds: Double?,
-        deviceInfo: DeviceInfo, extensionJSON: String? = nil
+        deviceInfo: DeviceInfo, gazerecExtension: SessionExtension? = nil
     ) {
         self.id = id
         self.appID = appID
         self.beginTimeSeconds = beginTimeSeconds
         self.endTimeSeconds = endTimeSeconds
         self.deviceInfo = deviceInfo
-        self.extensionJSON = extensionJSON
-    }
-}
-
-/// One point of the scan path.
-public struct GazeSample: Sendable, Equatable {
-    /// Unix time in seconds.
-    public var timestampSeconds: Double
-    /// Screen points from the left edge of the screen.
-    public var x: Double
-    /// Screen points from the top edge of the screen (y grows downwards).
-    public var y: Double
-    /// UIInterfaceOrientation raw value (0 unknown, 1 portrait, 2 upside down, 3 landscapeRight, 4 landscapeLeft).
-    public var orientation: Int
-    /// `nil` when tracking was normal; otherwise an ARKit-style state such as `limited.lowConfidence`.
-    public var trackingState: String?
-
-    public init(timestampSeconds: Double, x: Double, y: Double, orientation: Int, trackingState: String? = nil) {
-        self.timestampSeconds = timestampSeconds
-        self.x = x
-        self.y = y
-        self.orientation = orientation
-        self.trackingState = trackingState
-    }
-}
-
-/// One value of one blend-shape series.
-public struct BlendShapeSample: Sendable, Equatable {
-    /// Unix time in seconds.
-    public var timestampSeconds: Double
-    /// Coefficient in 0…1.
-    public var value: Double
-    public var orientation: Int
-    public var trackingState: String?
-
-    public init(timestampSeconds: Double, value: Double, orientation: Int, trackingState: String? = nil) {
-        self.timestampSeconds = timestampSeconds
-        self.value = value
-        self.orientation = orientation
-        self.trackingState = trackingState
+        self.gazerecExtension = gazerecExtension
     }
 }
 

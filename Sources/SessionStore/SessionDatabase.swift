@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import GazeModel
+import JSONStream
 
 /// The SQLite file that holds every session: one writer, readers in other processes alongside it (WAL).
 ///
@@ -42,10 +44,12 @@ public final class SessionDatabase: Sendable {
             writer = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(writer)
         } catch let error as DatabaseError {
-            throw StoreError.database(action: "open the session database", path: path,
-                                      reason: Self.reason(error) + ". Check the path given by --database or GAZEREC_DATABASE")
+            throw StoreError.database(action: Self.openAction, path: path, reason: Self.reason(error))
         }
     }
+
+    /// The `action` of the error when the file cannot be opened or migrated.
+    public static let openAction = "open the session database"
 
     /// An empty in-memory database (tests).
     public init(inMemory: Void = ()) throws {
@@ -73,6 +77,8 @@ public final class SessionDatabase: Sendable {
             return try body()
         } catch let error as DatabaseError {
             throw StoreError.database(action: action, path: path, reason: Self.reason(error))
+        } catch let error as JSONError {
+            throw StoreError(error)
         }
     }
 
@@ -229,7 +235,7 @@ public final class SessionDatabase: Sendable {
             systemName: row["systemName"], systemVersion: row["systemVersion"])
         let header = SessionHeader(
             id: row["id"], appID: row["appID"], beginTimeSeconds: row["beginTime"], endTimeSeconds: row["endTime"],
-            deviceInfo: device, extensionJSON: row["extensionJSON"])
+            deviceInfo: device, gazerecExtension: SessionExtension(storedText: row["extensionJSON"]))
         return (header, row["interrupted"])
     }
 

@@ -2,6 +2,8 @@ import Channels
 import Foundation
 import GRDB
 import GRDBSQLite
+import GazeModel
+import JSONStream
 
 /// How sessions are written out.
 public struct ExportOptions: @unchecked Sendable {
@@ -196,14 +198,10 @@ final class SessionExporter {
         let derived = try options.derivedExtension.map {
             $0(header, try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID))
         } ?? []
-        guard header.extensionJSON != nil || frameCount > 0 || !blinks.isEmpty || !derived.isEmpty else { return }
+        guard header.gazerecExtension != nil || frameCount > 0 || !blinks.isEmpty || !derived.isEmpty else { return }
         try key(.gazerec)
         try json.beginObject()
-        var stored: [(String, JSONValue)] = []
-        if let text = header.extensionJSON,
-           case .object(let members) = try JSONValue.parse(Array(text.utf8), name: "stored extension of \(header.id)") {
-            stored = members
-        }
+        let stored = header.gazerecExtension?.jsonMembers ?? []
         // Derived members replace stored ones of the same name (an import of an earlier export).
         for (name, value) in stored where !derived.contains(where: { $0.0 == name }) {
             try json.key(name)
@@ -216,7 +214,11 @@ final class SessionExporter {
         if frameCount > 0 {
             try json.key("frames")
             try json.beginArray()
-            let statement = try db.makeStatement(sql: "SELECT * FROM frameSample WHERE sessionRowID = ? ORDER BY seq")
+            let statement = try db.makeStatement(sql: """
+                SELECT sessionRowID, seq, timestamp, trackingState, confidence,
+                       \(SampleTables.frameOptionalColumns.joined(separator: ", "))
+                FROM frameSample WHERE sessionRowID = ? ORDER BY seq
+                """)
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, sessionRowID)
             defer { sqlite3_reset(handle) }
@@ -226,7 +228,7 @@ final class SessionExporter {
                 try json.key("timestamp"); try json.number(sqlite3_column_double(handle, 2))
                 try json.key("trackingState"); try json.string(String(cString: sqlite3_column_text(handle, 3)))
                 try json.key("confidence"); try json.number(sqlite3_column_double(handle, 4))
-                for (offset, name) in FrameRecord.optionalNames.enumerated() {
+                for (offset, name) in SampleTables.frameOptionalColumns.enumerated() {
                     let column = Int32(5 + offset)
                     guard sqlite3_column_type(handle, column) != SQLITE_NULL else { continue }
                     try json.key(name); try json.number(sqlite3_column_double(handle, column))

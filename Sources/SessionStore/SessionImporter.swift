@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import GazeModel
+import JSONStream
 
 /// What to do when an imported session's id is already stored.
 public enum ExistingSessionPolicy: Sendable {
@@ -79,8 +81,8 @@ final class SessionImporter {
         blendKeys = SessionKey.table(
             [.blendShapeLocation, .value, .timestamp, .orientation, .trackingState], styles: styles)
         deviceKeys = SessionKey.table([.model, .screenSize, .systemName, .systemVersion], styles: styles)
-        insertGaze = try db.makeStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
-        insertBlend = try db.makeStatement(sql: "INSERT INTO blendShapeSample VALUES (?, ?, ?, ?, ?, ?)")
+        insertGaze = try db.makeStatement(sql: SampleTables.insertGaze)
+        insertBlend = try db.makeStatement(sql: SampleTables.insertBlendShape)
         inserter = SampleInserter(connection: db.sqliteConnection!, gazeStatement: insertGaze.sqliteStatement,
                                   blendStatement: insertBlend.sqliteStatement)
     }
@@ -184,7 +186,7 @@ final class SessionImporter {
         }
 
         // Required keys, in the order the format lists them.
-        func missing(_ key: SessionKey) -> StoreError {
+        func missing(_ key: SessionKey) -> JSONError {
             reader.error("missing required key '\(key.camel)'")
         }
         guard let id else { throw missing(.id) }
@@ -254,7 +256,7 @@ final class SessionImporter {
                 reader.path.removeLast()
             } while try reader.nextSeparator(close: 0x7D)
         }
-        func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+        func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
         guard let model else { throw missing(.model) }
         guard let size else { throw missing(.screenSize) }
         guard let systemName else { throw missing(.systemName) }
@@ -293,43 +295,45 @@ final class SessionImporter {
                 reader.path.removeLast()
             } while try reader.nextSeparator(close: 0x7D)
         }
-        let sink = MemoryByteSink()
-        let writer = JSONWriter(sink: sink)
-        try writer.value(.object(members))
-        try writer.flush()
-        return sink.text
+        // Through the extension's codec, as every stored extension is written.
+        return SessionExtension(json: .object(members))!.storedText
     }
 
     private func readFrames(_ reader: JSONReader, sessionRowID: Int64) throws {
         try reader.expect(0x5B, "an array of frames")
         if try reader.consume(0x5D) { return }
-        let names = ["timestamp", "trackingState", "confidence"] + FrameRecord.optionalNames
+        let names = ["timestamp", "trackingState", "confidence"] + SampleTables.frameOptionalColumns
         let keys = KeyTable(names)
         var seq = 0
         repeat {
             reader.path.append(.index(seq))
             try reader.expect(0x7B, "a frame object")
-            var frame = FrameRecord(timestampSeconds: .nan, trackingState: "", confidence: .nan)
-            var optional = [Double?](repeating: nil, count: FrameRecord.optionalNames.count)
+            var timestamp = Double.nan, state = "", confidence = Double.nan
+            var optional = [Double?](repeating: nil, count: SampleTables.frameOptionalColumns.count)
             if !(try reader.consume(0x7D)) {
                 repeat {
                     let index = try reader.readKey(matching: keys)
                     reader.path.append(.key(reader.lastKey))
                     switch index {
-                    case 0?: frame.timestampSeconds = try reader.readNumber()
-                    case 1?: frame.trackingState = try reader.readString()
-                    case 2?: frame.confidence = try reader.readNumber()
+                    case 0?: timestamp = try reader.readNumber()
+                    case 1?: state = try reader.readString()
+                    case 2?: confidence = try reader.readNumber()
                     case let column?: optional[column - 3] = try reader.consumeNull() ? nil : try reader.readNumber()
                     case nil: try reader.skipValue()
                     }
                     reader.path.removeLast()
                 } while try reader.nextSeparator(close: 0x7D)
             }
-            guard !frame.timestampSeconds.isNaN else { throw reader.error("missing required key 'timestamp'") }
-            guard !frame.trackingState.isEmpty else { throw reader.error("missing required key 'trackingState'") }
-            guard !frame.confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
-            frame.optionalValues = optional
-            try SessionWriter.insert(frame, sessionRowID: sessionRowID, seq: seq, db: db)
+            guard !timestamp.isNaN else { throw reader.error("missing required key 'timestamp'") }
+            guard !state.isEmpty else { throw reader.error("missing required key 'trackingState'") }
+            guard !confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
+            let frame: FrameMeasurement
+            do {
+                frame = try SampleTables.frame(timestamp: timestamp, state: state, confidence: confidence, optional: optional)
+            } catch let error as FrameColumnError {
+                throw reader.error(error.reason)
+            }
+            try SampleTables.insert(frame, sessionRowID: sessionRowID, seq: seq, db: db)
             reader.path.removeLast()
             seq += 1
         } while try reader.nextSeparator(close: 0x5D)
@@ -362,8 +366,15 @@ final class SessionImporter {
             guard let start, let end, let eyes, let kind, let minimum else {
                 throw reader.error("a blink needs start, end, eyes, kind and minimumOpenness")
             }
-            try db.execute(sql: "INSERT INTO blinkEvent VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [sessionRowID, seq, start, end, eyes, kind, minimum])
+            guard let blinkEyes = BlinkEyes(rawValue: eyes) else {
+                throw reader.error("unknown eyes '\(eyes)' (expected both, left or right)")
+            }
+            guard let blinkKind = BlinkEvent.Kind(rawValue: kind) else {
+                throw reader.error("unknown kind '\(kind)' (expected blink or longClosure)")
+            }
+            let event = BlinkEvent(startSeconds: start, endSeconds: end, eyes: blinkEyes, kind: blinkKind,
+                                   minimumOpenness: minimum)
+            try SampleTables.insert(event, sessionRowID: sessionRowID, seq: seq, db: db)
             reader.path.removeLast()
             seq += 1
         } while try reader.nextSeparator(close: 0x5D)
@@ -400,7 +411,7 @@ final class SessionImporter {
                     reader.path.removeLast()
                 } while try reader.nextSeparator(close: 0x7D)
             }
-            func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+            func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
             guard let timestamp else { throw missing(.timestamp) }
             guard let x else { throw missing(.x) }
             guard let y else { throw missing(.y) }
@@ -466,7 +477,7 @@ final class SessionImporter {
                             reader.path.removeLast()
                         } while try reader.nextSeparator(close: 0x7D)
                     }
-                    func missing(_ key: SessionKey) -> StoreError { reader.error("missing required key '\(key.camel)'") }
+                    func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
                     guard location != nil else { throw missing(.blendShapeLocation) }
                     guard let value else { throw missing(.value) }
                     guard let timestamp else { throw missing(.timestamp) }

@@ -1,75 +1,15 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-
-/// gazerec's per-frame measurements as stored with a session (exported under `"gazerec"."frames"`).
-public struct FrameRecord: Sendable, Equatable {
-    /// Unix seconds.
-    public var timestampSeconds: Double
-    /// The analysis vocabulary: normal, initializing, lowConfidence, excessiveMotion, missing.
-    public var trackingState: String
-    public var confidence: Double
-    public var opennessLeft: Double?
-    public var opennessRight: Double?
-    /// Pupil position normalised to the eye corners (see docs/ExportFormat.md).
-    public var pupilLeftU: Double?
-    public var pupilLeftV: Double?
-    public var pupilRightU: Double?
-    public var pupilRightV: Double?
-    public var yawDegrees: Double?
-    public var pitchDegrees: Double?
-    public var rollDegrees: Double?
-    public var tx: Double?
-    public var ty: Double?
-    public var tz: Double?
-
-    public init(timestampSeconds: Double, trackingState: String, confidence: Double) {
-        self.timestampSeconds = timestampSeconds
-        self.trackingState = trackingState
-        self.confidence = confidence
-    }
-
-    /// Names of the optional columns, in table and JSON order.
-    public static let optionalNames = ["opennessLeft", "opennessRight", "pupilLeftU", "pupilLeftV", "pupilRightU",
-                                       "pupilRightV", "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz"]
-
-    /// The optional values in `optionalNames` order.
-    public var optionalValues: [Double?] {
-        get { [opennessLeft, opennessRight, pupilLeftU, pupilLeftV, pupilRightU, pupilRightV,
-               yawDegrees, pitchDegrees, rollDegrees, tx, ty, tz] }
-        set {
-            precondition(newValue.count == 12)
-            (opennessLeft, opennessRight, pupilLeftU, pupilLeftV) = (newValue[0], newValue[1], newValue[2], newValue[3])
-            (pupilRightU, pupilRightV, yawDegrees, pitchDegrees) = (newValue[4], newValue[5], newValue[6], newValue[7])
-            (rollDegrees, tx, ty, tz) = (newValue[8], newValue[9], newValue[10], newValue[11])
-        }
-    }
-}
-
-/// A completed eye closure as stored (exported under `"gazerec"."blinks"`).
-public struct BlinkRecord: Sendable, Equatable {
-    public var startSeconds: Double
-    public var endSeconds: Double
-    public var eyes: String
-    public var kind: String
-    public var minimumOpenness: Double
-
-    public init(startSeconds: Double, endSeconds: Double, eyes: String, kind: String, minimumOpenness: Double) {
-        self.startSeconds = startSeconds
-        self.endSeconds = endSeconds
-        self.eyes = eyes
-        self.kind = kind
-        self.minimumOpenness = minimumOpenness
-    }
-}
+import GazeModel
 
 /// What one recorder flush appends to its session.
 public struct SampleBatchToAppend: Sendable {
     public var gaze: [GazeSample] = []
     /// Blend-shape name → samples.
     public var blendShapes: [String: [BlendShapeSample]] = [:]
-    public var frames: [FrameRecord] = []
-    public var blinks: [BlinkRecord] = []
+    public var frames: [FrameMeasurement] = []
+    public var blinks: [BlinkEvent] = []
 
     public init() {}
 
@@ -105,7 +45,7 @@ public final class SessionWriter {
                     """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.deviceInfo.model,
                                      header.deviceInfo.screenWidth, header.deviceInfo.screenHeight,
                                      header.deviceInfo.systemName, header.deviceInfo.systemVersion,
-                                     header.extensionJSON, recorderPID])
+                                     header.gazerecExtension?.storedText, recorderPID])
                 let rowid = db.lastInsertedRowID
                 for name in blendShapeNames {
                     try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)",
@@ -123,27 +63,21 @@ public final class SessionWriter {
         guard !batch.isEmpty else { return }
         try database.guarded("record samples") {
             try database.writer.write { db in
-                let gaze = try db.cachedStatement(sql: "INSERT INTO gazeSample VALUES (?, ?, ?, ?, ?, ?, ?)")
                 for sample in batch.gaze {
-                    try gaze.execute(arguments: [sessionRowID, take("gaze"), sample.timestampSeconds, sample.x, sample.y,
-                                                 sample.orientation, sample.trackingState])
+                    try SampleTables.insert(sample, sessionRowID: sessionRowID, seq: take("gaze"), db: db)
                 }
-                let blend = try db.cachedStatement(sql: "INSERT INTO blendShapeSample VALUES (?, ?, ?, ?, ?, ?)")
                 for (name, samples) in batch.blendShapes {
                     guard let series = seriesRowIDs[name] else { continue }
                     for sample in samples {
-                        try blend.execute(arguments: [series, take("blend:" + name), sample.timestampSeconds, sample.value,
-                                                      sample.orientation, sample.trackingState])
+                        try SampleTables.insert(sample, seriesRowID: series, seq: take("blend:" + name), db: db)
                     }
                 }
                 for frame in batch.frames {
-                    try Self.insert(frame, sessionRowID: sessionRowID, seq: take("frame"), db: db)
+                    try SampleTables.insert(frame, sessionRowID: sessionRowID, seq: take("frame"), db: db)
                     lastTimestamp = frame.timestampSeconds
                 }
-                let blink = try db.cachedStatement(sql: "INSERT INTO blinkEvent VALUES (?, ?, ?, ?, ?, ?, ?)")
                 for event in batch.blinks {
-                    try blink.execute(arguments: [sessionRowID, take("blink"), event.startSeconds, event.endSeconds,
-                                                  event.eyes, event.kind, event.minimumOpenness])
+                    try SampleTables.insert(event, sessionRowID: sessionRowID, seq: take("blink"), db: db)
                 }
             }
         }
@@ -155,22 +89,12 @@ public final class SessionWriter {
         return seq
     }
 
-    static func insert(_ frame: FrameRecord, sessionRowID: Int64, seq: Int, db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO frameSample VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        var arguments: [(any DatabaseValueConvertible)?] = [sessionRowID, seq, frame.timestampSeconds,
-                                                             frame.trackingState, frame.confidence]
-        for value in frame.optionalValues { arguments.append(value) }
-        try statement.execute(arguments: StatementArguments(arguments))
-    }
-
     /// Ends the session: `endTime` and the final extension object, in one transaction.
-    public func close(endTimeSeconds: Double, extensionJSON: String?) throws {
+    public func close(endTimeSeconds: Double, gazerecExtension: SessionExtension?) throws {
         try database.guarded("close session \(sessionID)") {
             try database.writer.write { db in
                 try db.execute(sql: "UPDATE session SET endTime = ?, extensionJSON = ?, recorderPID = NULL WHERE rowid = ?",
-                               arguments: [endTimeSeconds, extensionJSON, sessionRowID])
+                               arguments: [endTimeSeconds, gazerecExtension?.storedText, sessionRowID])
             }
         }
     }
@@ -243,7 +167,8 @@ extension SessionDatabase {
             """, arguments: [sessionRowID])
         var samples: [GazeSample] = []
         while let row = try rows.next() {
-            samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3], trackingState: row[4]))
+            samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3],
+                                      trackingState: TrackingState(eyeTrackingValue: row[4])))
         }
         return samples
     }

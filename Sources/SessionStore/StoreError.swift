@@ -1,3 +1,5 @@
+import JSONStream
+
 /// Everything that can go wrong in the session store, each with a sentence a user can act on.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// No session with this id is stored.
@@ -22,8 +24,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case let .unknownSession(id, path):
             return "no session \(id) in \(path). List the stored sessions with 'gazerec list'."
         case let .sessionExists(id, source):
-            return "cannot import \(source): session \(id) is already stored. "
-                + "Use --replace to overwrite it or --skip-existing to keep the stored one."
+            return "cannot import \(source): session \(id) is already stored."
         case let .duplicateInImport(id, source, firstSource):
             let other = source == firstSource ? "earlier in the same file" : "in \(firstSource)"
             return "cannot import \(source): session \(id) occurs twice (also \(other)). Remove one copy."
@@ -38,7 +39,19 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "no calibration \(id) in \(path). List the stored calibrations with 'gazerec calibrations list', "
                 + "or make one with 'gazerec calibrate'."
         case let .calibrationExists(id, source):
-            return "cannot import \(source): calibration \(id) is already stored. Use --replace to overwrite it."
+            return "cannot import \(source): calibration \(id) is already stored."
+        }
+    }
+}
+
+extension StoreError {
+    /// A JSON reading or writing error in the store's terms.
+    public init(_ error: JSONError) {
+        switch error {
+        case let .invalid(source, path, line, column, reason):
+            self = .invalidJSON(source: source, path: path, line: line, column: column, reason: reason)
+        case let .io(action, path, reason):
+            self = .io(action: action, path: path, reason: reason)
         }
     }
 }

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
 import GazeCapture
+import GazeModel
 import GazeVision
+import JSONStream
 import Recorder
 import SessionStore
 
 /// `gazerec`: record, calibrate and manage webcam eye-tracking sessions.
 struct Gazerec: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = GazerecVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "gazerec",
@@ -48,7 +50,7 @@ enum Main {
             Console.error(error.message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch let error as any RuntimeFailure {
-            Console.error(error.description)
+            Console.error(ErrorHints.message(for: error))
             Foundation.exit(EXIT_FAILURE)
         } catch {
             // Help, version, validation errors and exit codes: ArgumentParser's own handling.

@@ -1,9 +1,12 @@
 import Foundation
 import GazeCore
+import Recorder
 import SessionStore
 import Testing
 import TestSupport
 @testable import GazeCalibration
+import GazeModel
+import JSONStream
 
 /// A finished scripted procedure on constructed data, and its record.
 func constructedRecord(seed: UInt64 = 1, geometry: Bool = true, name: String? = "p01") throws -> CalibrationRecord {
@@ -167,24 +170,23 @@ struct CalibrationStoreTests {
 
     @Test("a stored frame gives the features a live frame gave: the mapping cannot tell them apart")
     func storedFrameFeatures() throws {
-        var frame = FrameRecord(timestampSeconds: 10, trackingState: "normal", confidence: 0.9)
-        frame.pupilLeftU = 0.52
-        frame.pupilLeftV = 0.11
-        frame.yawDegrees = 3
-        frame.pitchDegrees = -2
-        frame.rollDegrees = 1
-        frame.tx = 120
-        frame.ty = -80
-        frame.tz = 6000
+        var frame = FrameMeasurement(timestampSeconds: 10, trackingState: .normal, confidence: 0.9,
+                                     pupilLeft: Point2(0.52, 0.11),
+                                     headPose: HeadPoseMeasurement(yawDegrees: 3, pitchDegrees: -2, rollDegrees: 1,
+                                                                   translation: Vector3(120, -80, 6000)))
         let features = try #require(GazeFeatures(frame))
         #expect(features.pupilLeft == Point2(0.52, 0.11) && features.pupilRight == nil)
         #expect(features.headX == 120.0 / 6000 && features.headY == -80.0 / 6000 && features.trackingNormal)
         let applied = AppliedCalibration(try constructedRecord())
         let sample = try #require(applied.sample(for: frame, orientation: 3))
-        #expect(sample.trackingState == nil && sample.orientation == 3)
-        frame.trackingState = "lowConfidence"
-        #expect(applied.sample(for: frame, orientation: 3)?.trackingState == "limited.lowConfidence")
-        frame.pupilLeftU = nil
+        #expect(sample.trackingState == .normal && sample.orientation == 3)
+        frame.trackingState = .lowConfidence
+        #expect(applied.sample(for: frame, orientation: 3)?.trackingState == .lowConfidence)
+        // A head pose at zero depth has no direction: no features, on every path.
+        var flat = frame
+        flat.headPose?.translation.z = 0
+        #expect(GazeFeatures(flat) == nil)
+        frame.pupilLeft = nil
         #expect(applied.sample(for: frame, orientation: 3) == nil)
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import GazeCapture
+import GazeModel
 
 @Suite("V4L2 camera logic against a simulated device")
 struct V4L2CameraTests {

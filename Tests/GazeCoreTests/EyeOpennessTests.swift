@@ -1,3 +1,4 @@
+import GazeModel
 import Testing
 @testable import GazeCore
 

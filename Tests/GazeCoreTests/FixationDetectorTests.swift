@@ -1,4 +1,5 @@
 import Foundation
+import GazeModel
 import Testing
 @testable import GazeCore
 
@@ -7,8 +8,8 @@ struct FixationDetectorTests {
     /// A 60 Hz scan path: fixations at given points for given sample counts, joined by saccades of
     /// `saccadeSamples` evenly spaced samples; `jitter` alternates ± around each fixation point.
     static func path(_ fixations: [(x: Double, y: Double, samples: Int)], saccadeSamples: Int = 3,
-                     jitter: Double = 0) -> (samples: [GazePoint], expected: [(first: Int, last: Int, x: Double, y: Double)]) {
-        var samples: [GazePoint] = []
+                     jitter: Double = 0) -> (samples: [GazeSample], expected: [(first: Int, last: Int, x: Double, y: Double)]) {
+        var samples: [GazeSample] = []
         var expected: [(Int, Int, Double, Double)] = []
         var t = 1000.0
         for (index, fixation) in fixations.enumerated() {
@@ -16,14 +17,14 @@ struct FixationDetectorTests {
                 let from = fixations[index - 1]
                 for step in 1...saccadeSamples {
                     let f = Double(step) / Double(saccadeSamples + 1)
-                    samples.append(GazePoint(timestampSeconds: t, x: from.x + (fixation.x - from.x) * f, y: from.y + (fixation.y - from.y) * f))
+                    samples.append(GazeSample(timestampSeconds: t, x: from.x + (fixation.x - from.x) * f, y: from.y + (fixation.y - from.y) * f, orientation: 0))
                     t += 1.0 / 60
                 }
             }
             let first = samples.count
             for k in 0..<fixation.samples {
                 let d = k % 2 == 0 ? jitter : -jitter
-                samples.append(GazePoint(timestampSeconds: t, x: fixation.x + d, y: fixation.y - d))
+                samples.append(GazeSample(timestampSeconds: t, x: fixation.x + d, y: fixation.y - d, orientation: 0))
                 t += 1.0 / 60
             }
             expected.append((first, samples.count - 1, fixation.x, fixation.y))
@@ -75,7 +76,8 @@ struct FixationDetectorTests {
     @Test("thresholds follow the viewing geometry")
     func geometry() {
         // 1920 points over 531 mm at 600 mm: about 37.9 points per degree.
-        let geometry = ViewingGeometry(screenWidthPoints: 1920, screenWidthMillimetres: 531, distanceMillimetres: 600)
+        let geometry = ScreenGeometry(widthPoints: 1920, heightPoints: 1080, widthMillimetres: 531, heightMillimetres: 299,
+                                      distanceMillimetres: 600)
         #expect(abs(geometry.pointsPerDegree - 1920.0 / 531 * 600 * tan(Double.pi / 180)) < 1e-9)
         // A 50-point spread is over 1.5° at 37.9 points/degree (56.8 points)? No: under. At 20 points/degree it is over.
         let (samples, _) = Self.path([(500, 500, 30)], jitter: 12.5)  // dispersion 50 points

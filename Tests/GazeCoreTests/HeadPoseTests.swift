@@ -1,4 +1,5 @@
 import Foundation
+import GazeModel
 import Testing
 import TestSupport
 @testable import GazeCore

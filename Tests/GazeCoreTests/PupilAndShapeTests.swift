@@ -1,4 +1,5 @@
 import Foundation
+import GazeModel
 import Testing
 @testable import GazeCore
 
@@ -93,8 +94,8 @@ struct EyeFeatureExtractorTests {
         #expect(state(good, 0.4) == .normal)
         #expect(state(FaceObservation(landmarks: face(gap: 0.3), confidence: 0.2, detected: false), 0.5) == .lowConfidence)
         #expect(state(FaceObservation(landmarks: face(gap: 0.3, shift: 60), confidence: 0.9, detected: false), 0.6) == .excessiveMotion)
-        #expect(TrackingState.normal.sessionValue == nil)
-        #expect(TrackingState.lowConfidence.sessionValue == "limited.lowConfidence")
+        #expect(TrackingState.normal.eyeTrackingValue == nil)
+        #expect(TrackingState.lowConfidence.eyeTrackingValue == "limited.lowConfidence")
     }
 
     @Test("openness falls and a blink is reported when the lids close")

@@ -4,6 +4,7 @@ import GazeCore
 import Testing
 import TestSupport
 @testable import GazeVision
+import GazeModel
 
 @Suite("The per-frame pipeline on the fixture clips")
 struct FramePipelineTests {

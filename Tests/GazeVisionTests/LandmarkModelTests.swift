@@ -3,6 +3,7 @@ import GazeCore
 import Testing
 import TestSupport
 @testable import GazeVision
+import GazeModel
 
 @Suite("dlib shim on real faces")
 struct LandmarkModelTests {

@@ -4,6 +4,7 @@ import GazeCore
 import GazeVision
 import Testing
 import TestSupport
+import GazeModel
 
 /// The dlib model and fixtures the vision tests need, with the reason when they are absent.
 enum VisionFixtures {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 import SessionStore
+import GazeModel
+import JSONStream
 
 @Suite("gazerec analyze")
 struct AnalyzeCommandTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 import SessionStore
+import GazeModel
+import JSONStream
 
 /// A fresh database holding the iOS fixture: its folder, the environment naming it, the session id.
 func importedIOSFixture() throws -> (TemporaryFolder, [String: String], String) {

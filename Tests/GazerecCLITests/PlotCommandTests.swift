@@ -6,6 +6,8 @@ import GazeCapture
 import Testing
 import TestSupport
 import SessionStore
+import GazeModel
+import JSONStream
 
 @Suite("gazerec plot")
 struct PlotCommandTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 import SessionStore
+import GazeModel
+import JSONStream
 
 /// Recording end to end: the real binary, real processes, real signals.
 @Suite("gazerec start/stop/status/repair", .serialized)

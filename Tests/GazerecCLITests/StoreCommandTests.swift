@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 import SessionStore
+import GazeModel
+import JSONStream
 
 /// End-to-end tests of the store subcommands: the real binary, its stdout, stderr and exit code.
 @Suite("gazerec list/show/export/import/delete")

@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 import Testing
 import TestSupport
 

@@ -1,6 +1,8 @@
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
+import JSONStream
 import Testing
 import TestSupport
 @testable import Recorder
@@ -65,7 +67,7 @@ struct RecorderTests {
         #expect(try store.frameCount(id: result.sessionID).count == 60)
         #expect(summary.blendShapeSampleCounts.map(\.name) == ["eyeBlink_L", "jawOpen"])
         #expect(summary.blendShapeSampleCounts.allSatisfy { $0.count == 60 })
-        #expect(summary.header.extensionJSON?.contains(#""endedBy":"camera /dev/video9 was lost"#) == true)
+        #expect(summary.header.gazerecExtension?.endedBy?.contains("camera /dev/video9 was lost") == true)
         #expect(summary.header.deviceInfo.systemName == "Linux")
         #expect(summary.header.deviceInfo.systemVersion.contains("kernel"))
         // The lock is free again.
@@ -116,8 +118,8 @@ struct RecorderTests {
                                                                                 systemName: "Linux", systemVersion: "v"))
         let writer = try SessionWriter(database: store, header: header, blendShapeNames: ["eyeBlink_L"], recorderPID: 4242)
         var batch = SampleBatchToAppend()
-        batch.frames = [FrameRecord(timestampSeconds: 101, trackingState: "normal", confidence: 0.9),
-                        FrameRecord(timestampSeconds: 101.5, trackingState: "normal", confidence: 0.9)]
+        batch.frames = [FrameMeasurement(timestampSeconds: 101, trackingState: .normal, confidence: 0.9),
+                        FrameMeasurement(timestampSeconds: 101.5, trackingState: .normal, confidence: 0.9)]
         batch.blendShapes["eyeBlink_L"] = [BlendShapeSample(timestampSeconds: 101.5, value: 0.2, orientation: 3)]
         try writer.append(batch)
         #expect(try store.repairInterruptedSessions(except: "AAAAAAAA-0000-0000-0000-000000000002").isEmpty)
@@ -133,19 +135,20 @@ struct RecorderTests {
         let header = SessionHeader(id: "AAAAAAAA-0000-0000-0000-000000000003", appID: "a", beginTimeSeconds: 100,
                                    endTimeSeconds: nil, deviceInfo: DeviceInfo(model: "m", screenWidth: 1, screenHeight: 1,
                                                                                 systemName: "Linux", systemVersion: "v"),
-                                   extensionJSON: #"{"formatVersion":1}"#)
+                                   gazerecExtension: SessionExtension(json: .object([("formatVersion", .number(1))])))
         let writer = try SessionWriter(database: store, header: header, blendShapeNames: [], recorderPID: 1)
         var batch = SampleBatchToAppend()
-        var frame = FrameRecord(timestampSeconds: 100.25, trackingState: "normal", confidence: 0.75)
-        frame.opennessLeft = 0.5
-        frame.yawDegrees = -12.5
-        batch.frames = [frame, FrameRecord(timestampSeconds: 100.5, trackingState: "missing", confidence: 0)]
-        batch.blinks = [BlinkRecord(startSeconds: 100.3, endSeconds: 100.45, eyes: "both", kind: "blink", minimumOpenness: 0.1)]
+        let frame = FrameMeasurement(
+            timestampSeconds: 100.25, trackingState: .normal, confidence: 0.75, opennessLeft: 0.5,
+            headPose: HeadPoseMeasurement(yawDegrees: -12.5, pitchDegrees: 2, rollDegrees: 0.5,
+                                          translation: Vector3(-10, 20, 5000)))
+        batch.frames = [frame, FrameMeasurement(timestampSeconds: 100.5, trackingState: .missing, confidence: 0)]
+        batch.blinks = [BlinkEvent(startSeconds: 100.3, endSeconds: 100.45, eyes: .both, kind: .blink, minimumOpenness: 0.1)]
         try writer.append(batch)
-        try writer.close(endTimeSeconds: 100.5, extensionJSON: #"{"formatVersion":1}"#)
+        try writer.close(endTimeSeconds: 100.5, gazerecExtension: header.gazerecExtension)
         let sink = MemoryByteSink()
         try store.export(ids: [header.id], asArray: false, to: sink)
-        #expect(sink.text.contains(#""gazerec":{"formatVersion":1,"frames":[{"timestamp":100.25,"trackingState":"normal","confidence":0.75,"opennessLeft":0.5,"yawDegrees":-12.5},{"timestamp":100.5,"trackingState":"missing","confidence":0}],"blinks":[{"start":100.3,"end":100.45,"eyes":"both","kind":"blink","minimumOpenness":0.1}]}"#))
+        #expect(sink.text.contains(#""gazerec":{"formatVersion":1,"frames":[{"timestamp":100.25,"trackingState":"normal","confidence":0.75,"opennessLeft":0.5,"yawDegrees":-12.5,"pitchDegrees":2,"rollDegrees":0.5,"tx":-10,"ty":20,"tz":5000},{"timestamp":100.5,"trackingState":"missing","confidence":0}],"blinks":[{"start":100.3,"end":100.45,"eyes":"both","kind":"blink","minimumOpenness":0.1}]}"#))
         let fresh = try SessionDatabase()
         try fresh.importSessions(from: [.bytes(sink.bytes, name: "x.json")])
         let again = MemoryByteSink()

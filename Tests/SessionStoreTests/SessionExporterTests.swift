@@ -1,6 +1,8 @@
 import Foundation
+import GazeModel
 import Testing
 import TestSupport
+import JSONStream
 @testable import SessionStore
 
 @Suite("Export to EyeTracking JSON")

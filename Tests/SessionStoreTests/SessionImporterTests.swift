@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import GazeModel
+import JSONStream
 import Testing
 import TestSupport
 @testable import SessionStore
@@ -55,7 +57,7 @@ struct SessionImporterTests {
                                                         systemName: "Linux", systemVersion: "6.1"))
         #expect(summary.gazeSampleCount == 1)
         #expect(summary.blendShapeSampleCounts.map(\.name) == ["eyeBlink_L"])
-        #expect(summary.header.extensionJSON == #"{"b":[1,2.5,"x"],"a":{"n":null}}"#)
+        #expect(summary.header.gazerecExtension?.storedText == #"{"b":[1,2.5,"x"],"a":{"n":null}}"#)
     }
 
     @Test("snake_case keys are detected without an option")

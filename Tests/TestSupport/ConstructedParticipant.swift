@@ -1,5 +1,7 @@
 import Foundation
 import GazeCore
+import GazeCalibration
+import GazeModel
 
 /// A reproducible generator (SplitMix64) and Gaussian draws for constructed data.
 public struct SeededGenerator: RandomNumberGenerator {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import GazeCapture
+import GazeModel
+import JSONStream
 import Recorder
 
 /// Where frames come from for `calibrate` and `validate`: a camera, or a video standing in for one.

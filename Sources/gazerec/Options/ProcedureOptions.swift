@@ -1,5 +1,7 @@
 import ArgumentParser
 import GazeCore
+import GazeModel
+import JSONStream
 
 /// Options shared by `calibrate` and `validate`: the viewing geometry for degrees, the script,
 /// and the timing and sample rules of each target.

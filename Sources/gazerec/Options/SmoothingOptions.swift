@@ -1,5 +1,7 @@
 import ArgumentParser
 import GazeCore
+import GazeModel
+import JSONStream
 
 /// Gaze smoothing filters for --smoothing.
 enum SmoothingFilter: String, CaseIterable, ExpressibleByArgument {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GazeModel
+import JSONStream
 import SessionStore
 
 /// Where the session database lives: `--database`, `GAZEREC_DATABASE`, or the XDG data folder.

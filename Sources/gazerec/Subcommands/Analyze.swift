@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import SessionStore
 
 extension AnalysisFormat: ExpressibleByArgument {}

@@ -3,7 +3,9 @@ import Foundation
 import GazeCalibration
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import Recorder
 import SessionStore
 
@@ -99,7 +101,7 @@ extension Gazerec {
                 screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: sourceKind,
                 sourceName: sourceName, sourceWidth: source.width, sourceHeight: source.height,
                 focalLengthPixels: vision.focalLength, procedure: procedure,
-                outcome: procedure.outcome!, gazerecVersion: RecorderVersion.current)
+                outcome: procedure.outcome!, gazerecVersion: GazerecVersion.current)
             try database.save(record)
             Console.write(CalibrationReport.text(record))
             if let warning = CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import GazeCalibration
+import GazeCapture
 import GazeCore
+import GazeModel
+import JSONStream
 import Recorder
 import SessionStore
 
@@ -228,30 +231,18 @@ extension Gazerec {
             let record = try database.calibrationRecord(id: calibration)
             let applied = AppliedCalibration(record)
             // The extension keeps everything but what the new calibration changes.
-            var members: [(String, JSONValue)] = []
-            var recordedSmoothing = GazeSmoothing.none
-            if let text = stored.header.extensionJSON, case .object(let existing) = try JSONValue.parse(Array(text.utf8)) {
-                members = existing.filter { !["calibrationApplied", "calibration", "smoothing"].contains($0.0) }
-                recordedSmoothing = GazeSmoothing(json: JSONValue.object(existing)["smoothing"]) ?? .none
-            }
-            let smoothing = smoothingOptions.resolved(fallback: recordedSmoothing)
+            var gazerecExtension = stored.header.gazerecExtension ?? SessionExtension()
+            let smoothing = smoothingOptions.resolved(fallback: gazerecExtension.smoothing ?? .none)
             let samples = applied.scanPath(stored.frames, orientation: stored.orientation, smoothing: smoothing)
             var reference = applied.reference
-            if case .object(var fields) = reference {
-                fields.append(("recalibratedAt", .number(SystemClock.unixTime())))
-                reference = .object(fields)
-            }
-            members += [("calibrationApplied", .bool(true)), ("calibration", reference), ("smoothing", smoothing.jsonValue)]
-            let sink = MemoryByteSink()
-            let writer = JSONWriter(sink: sink)
-            try writer.value(.object(members))
-            try writer.flush()
+            reference.recalibratedAtSeconds = SystemClock.unixTime()
+            gazerecExtension.applyCalibration(reference, smoothing: smoothing)
             let device = stored.header.deviceInfo
             if device.screenWidth != record.screenWidth || device.screenHeight != record.screenHeight {
                 Console.note("screen size \(Int(device.screenWidth))x\(Int(device.screenHeight)) becomes the calibration's "
                              + "\(Int(record.screenWidth))x\(Int(record.screenHeight))")
             }
-            try database.replaceScanPath(id: stored.header.id, samples: samples, extensionJSON: sink.text,
+            try database.replaceScanPath(id: stored.header.id, samples: samples, gazerecExtension: gazerecExtension,
                                          screenWidth: record.screenWidth, screenHeight: record.screenHeight)
             Console.note("session \(stored.header.id): \(samples.count) gaze samples from \(stored.frames.count) frames "
                          + "with calibration \(record.id)\(Gazerec.Start.accuracyText(record))")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GazeCapture
+import GazeModel
+import JSONStream
 import SessionStore
 
 extension Gazerec {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import SessionStore
 
 /// Export formats.
@@ -92,13 +94,8 @@ extension Gazerec {
         /// `fixations` and `movement` for the `"gazerec"` object.
         static func fixationMembers(_ header: SessionHeader, _ samples: [GazeSample]) -> [(String, JSONValue)] {
             let detector = SessionViewing.detector(header, screenWidth: header.deviceInfo.screenWidth)
-            let (found, labels) = detector.detect(samples.gazePoints)
-            let list: [JSONValue] = found.map { f in
-                .object([("start", .number(f.startSeconds)), ("end", .number(f.endSeconds)), ("x", .number(f.x)),
-                         ("y", .number(f.y)), ("samples", .number(Double(f.sampleCount))),
-                         ("dispersion", .number(f.dispersionPoints))])
-            }
-            return [("fixations", .array(list)), ("movement", .array(labels.map { .string($0.rawValue) }))]
+            let (found, labels) = detector.detect(samples)
+            return [("fixations", .array(found.map(\.jsonValue))), ("movement", .array(labels.map { .string($0.rawValue) }))]
         }
 
         /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.
@@ -109,7 +106,7 @@ extension Gazerec {
                 // Movement labels from fixation detection (I-DT defaults) over the scan path.
                 let (samples, screenWidth, _) = try database.scanPath(id: id)
                 let header = try database.summary(id: id).header
-                let labels = SessionViewing.detector(header, screenWidth: screenWidth).detect(samples.gazePoints).labels
+                let labels = SessionViewing.detector(header, screenWidth: screenWidth).detect(samples).labels
                 try database.exportCSV(id: id, to: sink, keyStyle: style) { index in
                     index < labels.count ? labels[index].rawValue : nil
                 }

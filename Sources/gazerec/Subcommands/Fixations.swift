@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import SessionStore
 
 extension FixationDetector.Method: ExpressibleByArgument {}
@@ -77,10 +79,11 @@ extension Gazerec {
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
-            let (samples, screenWidth, _) = try database.scanPath(id: id)
+            let (samples, screenWidth, screenHeight) = try database.scanPath(id: id)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {
-                    ViewingGeometry(screenWidthPoints: screenWidth, screenWidthMillimetres: size.width, distanceMillimetres: $0)
+                    ScreenGeometry(widthPoints: screenWidth, heightPoints: screenHeight, widthMillimetres: size.width,
+                                   heightMillimetres: size.height, distanceMillimetres: $0)
                 }
             }
             let (pointsPerDegree, geometrySource) = SessionViewing.pointsPerDegree(try database.summary(id: id).header,
@@ -88,7 +91,7 @@ extension Gazerec {
             let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
                                             velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
                                             minimumDurationSeconds: minimumDuration)
-            let points = samples.gazePoints
+            let points = samples
             let (fixations, labels) = detector.detect(points)
             switch format {
             case .table:
@@ -111,19 +114,7 @@ extension Gazerec {
             case .json:
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try writer.beginArray()
-                for f in fixations {
-                    try writer.element()
-                    try writer.beginObject()
-                    try writer.key("start"); try writer.number(f.startSeconds)
-                    try writer.key("end"); try writer.number(f.endSeconds)
-                    try writer.key("x"); try writer.number(f.x)
-                    try writer.key("y"); try writer.number(f.y)
-                    try writer.key("samples"); try writer.integer(Int64(f.sampleCount))
-                    try writer.key("dispersion"); try writer.number(f.dispersionPoints)
-                    try writer.endObject()
-                }
-                try writer.endArray()
+                try writer.value(.array(fixations.map(\.jsonValue)))
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)

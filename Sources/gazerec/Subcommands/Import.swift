@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GazeModel
+import JSONStream
 import SessionStore
 
 extension Gazerec {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import SessionStore
 
 extension Gazerec {
@@ -52,7 +54,7 @@ extension Gazerec {
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
-            let points = samples.gazePoints
+            let points = samples
             let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations
             let all = !heatmap && !scanpath && !fixations
             var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)

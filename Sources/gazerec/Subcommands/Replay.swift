@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import Recorder
 import SessionStore
 
@@ -40,7 +42,7 @@ extension Gazerec {
             guard let first = samples.first, let last = samples.last else {
                 throw UsageError(message: "session \(id) has no scan path to replay (was it calibrated?).")
             }
-            let points = samples.gazePoints
+            let points = samples
             let header = try database.summary(id: id).header
             let fixations = SessionViewing.detector(header, screenWidth: storedWidth).detect(points).fixations
             let duration = last.timestampSeconds - first.timestampSeconds

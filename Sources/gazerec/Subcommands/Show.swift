@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GazeModel
+import JSONStream
 import SessionStore
 
 extension Gazerec {
@@ -17,17 +19,17 @@ extension Gazerec {
         var json = false
 
         /// The calibration a session's gaze came from, as its extension records it.
-        static func calibrationText(_ extensionJSON: String?) -> String {
-            guard let json = extensionJSON, let value = try? JSONValue.parse(Array(json.utf8)) else { return "-" }
-            guard value["calibrationApplied"] == .bool(true), case .string(let id)? = value["calibration"]?["id"] else {
+        static func calibrationText(_ gazerecExtension: SessionExtension?) -> String {
+            guard let gazerecExtension else { return "-" }
+            guard gazerecExtension.calibrationApplied == true, let calibration = gazerecExtension.calibration else {
                 return "none (no gaze; 'gazerec recalibrate' can add it)"
             }
-            var text = id
-            if case .number(let points)? = value["calibration"]?["accuracyPoints"] {
+            var text = calibration.id
+            if let points = calibration.accuracyPoints {
                 text += ", validation accuracy \(Formatting.fixed(points, 1)) pt"
-                if case .number(let degrees)? = value["calibration"]?["accuracyDegrees"] { text += " (\(Formatting.fixed(degrees, 2))°)" }
+                if let degrees = calibration.accuracyDegrees { text += " (\(Formatting.fixed(degrees, 2))°)" }
             }
-            if value["calibration"]?["recalibratedAt"] != nil { text += ", recalibrated" }
+            if calibration.recalibratedAtSeconds != nil { text += ", recalibrated" }
             return text
         }
 
@@ -66,8 +68,8 @@ extension Gazerec {
             }
             lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
-            lines.append(("gazerec data", header.extensionJSON == nil ? "none" : "present"))
-            lines.append(("Calibration", Self.calibrationText(header.extensionJSON)))
+            lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
+            lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
             let width = lines.map(\.0.count).max() ?? 0
             Console.output(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
                 .joined(separator: "\n") + "\n")

@@ -4,7 +4,9 @@ import Foundation
 import GazeCalibration
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import Recorder
 import SessionStore
 
@@ -178,7 +180,7 @@ extension Gazerec {
             let terminal = Console.stderrIsTerminal && notifyFd == nil && live == nil
             let recorder = Recorder(configuration: configuration, stop: stop)
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
-            var sampleHandler: ((FrameRecord, [(String, Double)], GazeSample?) -> Void)?
+            var sampleHandler: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?
             if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
             if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
             live?.start()
@@ -222,46 +224,43 @@ extension Gazerec {
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
         private func resolveCalibration() throws -> AppliedCalibration? {
             let quiet = notifyFd != nil
-            let record: CalibrationRecord
-            switch calibration.lowercased() {
-            case "none":
-                return nil
-            case "latest":
-                let database = try store.openExisting()
-                let summary = try database?.latestCalibration(screenWidth: screen.map { Double($0.width) },
-                                                              screenHeight: screen.map { Double($0.height) })
-                guard let database, let summary else {
-                    if !quiet {
-                        Console.note("no calibration\(screen.map { " for a \($0.width)x\($0.height) screen" } ?? ""): recording eye "
-                                     + "features, blend shapes and head pose without gaze (scanPath); run 'gazerec calibrate' first")
-                    }
-                    return nil
-                }
-                record = try database.calibrationRecord(id: summary.id)
-            default:
-                guard let database = try store.openExisting() else {
-                    throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
-                }
-                record = try database.calibrationRecord(id: calibration)
-                if let screen, Double(screen.width) != record.screenWidth || Double(screen.height) != record.screenHeight {
-                    throw UsageError(message: "calibration \(record.id) was made for a \(Int(record.screenWidth))x"
-                                     + "\(Int(record.screenHeight)) screen, not --screen \(screen.width)x\(screen.height). "
-                                     + "Calibrate on this screen, or leave out --screen.")
-                }
+            let request = CalibrationRequest(calibration)
+            guard request != .none else { return nil }
+            guard let database = try store.openExisting() else {
+                if case .id(let id) = request { throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath) }
+                return try noCalibration(quiet: quiet)
             }
-            try Self.checkFocalLength(vision.focalLength, record)
+            let record = try Self.chooseCalibration(
+                database, request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
+                focalLengthPixels: vision.focalLength)
+            guard let record else { return try noCalibration(quiet: quiet) }
             if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
             return AppliedCalibration(record)
         }
 
-        /// Head poses must be measured as they were during calibration.
-        static func checkFocalLength(_ given: Double?, _ record: CalibrationRecord) throws {
-            guard let given, given != (record.focalLengthPixels ?? given) || record.focalLengthPixels == nil
-            else { return }
-            let used = record.focalLengthPixels.map { "\(Formatting.fixed($0, 1)) px" } ?? "the frame width"
-            throw UsageError(message: "--focal-length \(Formatting.fixed(given, 1)) differs from the focal length "
-                             + "calibration \(record.id) measured head pose with (\(used)). Leave out --focal-length "
-                             + "(the calibration's is used), or calibrate with this one.")
+        /// The library's choice of calibration, its refusals worded with the options that caused them.
+        static func chooseCalibration(_ database: SessionDatabase, _ request: CalibrationRequest,
+                                      screen: CalibrationChoiceError.Size?, focalLengthPixels: Double?) throws
+            -> CalibrationRecord? {
+            do {
+                return try database.chooseCalibration(request, screen: screen, focalLengthPixels: focalLengthPixels)
+            } catch let error as CalibrationChoiceError {
+                switch error {
+                case .otherScreen:
+                    throw UsageError(message: "--screen: \(error) Calibrate on this screen, or leave out --screen.")
+                case .otherFocalLength:
+                    throw UsageError(message: "--focal-length: \(error) Leave out --focal-length (the calibration's is "
+                                     + "used), or calibrate with this one.")
+                }
+            }
+        }
+
+        private func noCalibration(quiet: Bool) throws -> AppliedCalibration? {
+            if !quiet {
+                Console.note("no calibration\(screen.map { " for a \($0.width)x\($0.height) screen" } ?? ""): recording eye "
+                             + "features, blend shapes and head pose without gaze (scanPath); run 'gazerec calibrate' first")
+            }
+            return nil
         }
 
         static func accuracyText(_ record: CalibrationRecord) -> String {
@@ -348,7 +347,7 @@ final class LiveStream {
 
     init() { signal(SIGPIPE, SIG_IGN) }
 
-    func write(_ frame: FrameRecord, _ blendShapes: [(String, Double)], _ gaze: GazeSample?) {
+    func write(_ frame: FrameMeasurement, _ blendShapes: [(String, Double)], _ gaze: GazeSample?) {
         guard open else { return }
         let memory = MemoryByteSink()
         let json = JSONWriter(sink: memory)
@@ -357,9 +356,9 @@ final class LiveStream {
             try json.key("type"); try json.string("sample")
             try json.key("timestamp"); try json.number(frame.timestampSeconds)
             if let gaze { try json.key("x"); try json.number(gaze.x); try json.key("y"); try json.number(gaze.y) }
-            try json.key("trackingState"); try json.string(frame.trackingState)
+            try json.key("trackingState"); try json.string(frame.trackingState.rawValue)
             try json.key("confidence"); try json.number(frame.confidence)
-            for (name, value) in zip(FrameRecord.optionalNames, frame.optionalValues) {
+            for (name, value) in zip(FrameMeasurement.optionalValueNames, frame.optionalValues) {
                 if let value { try json.key(name); try json.number(value) }
             }
             if !blendShapes.isEmpty {

@@ -3,7 +3,9 @@ import Foundation
 import GazeCalibration
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import Recorder
 import SessionStore
 
@@ -45,8 +47,8 @@ extension Gazerec {
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
             }
-            let record = try database.calibrationRecord(id: calibration)
-            try Start.checkFocalLength(vision.focalLength, record)
+            let record = try Start.chooseCalibration(database, .id(calibration), screen: nil,
+                                                     focalLengthPixels: vision.focalLength)!
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()

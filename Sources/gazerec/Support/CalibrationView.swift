@@ -1,5 +1,9 @@
 import Foundation
+import GazeCalibration
+import GazeCapture
 import GazeCore
+import GazeModel
+import JSONStream
 
 /// Draws the calibration procedure on a terminal that stands for the screen: the instruction page,
 /// each target with its progress, pauses, retries and failures.

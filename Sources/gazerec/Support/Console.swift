@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 
 /// A usage error found while running (exit 64), for checks that `validate()` cannot make.
 struct UsageError: Error {

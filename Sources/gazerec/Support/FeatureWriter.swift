@@ -1,5 +1,7 @@
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import SessionStore
 
 /// Output format of `analyze`.
@@ -70,7 +72,7 @@ final class FeatureWriter {
         func optional(_ value: Double?, _ decimals: Int) -> Value { value.map { .number($0, decimals: decimals) } ?? .missing }
         var values: [Value] = [
             .int(features.frameIndex), .number(features.timestampSeconds, decimals: 6),
-            .text(features.trackingState.analysisValue), .number(features.confidence, decimals: 4),
+            .text(features.trackingState.rawValue), .number(features.confidence, decimals: 4),
             .bool(features.face != nil), .bool(features.face?.detected ?? false),
             optional(features.aspectRatio[.left], 4), optional(features.aspectRatio[.right], 4),
             optional(features.openness[.left], 4), optional(features.openness[.right], 4),

@@ -1,5 +1,7 @@
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import SessionStore
 
 /// Plain-text formatting shared by the listing commands (locale-independent).
@@ -35,7 +37,10 @@ enum Formatting {
     }
 }
 
-extension Array where Element == GazeSample {
-    /// The scan path as the fixation detector takes it.
-    var gazePoints: [GazePoint] { map { GazePoint(timestampSeconds: $0.timestampSeconds, x: $0.x, y: $0.y) } }
+extension Fixation {
+    /// A fixation as `export --fixations` and `fixations --format json` write it.
+    var jsonValue: JSONValue {
+        .object([("start", .number(startSeconds)), ("end", .number(endSeconds)), ("x", .number(x)), ("y", .number(y)),
+                 ("samples", .number(Double(sampleCount))), ("dispersion", .number(dispersionPoints))])
+    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 import Recorder
 import SessionStore
 import Synchronization
@@ -50,9 +52,9 @@ final class LivePreview: @unchecked Sendable {
     }
 
     /// One frame's sample (called on the recorder's thread: only copies).
-    func update(_ frame: FrameRecord, gaze: GazeSample?) {
+    func update(_ frame: FrameMeasurement, gaze: GazeSample?) {
         state.withLock { state in
-            state.lastTrackingState = frame.trackingState
+            state.lastTrackingState = frame.trackingState.rawValue
             if let gaze {
                 state.trail.append((gaze.x, gaze.y))
                 if state.trail.count > 12 { state.trail.removeFirst() }

@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import GazeCapture
+import GazeCalibration
 import GazeCore
+import GazeModel
 import GazeVision
+import JSONStream
 import Recorder
 
 /// Drives a `CalibrationProcedure` with frames — on the terminal with keys, or from a script's
@@ -48,7 +51,7 @@ struct ProcedureRunner {
                     }
                 }
                 if stop.isRequested { procedure.abort() }
-                procedure.frame(GazeFeatures(features), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
+                procedure.frame(GazeFeatures(features.measurement), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
                 if procedure.isDone || procedure.phase == .finished {
                     inputEnded = false
                     throw Finished()
@@ -68,7 +71,7 @@ struct ProcedureRunner {
         do {
             try pipeline.processAll(source) { features, _ in
                 if stop.isRequested { procedure.abort() }
-                procedure.frame(GazeFeatures(features), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
+                procedure.frame(GazeFeatures(features.measurement), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
                 if procedure.isDone {
                     inputEnded = false
                     throw Finished()

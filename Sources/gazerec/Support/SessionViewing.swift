@@ -1,4 +1,5 @@
 import GazeCore
+import GazeModel
 import SessionStore
 
 /// How screen points become degrees for a session's fixation thresholds: the geometry given on
@@ -6,18 +7,13 @@ import SessionStore
 enum SessionViewing {
     /// Points per degree, and where the figure came from (for messages).
     static func pointsPerDegree(_ header: SessionHeader, screenWidth: Double,
-                                explicit: ViewingGeometry? = nil) -> (value: Double, source: String) {
+                                explicit: ScreenGeometry? = nil) -> (value: Double, source: String) {
         if let explicit { return (explicit.pointsPerDegree, "--screen-size-mm and --distance-mm") }
-        if let text = header.extensionJSON, let value = try? JSONValue.parse(Array(text.utf8)),
-           let calibration = value["calibration"], case .string(let id)? = calibration["id"],
-           case .number(let width)? = calibration["viewingGeometry"]?["screenWidthMillimetres"],
-           case .number(let distance)? = calibration["viewingGeometry"]?["distanceMillimetres"],
-           width > 0, distance > 0, screenWidth > 0 {
-            let geometry = ViewingGeometry(screenWidthPoints: screenWidth, screenWidthMillimetres: width,
-                                           distanceMillimetres: distance)
-            return (geometry.pointsPerDegree, "the viewing geometry of calibration \(id)")
+        if let calibration = header.gazerecExtension?.calibration, let viewing = calibration.viewing, screenWidth > 0 {
+            let geometry = viewing.geometry(widthPoints: screenWidth, heightPoints: header.deviceInfo.screenHeight)
+            return (geometry.pointsPerDegree, "the viewing geometry of calibration \(calibration.id)")
         }
-        return (ViewingGeometry.assumedPointsPerDegree, "40 points per degree (no screen size and distance known)")
+        return (ScreenGeometry.assumedPointsPerDegree, "40 points per degree (no screen size and distance known)")
     }
 
     /// The default fixation detector (I-DT) with the session's points per degree.

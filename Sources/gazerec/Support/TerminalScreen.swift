@@ -1,4 +1,6 @@
 import Foundation
+import GazeModel
+import JSONStream
 import Synchronization
 
 /// A full-screen terminal session: alternate screen, hidden cursor, raw keyboard input — and

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeCore
+import GazeModel
 
 /// The eye and head measurements of one frame that a calibration maps to a screen point.
 ///
@@ -35,14 +37,18 @@ public struct GazeFeatures: Sendable, Equatable {
         self.trackingNormal = trackingNormal
     }
 
-    /// The features of a processed frame, or nil without a face, a head pose or any pupil.
-    public init?(_ frame: FrameFeatures) {
-        guard frame.face != nil, let pose = frame.headPose,
-              frame.pupils[.left] != nil || frame.pupils[.right] != nil else { return nil }
-        self.init(timestampSeconds: frame.timestampSeconds, pupilLeft: frame.pupils[.left]?.normalized,
-                  pupilRight: frame.pupils[.right]?.normalized, yawDegrees: pose.yawDegrees,
-                  pitchDegrees: pose.pitchDegrees, headX: pose.translation.x / pose.translation.z,
-                  headY: pose.translation.y / pose.translation.z, trackingNormal: frame.trackingState == .normal)
+    /// The features of one frame's measurement, or nil when it has none to map: no head pose
+    /// (no face), a head pose at zero depth, or no pupil (eyes shut or not found).
+    ///
+    /// The one conversion from a frame to what a calibration maps: calibrate and validate feed
+    /// it live frames, recording live and stored-then-recalibrated frames alike.
+    public init?(_ frame: FrameMeasurement) {
+        guard let pose = frame.headPose, pose.translation.z != 0,
+              frame.pupilLeft != nil || frame.pupilRight != nil else { return nil }
+        self.init(timestampSeconds: frame.timestampSeconds, pupilLeft: frame.pupilLeft, pupilRight: frame.pupilRight,
+                  yawDegrees: pose.yawDegrees, pitchDegrees: pose.pitchDegrees,
+                  headX: pose.translation.x / pose.translation.z, headY: pose.translation.y / pose.translation.z,
+                  trackingNormal: frame.trackingState == .normal)
     }
 
     /// Both eyes combined: their mean, or one eye shifted by the calibration's mean left − right

@@ -62,6 +62,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// The value as compact JSON text (shortest round-trip numbers, members in order).
+    public var compactText: String {
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink)
+        // A memory sink cannot fail, and a value tree holds nothing the writer refuses.
+        try? writer.value(self)
+        try? writer.flush()
+        return sink.text
+    }
+
     /// The member named `key` of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
@@ -93,7 +103,7 @@ public final class FileByteSink: ByteSink {
     public convenience init(creating path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw StoreError.io(action: "create", path: path, reason: String(cString: strerror(errno)))
+            throw JSONError.io(action: "create", path: path, reason: String(cString: strerror(errno)))
         }
         self.init(descriptor: fd, owns: true, name: path)
     }
@@ -106,7 +116,7 @@ public final class FileByteSink: ByteSink {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw StoreError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+                throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
             }
             offset += written
         }
@@ -116,7 +126,7 @@ public final class FileByteSink: ByteSink {
     public func synchronize() throws {
         guard ownsDescriptor else { return }
         if fsync(descriptor) != 0 {
-            throw StoreError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+            throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
         }
     }
 }

@@ -1,3 +1,5 @@
+import JSONStream
+
 /// How property keys are spelled in a session document.
 public enum KeyStyle: Sendable, Equatable {
     /// The iOS package's default: `appID`, `scanPath`, `blendShapeLocation`.

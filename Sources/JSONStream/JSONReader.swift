@@ -23,7 +23,7 @@ public enum JSONSource: Sendable {
 }
 
 /// One step of the JSON path reported in errors: `scanPath[12].x`.
-enum JSONPathComponent {
+public enum JSONPathComponent: Sendable {
     case key(String)
     case index(Int)
 }
@@ -36,7 +36,7 @@ enum JSONPathComponent {
 ///   names the JSON path, line and column where the document went wrong.
 /// THREAD SAFETY
 ///   None: one reader per thread.
-final class JSONReader {
+public final class JSONReader {
     private static let chunkSize = 1 << 20
 
     private let sourceName: String
@@ -56,12 +56,12 @@ final class JSONReader {
     private var lineStartOffset = 0
 
     /// Current JSON path, maintained by the schema walker.
-    var path: [JSONPathComponent] = []
+    public var path: [JSONPathComponent] = []
     /// Scratch space for strings and numbers.
     private var scratch: [UInt8] = []
 
     /// Opens `source`. (If this throws, `deinit` still runs and frees the buffer.)
-    init(source: JSONSource) throws {
+    public init(source: JSONSource) throws {
         // One byte more than a chunk, for the NUL that lets strtod parse numbers in place.
         buffer = .allocate(capacity: Self.chunkSize + 1)
         sourceName = source.displayName
@@ -76,15 +76,15 @@ final class JSONReader {
                 var info = stat()
                 guard stat(path, &info) == 0 else {
                     let reason = String(cString: strerror(errno))
-                    throw StoreError.io(action: "read", path: path, reason: reason)
+                    throw JSONError.io(action: "read", path: path, reason: reason)
                 }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
-                    throw StoreError.io(action: "read", path: path, reason: "it is a directory, not a JSON file")
+                    throw JSONError.io(action: "read", path: path, reason: "it is a directory, not a JSON file")
                 }
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else {
                     let reason = String(cString: strerror(errno))
-                    throw StoreError.io(action: "read", path: path, reason: reason)
+                    throw JSONError.io(action: "read", path: path, reason: reason)
                 }
                 fileDescriptor = fd
                 ownsDescriptor = true
@@ -100,7 +100,7 @@ final class JSONReader {
     // MARK: - Errors
 
     /// The current path as text: `[3].scanPath[12].x`.
-    var pathDescription: String {
+    public var pathDescription: String {
         var text = ""
         for component in path {
             switch component {
@@ -112,9 +112,9 @@ final class JSONReader {
     }
 
     /// An error at the current position with the current path.
-    func error(_ reason: String) -> StoreError {
+    public func error(_ reason: String) -> JSONError {
         let offset = bufferStartOffset + position
-        return .invalidJSON(
+        return .invalid(
             source: sourceName, path: pathDescription, line: line,
             column: offset - lineStartOffset + 1, reason: reason)
     }
@@ -133,7 +133,7 @@ final class JSONReader {
                 if count < 0 {
                     if errno == EINTR { continue }
                     let reason = String(cString: strerror(errno))
-                    throw StoreError.io(action: "read", path: sourceName, reason: reason)
+                    throw JSONError.io(action: "read", path: sourceName, reason: reason)
                 }
                 if count == 0 { endOfInput = true; return false }
                 end = count
@@ -162,7 +162,7 @@ final class JSONReader {
 
     /// Skips whitespace and returns the next byte without consuming it.
     @inline(__always)
-    func peek() throws -> UInt8? {
+    public func peek() throws -> UInt8? {
         while true {
             if position >= end, !(try refill()) { return nil }
             let byte = buffer[position]
@@ -180,11 +180,11 @@ final class JSONReader {
     }
 
     /// Whether only whitespace remains.
-    func atEnd() throws -> Bool { try peek() == nil }
+    public func atEnd() throws -> Bool { try peek() == nil }
 
     /// Consumes `byte` (after whitespace) or throws naming what was expected.
     @inline(__always)
-    func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws {
+    public func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws {
         guard let next = try peek() else { throw error("unexpected end of input, expected \(what())") }
         guard next == byte else { throw error("expected \(what()), found \(Self.describe(next))") }
         position += 1
@@ -192,14 +192,14 @@ final class JSONReader {
 
     /// Consumes `byte` if it is next (after whitespace).
     @inline(__always)
-    func consume(_ byte: UInt8) throws -> Bool {
+    public func consume(_ byte: UInt8) throws -> Bool {
         if try peek() == byte { position += 1; return true }
         return false
     }
 
     /// After a member or element: consumes `,` and returns true, or consumes `close` and returns false.
     @inline(__always)
-    func nextSeparator(close: UInt8) throws -> Bool {
+    public func nextSeparator(close: UInt8) throws -> Bool {
         guard let next = try peek() else {
             throw error("unexpected end of input (the file is truncated)")
         }
@@ -212,7 +212,7 @@ final class JSONReader {
     }
 
     /// A word for the value starting with `byte`, for "expected a number, found a string".
-    static func describe(_ byte: UInt8) -> String {
+    public static func describe(_ byte: UInt8) -> String {
         switch byte {
         case 0x22: return "a string"
         case 0x7B: return "an object"
@@ -226,7 +226,7 @@ final class JSONReader {
     }
 
     /// What kind of value comes next, for type errors.
-    func describeNext() throws -> String {
+    public func describeNext() throws -> String {
         guard let next = try peek() else { return "the end of input" }
         return Self.describe(next)
     }
@@ -304,7 +304,7 @@ final class JSONReader {
     }
 
     /// Reads a string value; the bytes must be valid UTF-8.
-    func readString(_ what: @autoclosure () -> String = "a string") throws -> String {
+    public func readString(_ what: @autoclosure () -> String = "a string") throws -> String {
         try readStringBytes(what())
         guard let text = String(validating: scratch, as: UTF8.self) else {
             throw error("string is not valid UTF-8; save the file as UTF-8")
@@ -315,7 +315,7 @@ final class JSONReader {
     /// Reads an object key and returns the index of the matching entry of `keys`, or nil if unknown.
     ///
     /// Compares bytes, allocating nothing for known keys. Sets `lastKey` to the key as written.
-    func readKey(matching keys: KeyTable) throws -> Int? {
+    public func readKey(matching keys: KeyTable) throws -> Int? {
         try readStringBytes("a key in double quotes")
         let index = scratch.withUnsafeBufferPointer { keys.index(of: $0) }
         if let index {
@@ -331,12 +331,12 @@ final class JSONReader {
     }
 
     /// The key most recently read by `readKey`, as written in the document.
-    private(set) var lastKey = ""
+    public private(set) var lastKey = ""
 
     // MARK: - Numbers
 
     /// Reads a JSON number as the nearest double; rejects values that overflow to infinity.
-    func readNumber() throws -> Double {
+    public func readNumber() throws -> Double {
         guard let first = try peek() else { throw error("unexpected end of input, expected a number") }
         guard first == 0x2D || (0x30...0x39).contains(first) else {
             throw error("expected a number, found \(Self.describe(first))")
@@ -394,7 +394,7 @@ final class JSONReader {
     }
 
     /// RFC 8259 number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func isValidNumberSyntax(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isValidNumberSyntax(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
         func digits() -> Int {
@@ -422,7 +422,7 @@ final class JSONReader {
     }
 
     /// Reads a number that must be an integer (orientation).
-    func readInteger() throws -> Int {
+    public func readInteger() throws -> Int {
         let value = try readNumber()
         guard value == value.rounded(), abs(value) < 9.0e15 else {
             throw error("expected an integer, found \(value)")
@@ -442,19 +442,19 @@ final class JSONReader {
     }
 
     /// Reads `null` if it is next and returns true.
-    func consumeNull() throws -> Bool {
+    public func consumeNull() throws -> Bool {
         guard try peek() == 0x6E else { return false }
         try expectLiteral("null")
         return true
     }
 
     /// Skips one value of any kind, checking its syntax.
-    func skipValue() throws {
+    public func skipValue() throws {
         _ = try readValue(keep: false)
     }
 
     /// Reads one value of any kind into a tree (used for the small `"gazerec"` extension object).
-    func readValue(keep: Bool = true) throws -> JSONValue {
+    public func readValue(keep: Bool = true) throws -> JSONValue {
         guard let next = try peek() else { throw error("unexpected end of input, expected a value") }
         switch next {
         case 0x7B:
@@ -503,16 +503,16 @@ final class JSONReader {
 }
 
 /// A fixed set of object keys matched by bytes, each with its spelling for error paths.
-struct KeyTable {
+public struct KeyTable: Sendable {
     private let entries: [[UInt8]]
     private let spellings: [String]
 
-    init(_ keys: [String]) {
+    public init(_ keys: [String]) {
         spellings = keys
         entries = keys.map { Array($0.utf8) }
     }
 
-    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    public func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
         for (index, entry) in entries.enumerated() where entry.count == bytes.count {
             if entry.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) {
@@ -522,5 +522,5 @@ struct KeyTable {
         return nil
     }
 
-    func spelling(_ index: Int) -> String { spellings[index] }
+    public func spelling(_ index: Int) -> String { spellings[index] }
 }

@@ -1,7 +1,11 @@
 import Foundation
+import GazeModel
+import JSONStream
 import Testing
 import TestSupport
 @testable import GazeCore
+import GazeCalibration
+import GazeCore
 
 @Suite("Gaze smoothing (1€ filter)")
 struct GazeSmootherTests {

@@ -3,10 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeCore
+import GazeModel
 
 /// Draws a session's gaze as an SVG picture: the screen to scale, a heatmap (Gaussian kernel
 /// density), the scan path, and numbered fixation circles sized by duration joined by saccades.
-public struct ScanPathPlot: Sendable {
+struct ScanPathPlot: Sendable {
     public var screenWidth: Double
     public var screenHeight: Double
     public var heatmap = true
@@ -36,7 +38,7 @@ public struct ScanPathPlot: Sendable {
     /// The fixation circle's radius in picture pixels: 6 px + 14 px per √(duration / 250 ms).
     public static func radius(durationSeconds: Double) -> Double { 6 + 14 * (Swift.max(durationSeconds, 0) / 0.25).squareRoot() }
 
-    public func svg(samples: [GazePoint], fixations found: [Fixation]) -> String {
+    public func svg(samples: [GazeSample], fixations found: [Fixation]) -> String {
         let width = screenWidth * scale + 2 * Self.margin
         let legendHeight = Double(legend.count) * 18 + 12
         let height = screenHeight * scale + 2 * Self.margin + legendHeight
@@ -84,7 +86,7 @@ public struct ScanPathPlot: Sendable {
     }
 
     /// Kernel density on a grid of 8-px cells, drawn where it exceeds 4 % of its peak.
-    private func heatmapLayer(_ samples: [GazePoint]) -> String {
+    private func heatmapLayer(_ samples: [GazeSample]) -> String {
         let cell = 8.0
         let columns = Int((screenWidth * scale / cell).rounded(.up)), rows = Int((screenHeight * scale / cell).rounded(.up))
         guard columns > 0, rows > 0 else { return "" }

@@ -1,3 +1,6 @@
+import GazeCore
+import GazeModel
+
 /// One target of a calibration run.
 public struct CalibrationTarget: Sendable, Equatable {
     public enum Kind: String, Sendable {

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeCore
+import GazeModel
 
 /// Where calibration and validation targets go, as fractions of the screen (0…1 from the top-left).
 public enum CalibrationLayout: Int, Sendable, CaseIterable {
@@ -28,44 +30,6 @@ public enum CalibrationLayout: Int, Sendable, CaseIterable {
         case .five, .nine: return [Point2(0.3, 0.3), Point2(0.7, 0.3), Point2(0.7, 0.7), Point2(0.3, 0.7)]
         case .thirteen: return [Point2(0.5, 0.3), Point2(0.7, 0.5), Point2(0.5, 0.7), Point2(0.3, 0.5)]
         }
-    }
-}
-
-/// The physical screen and the viewer's distance from it, for visual angles.
-public struct ScreenGeometry: Sendable, Equatable {
-    public var widthPoints: Double
-    public var heightPoints: Double
-    public var widthMillimetres: Double
-    public var heightMillimetres: Double
-    /// From the eyes to the screen's centre, perpendicular to it.
-    public var distanceMillimetres: Double
-
-    public init(widthPoints: Double, heightPoints: Double, widthMillimetres: Double, heightMillimetres: Double,
-                distanceMillimetres: Double) {
-        self.widthPoints = widthPoints
-        self.heightPoints = heightPoints
-        self.widthMillimetres = widthMillimetres
-        self.heightMillimetres = heightMillimetres
-        self.distanceMillimetres = distanceMillimetres
-    }
-
-    /// The visual angle between two screen points seen from an eye facing the screen's centre, degrees.
-    public func angleDegrees(_ a: Point2, _ b: Point2) -> Double {
-        let va = direction(a), vb = direction(b)
-        let cross = Vector3(va.y * vb.z - va.z * vb.y, va.z * vb.x - va.x * vb.z, va.x * vb.y - va.y * vb.x)
-        let crossLength = (cross.x * cross.x + cross.y * cross.y + cross.z * cross.z).squareRoot()
-        return atan2(crossLength, va.x * vb.x + va.y * vb.y + va.z * vb.z) * 180 / Double.pi
-    }
-
-    private func direction(_ p: Point2) -> Vector3 {
-        Vector3((p.x / widthPoints - 0.5) * widthMillimetres, (p.y / heightPoints - 0.5) * heightMillimetres,
-                distanceMillimetres)
-    }
-
-    /// The viewing geometry the fixation detector uses (horizontal scale).
-    public var viewing: ViewingGeometry {
-        ViewingGeometry(screenWidthPoints: widthPoints, screenWidthMillimetres: widthMillimetres,
-                        distanceMillimetres: distanceMillimetres)
     }
 }
 

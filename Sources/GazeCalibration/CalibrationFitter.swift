@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GazeCore
+import GazeModel
 
 /// The samples gathered while the participant looked at one target.
 public struct CalibrationPointSamples: Sendable, Equatable {
@@ -33,7 +35,7 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
                 + "\(usable) usable sample\(usable == 1 ? "" : "s") of \(collected) (needs \(needed)): the face was lost, "
                 + "the eyes were closed or the gaze wandered. Retry the point, with the face well lit and the eyes on the target."
         case let .tooFewPoints(have, needed):
-            return "a calibration needs at least \(needed) targets, got \(have). Use --points 5, 9 or 13."
+            return "a calibration needs at least \(needed) targets, got \(have)."
         case .degenerate:
             return "the calibration samples do not determine a mapping (the eye positions hardly changed between targets). "
                 + "Check that the camera sees the eyes clearly and that the participant looked at each target."

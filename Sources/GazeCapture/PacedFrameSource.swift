@@ -1,0 +1,24 @@
+import Foundation
+
+/// Replays a file at its own pace: each frame is released when its presentation time has come.
+public final class PacedFrameSource: FrameSource {
+    private let source: FrameSource
+    private let start: Double
+    public var name: String { source.name }
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public var framesPerSecond: Double { source.framesPerSecond }
+
+    /// Frame times count from `originMonotonic` (CLOCK_MONOTONIC seconds).
+    public init(_ source: FrameSource, originMonotonic: Double) {
+        self.source = source
+        start = originMonotonic
+    }
+
+    public func nextFrame() throws -> Frame? {
+        guard let frame = try source.nextFrame() else { return nil }
+        let wait = start + frame.timestampSeconds - SystemClock.monotonic()
+        if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+        return frame
+    }
+}

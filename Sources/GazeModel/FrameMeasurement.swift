@@ -1,0 +1,76 @@
+/// A head pose as gazerec records it: angles in degrees and the head's position, camera axes.
+///
+/// Camera axes: x right, y down, z away from the camera. Yaw is the rotation about y (positive:
+/// the face turns towards the image's left, the participant's right), pitch about x (positive:
+/// the face tilts down), roll about z. Translation is the generic face model's origin (between
+/// the eyes, on the nose bridge) in the model's units, 0.1 mm for gazerec's six-point model.
+public struct HeadPoseMeasurement: Sendable, Equatable {
+    public var yawDegrees: Double
+    public var pitchDegrees: Double
+    public var rollDegrees: Double
+    /// Translation in model units (≈ 0.1 mm), camera axes.
+    public var translation: Vector3
+
+    public init(yawDegrees: Double, pitchDegrees: Double, rollDegrees: Double, translation: Vector3) {
+        self.yawDegrees = yawDegrees
+        self.pitchDegrees = pitchDegrees
+        self.rollDegrees = rollDegrees
+        self.translation = translation
+    }
+}
+
+/// Everything gazerec keeps of one processed camera frame, from the camera to the database and back.
+///
+/// The live recorder makes one per frame; the store keeps it (`frameSample`, exported under
+/// `"gazerec"."frames"`); `recalibrate`, the live stream and the CSV read it back. It is the
+/// one input of gaze mapping, so a stored frame maps to exactly the gaze its live frame did.
+public struct FrameMeasurement: Sendable, Equatable {
+    /// Unix seconds (a replayed file: the session's begin plus the presentation time).
+    public var timestampSeconds: Double
+    public var trackingState: TrackingState
+    /// Landmark fit confidence 0…1; 0 without a face.
+    public var confidence: Double
+    /// Openness 0…1 per eye (participant's left/right), nil without a face.
+    public var opennessLeft: Double?
+    public var opennessRight: Double?
+    /// Pupil centre normalised to the eye corners (u along the corner line from the corner on the
+    /// image's left, v below it, both in corner distances); nil when not found or the eye is shut.
+    public var pupilLeft: Point2?
+    public var pupilRight: Point2?
+    /// The frame's head pose, nil without a face.
+    public var headPose: HeadPoseMeasurement?
+
+    public init(timestampSeconds: Double, trackingState: TrackingState, confidence: Double,
+                opennessLeft: Double? = nil, opennessRight: Double? = nil, pupilLeft: Point2? = nil,
+                pupilRight: Point2? = nil, headPose: HeadPoseMeasurement? = nil) {
+        self.timestampSeconds = timestampSeconds
+        self.trackingState = trackingState
+        self.confidence = confidence
+        self.opennessLeft = opennessLeft
+        self.opennessRight = opennessRight
+        self.pupilLeft = pupilLeft
+        self.pupilRight = pupilRight
+        self.headPose = headPose
+    }
+
+    /// The openness of `eye`.
+    public func openness(_ eye: Eye) -> Double? { eye == .left ? opennessLeft : opennessRight }
+
+    /// The normalised pupil position of `eye`.
+    public func pupil(_ eye: Eye) -> Point2? { eye == .left ? pupilLeft : pupilRight }
+
+    /// The names of the optional values, in the order of the database columns, the JSON frame
+    /// objects, the CSV columns and the live stream: the frame's data vocabulary.
+    public static let optionalValueNames = ["opennessLeft", "opennessRight", "pupilLeftU", "pupilLeftV", "pupilRightU",
+                                            "pupilRightV", "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz"]
+
+    /// The optional values in `optionalValueNames` order (nil where absent).
+    public var optionalValues: [Double?] {
+        [opennessLeft, opennessRight, pupilLeft?.x, pupilLeft?.y, pupilRight?.x, pupilRight?.y,
+         headPose?.yawDegrees, headPose?.pitchDegrees, headPose?.rollDegrees,
+         headPose?.translation.x, headPose?.translation.y, headPose?.translation.z]
+    }
+
+    /// Whether a face was found in the frame.
+    public var hasFace: Bool { trackingState != .missing }
+}

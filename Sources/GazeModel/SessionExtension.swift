@@ -1,0 +1,215 @@
+/// gazerec's own data about a session, typed: the `"gazerec"` object of its EyeTracking JSON.
+///
+/// The recorder writes one, `recalibrate` changes its calibration members, `show`, `export` and
+/// the fixation commands read it; the session store's codec is the only code that turns it into
+/// JSON and back. The per-frame series and blink events are not members here: they live in
+/// their own tables and are written after these members on export.
+///
+/// Members keep the order they were read in, and a member read from a stored or imported
+/// document and left unchanged is written back with exactly its original text (`verbatim`), so
+/// an export of an import is byte-identical. Members this version does not know are kept as
+/// compact JSON text.
+public struct SessionExtension: Sendable, Equatable {
+    /// One member's value.
+    public enum Value: Sendable, Equatable {
+        /// `formatVersion`: the version of this object's layout (1).
+        case formatVersion(Int)
+        /// `recorder`: how the session was recorded.
+        case recorder(RecordingFacts)
+        /// `calibrationApplied`: whether a calibration mapped the scan path.
+        case calibrationApplied(Bool)
+        /// `calibration`: the calibration that did.
+        case calibration(CalibrationReference)
+        /// `smoothing`: the smoothing of the gaze stream.
+        case smoothing(GazeSmoothing)
+        /// `endedBy`: the error that ended the recording early.
+        case endedBy(String)
+        /// Any other member, as compact JSON text.
+        case other(json: String)
+    }
+
+    /// One named member and, when it was read from a document and not changed since, its text.
+    public struct Member: Sendable, Equatable {
+        public var name: String
+        public var value: Value
+        /// The member's compact JSON text as read; nil once changed (it is then encoded anew).
+        public var verbatim: String?
+
+        public init(name: String, value: Value, verbatim: String? = nil) {
+            self.name = name
+            self.value = value
+            self.verbatim = verbatim
+        }
+    }
+
+    public private(set) var members: [Member]
+
+    public init(members: [Member] = []) { self.members = members }
+
+    /// The member names gazerec interprets, in the order a recorder writes them.
+    public enum Name {
+        public static let formatVersion = "formatVersion"
+        public static let recorder = "recorder"
+        public static let calibrationApplied = "calibrationApplied"
+        public static let calibration = "calibration"
+        public static let smoothing = "smoothing"
+        public static let endedBy = "endedBy"
+    }
+
+    /// The current layout version written by recorders.
+    public static let currentFormatVersion = 1
+
+    /// The value of the member named `name`.
+    public subscript(name: String) -> Value? {
+        members.first { $0.name == name }?.value
+    }
+
+    /// Sets a member: in place if present (dropping its stored text), else appended; nil removes it.
+    public mutating func set(_ name: String, _ value: Value?) {
+        let index = members.firstIndex { $0.name == name }
+        switch (index, value) {
+        case let (index?, value?): members[index] = Member(name: name, value: value)
+        case let (index?, nil): members.remove(at: index)
+        case let (nil, value?): members.append(Member(name: name, value: value))
+        case (nil, nil): break
+        }
+    }
+
+    public var formatVersion: Int? {
+        get { if case .formatVersion(let v)? = self[Name.formatVersion] { v } else { nil } }
+        set { set(Name.formatVersion, newValue.map { .formatVersion($0) }) }
+    }
+
+    public var recorder: RecordingFacts? {
+        get { if case .recorder(let v)? = self[Name.recorder] { v } else { nil } }
+        set { set(Name.recorder, newValue.map { .recorder($0) }) }
+    }
+
+    public var calibrationApplied: Bool? {
+        get { if case .calibrationApplied(let v)? = self[Name.calibrationApplied] { v } else { nil } }
+        set { set(Name.calibrationApplied, newValue.map { .calibrationApplied($0) }) }
+    }
+
+    public var calibration: CalibrationReference? {
+        get { if case .calibration(let v)? = self[Name.calibration] { v } else { nil } }
+        set { set(Name.calibration, newValue.map { .calibration($0) }) }
+    }
+
+    public var smoothing: GazeSmoothing? {
+        get { if case .smoothing(let v)? = self[Name.smoothing] { v } else { nil } }
+        set { set(Name.smoothing, newValue.map { .smoothing($0) }) }
+    }
+
+    public var endedBy: String? {
+        get { if case .endedBy(let v)? = self[Name.endedBy] { v } else { nil } }
+        set { set(Name.endedBy, newValue.map { .endedBy($0) }) }
+    }
+
+    /// Records the calibration that maps the scan path (nil: none, no scan path) and the smoothing.
+    ///
+    /// Replaces the three calibration members wherever they stood, as `recalibrate` does, and
+    /// moves them to the end, the order a recorder writes them in.
+    public mutating func applyCalibration(_ reference: CalibrationReference?, smoothing: GazeSmoothing) {
+        for name in [Name.calibrationApplied, Name.calibration, Name.smoothing] { set(name, nil) }
+        calibrationApplied = reference != nil
+        if let reference {
+            calibration = reference
+            self.smoothing = smoothing
+        }
+    }
+}
+
+/// How a session was recorded (`"gazerec"."recorder"`). Every count and rate is known only once
+/// the recording has ended; while it runs, the stored object has the first six members.
+public struct RecordingFacts: Sendable, Equatable {
+    /// The gazerec version that recorded.
+    public var version: String
+    /// Whether frames came from a camera or a video file replayed as a camera.
+    public var sourceKind: SourceKind
+    /// The camera's device path, or the video file's path.
+    public var sourceName: String
+    /// Frame width and height in pixels.
+    public var width: Int
+    public var height: Int
+    public var requestedFramesPerSecond: Double
+    /// The landmark model file.
+    public var modelPath: String
+    public var grantedFramesPerSecond: Double?
+    /// Frames over the recording's wall time, to two decimals.
+    public var achievedFramesPerSecond: Double?
+    public var frames: Int?
+    public var framesWithFace: Int?
+    public var droppedFrames: Int?
+    public var detectorRuns: Int?
+    /// From a frame's capture (or due) time to its measurement, median and 95th percentile, to 0.1 ms.
+    public var lagMedianMilliseconds: Double?
+    public var lagP95Milliseconds: Double?
+    /// CPU time of the recording, all threads, model loading excluded, to the millisecond.
+    public var cpuSeconds: Double?
+
+    /// Where frames came from.
+    public enum SourceKind: String, Sendable, Equatable {
+        case camera
+        case file
+    }
+
+    public init(version: String, sourceKind: SourceKind, sourceName: String, width: Int, height: Int,
+                requestedFramesPerSecond: Double, modelPath: String) {
+        self.version = version
+        self.sourceKind = sourceKind
+        self.sourceName = sourceName
+        self.width = width
+        self.height = height
+        self.requestedFramesPerSecond = requestedFramesPerSecond
+        self.modelPath = modelPath
+    }
+}
+
+/// What a session records about the calibration its scan path was mapped with (`"gazerec"."calibration"`).
+public struct CalibrationReference: Sendable, Equatable {
+    public var id: String
+    public var name: String?
+    /// Unix seconds.
+    public var createdAtSeconds: Double
+    /// Calibration targets.
+    public var points: Int
+    /// Validation accuracy in screen points (2 decimals) and degrees (3 decimals), when measured.
+    public var accuracyPoints: Double?
+    public var accuracyDegrees: Double?
+    /// The screen's physical size and the viewing distance the calibration was made with, when
+    /// given (`viewingGeometry`); its size in points is the session's screen.
+    public var viewing: ViewingDistances?
+    /// When `recalibrate` applied it to an already recorded session (Unix seconds).
+    public var recalibratedAtSeconds: Double?
+
+    public init(id: String, name: String?, createdAtSeconds: Double, points: Int, accuracyPoints: Double?,
+                accuracyDegrees: Double?, viewing: ViewingDistances?, recalibratedAtSeconds: Double? = nil) {
+        self.id = id
+        self.name = name
+        self.createdAtSeconds = createdAtSeconds
+        self.points = points
+        self.accuracyPoints = accuracyPoints
+        self.accuracyDegrees = accuracyDegrees
+        self.viewing = viewing
+        self.recalibratedAtSeconds = recalibratedAtSeconds
+    }
+}
+
+/// A screen's physical size and the viewer's distance from it, in millimetres.
+public struct ViewingDistances: Sendable, Equatable {
+    public var screenWidthMillimetres: Double
+    public var screenHeightMillimetres: Double
+    public var distanceMillimetres: Double
+
+    public init(screenWidthMillimetres: Double, screenHeightMillimetres: Double, distanceMillimetres: Double) {
+        self.screenWidthMillimetres = screenWidthMillimetres
+        self.screenHeightMillimetres = screenHeightMillimetres
+        self.distanceMillimetres = distanceMillimetres
+    }
+
+    /// The geometry of a screen of `width` × `height` points with these distances.
+    public func geometry(widthPoints: Double, heightPoints: Double) -> ScreenGeometry {
+        ScreenGeometry(widthPoints: widthPoints, heightPoints: heightPoints, widthMillimetres: screenWidthMillimetres,
+                       heightMillimetres: screenHeightMillimetres, distanceMillimetres: distanceMillimetres)
+    }
+}

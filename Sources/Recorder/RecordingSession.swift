@@ -1,0 +1,115 @@
+import GazeCalibration
+import GazeCore
+import GazeModel
+import SessionStore
+
+/// One session being recorded: its row, its frames in batched commits, its extension, its close.
+///
+/// WHAT THIS OBJECT REPRESENTS
+///   The storage side of a recording, fed one `FrameMeasurement` at a time by whatever produced
+///   it (the camera pipeline in `Recorder`, constructed measurements in tests). Each frame's
+///   gaze comes from the applied calibration through a `GazeStream`, the same code
+///   `recalibrate` uses. Samples wait in a pending batch committed in one transaction when
+///   `flushIntervalSeconds` have passed on `clock` since the last commit, and after the first
+///   frame (so a reader sees the session at once); a crash loses at most one interval.
+/// THREAD SAFETY
+///   None: one thread records.
+public final class RecordingSession {
+    public let id: String
+    public let beginTimeSeconds: Double
+    public let orientation: Int
+    public let blendShapes: [BlendShapeName]
+    public let flushIntervalSeconds: Double
+    /// The extension stored with the session; `close` completes it.
+    public private(set) var gazerecExtension: SessionExtension
+    public private(set) var frames = 0
+    public private(set) var framesWithFace = 0
+    public private(set) var blinks = 0
+    public private(set) var gazeSamples = 0
+    /// Commits made so far.
+    public private(set) var commits = 0
+
+    private let writer: SessionWriter
+    private let clock: () -> Double
+    private var gazeStream: GazeStream?
+    private var pending = SampleBatchToAppend()
+    private var lastCommit: Double?
+
+    /// Creates the session row (without an end time) and its blend-shape series.
+    ///
+    /// `clock` gives seconds on any monotonic scale; it times the commits.
+    public init(database: SessionDatabase, id: String, appID: String, beginTimeSeconds: Double, device: DeviceInfo,
+                facts: RecordingFacts, calibration: AppliedCalibration?, smoothing: GazeSmoothing, orientation: Int,
+                blendShapes: [BlendShapeName], recorderPID: Int32, flushIntervalSeconds: Double = 0.25,
+                clock: @escaping () -> Double) throws {
+        self.id = id
+        self.beginTimeSeconds = beginTimeSeconds
+        self.orientation = orientation
+        self.blendShapes = blendShapes
+        self.flushIntervalSeconds = flushIntervalSeconds
+        self.clock = clock
+        gazeStream = calibration.map { GazeStream($0, smoothing: smoothing, orientation: orientation) }
+        var initial = SessionExtension()
+        initial.formatVersion = SessionExtension.currentFormatVersion
+        initial.recorder = facts
+        initial.applyCalibration(calibration?.reference, smoothing: smoothing)
+        gazerecExtension = initial
+        writer = try SessionWriter(
+            database: database,
+            header: SessionHeader(id: id, appID: appID, beginTimeSeconds: beginTimeSeconds, endTimeSeconds: nil,
+                                  deviceInfo: device, gazerecExtension: initial),
+            blendShapeNames: blendShapes.map(\.rawValue), recorderPID: recorderPID)
+    }
+
+    /// Records one frame: its measurement, its blend-shape values, the blink it completed, if any.
+    /// Returns its scan-path sample (nil without a calibration or without gaze in the frame).
+    @discardableResult
+    public func record(_ frame: FrameMeasurement, blendShapeValues: [(BlendShapeName, Double)] = [],
+                       blink: BlinkEvent? = nil) throws -> GazeSample? {
+        frames += 1
+        if frame.hasFace { framesWithFace += 1 }
+        pending.frames.append(frame)
+        let gaze = gazeStream?.sample(for: frame)
+        if let gaze {
+            pending.gaze.append(gaze)
+            gazeSamples += 1
+        }
+        let state = frame.trackingState
+        for (name, value) in blendShapeValues {
+            pending.blendShapes[name.rawValue, default: []].append(
+                BlendShapeSample(timestampSeconds: frame.timestampSeconds, value: value, orientation: orientation,
+                                 trackingState: state))
+        }
+        if let blink { record(blink: blink) }
+        let now = clock()
+        if lastCommit.map({ now - $0 >= flushIntervalSeconds }) ?? true {
+            try commit()
+            lastCommit = now
+        }
+        return gaze
+    }
+
+    /// Records a blink event (one that ended with the stream, say) with the next commit.
+    public func record(blink: BlinkEvent) {
+        pending.blinks.append(blink)
+        if blink.kind == .blink { blinks += 1 }
+    }
+
+    /// Commits what is pending now.
+    public func commit() throws {
+        guard !pending.isEmpty else { return }
+        try writer.append(pending)
+        pending = SampleBatchToAppend()
+        commits += 1
+    }
+
+    /// Ends the session: the pending samples, then the end time and the completed extension, each in
+    /// its own transaction. `facts` replaces the recorder's facts; `endedBy` names an error that
+    /// ended the recording early.
+    public func close(endTimeSeconds: Double, facts: RecordingFacts, endedBy: String?) throws {
+        try commit()
+        gazerecExtension.recorder = facts
+        gazerecExtension.endedBy = endedBy
+        try writer.close(endTimeSeconds: endTimeSeconds, gazerecExtension: gazerecExtension)
+    }
+}

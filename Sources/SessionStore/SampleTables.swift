@@ -1,0 +1,100 @@
+import GRDB
+import GazeModel
+
+/// The sample tables' rows, written with named columns in one place.
+///
+/// The recorder's writer, the importer and `recalibrate` insert through these statements, so the
+/// column order of a table is written down once. Gaze and blend-shape samples keep the session
+/// format's `trackingState` text (ARKit spelling, absent when normal) so that imported values
+/// export unchanged; frames keep gazerec's vocabulary.
+enum SampleTables {
+    static let insertGaze = """
+        INSERT INTO gazeSample (sessionRowID, seq, timestamp, x, y, orientation, trackingState)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertBlendShape = """
+        INSERT INTO blendShapeSample (seriesRowID, seq, timestamp, value, orientation, trackingState)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    static let insertFrame = """
+        INSERT INTO frameSample (sessionRowID, seq, timestamp, trackingState, confidence, opennessLeft, opennessRight,
+                                 pupilLeftU, pupilLeftV, pupilRightU, pupilRightV, yawDegrees, pitchDegrees,
+                                 rollDegrees, tx, ty, tz)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertBlink = """
+        INSERT INTO blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness) VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insert(_ sample: GazeSample, sessionRowID: Int64, seq: Int, db: Database) throws {
+        try db.cachedStatement(sql: insertGaze).execute(arguments: [
+            sessionRowID, seq, sample.timestampSeconds, sample.x, sample.y, sample.orientation,
+            sample.trackingState.eyeTrackingValue,
+        ])
+    }
+
+    static func insert(_ sample: BlendShapeSample, seriesRowID: Int64, seq: Int, db: Database) throws {
+        try db.cachedStatement(sql: insertBlendShape).execute(arguments: [
+            seriesRowID, seq, sample.timestampSeconds, sample.value, sample.orientation, sample.trackingState.eyeTrackingValue,
+        ])
+    }
+
+    static func insert(_ frame: FrameMeasurement, sessionRowID: Int64, seq: Int, db: Database) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            sessionRowID, seq, frame.timestampSeconds, frame.trackingState.rawValue, frame.confidence,
+        ] + frame.optionalValues
+        try db.cachedStatement(sql: insertFrame).execute(arguments: StatementArguments(values))
+    }
+
+    static func insert(_ event: BlinkEvent, sessionRowID: Int64, seq: Int, db: Database) throws {
+        try db.cachedStatement(sql: insertBlink).execute(arguments: [
+            sessionRowID, seq, event.startSeconds, event.endSeconds, event.eyes.rawValue, event.kind.rawValue,
+            event.minimumOpenness,
+        ])
+    }
+
+    /// The frame columns after `timestamp, trackingState, confidence`, in table, JSON and CSV order
+    /// (each may be NULL / absent).
+    static let frameOptionalColumns = FrameMeasurement.optionalValueNames
+
+    /// A stored frame row (columns `timestamp, trackingState, confidence` then `frameOptionalColumns`).
+    static func frame(_ row: Row) throws -> FrameMeasurement {
+        try frame(timestamp: row[0], state: row[1], confidence: row[2],
+                  optional: (3..<(3 + frameOptionalColumns.count)).map { row[$0] })
+    }
+
+    /// A frame from its stored or imported columns; throws `FrameColumnError` for values that do not
+    /// make a frame (an unknown tracking state, half a pupil, part of a head pose).
+    static func frame(timestamp: Double, state: String, confidence: Double, optional v: [Double?]) throws -> FrameMeasurement {
+        guard let trackingState = TrackingState(rawValue: state) else {
+            throw FrameColumnError(column: "trackingState",
+                                   reason: "unknown tracking state '\(state)' (expected "
+                                       + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        func point(_ u: Int, _ names: String) throws -> Point2? {
+            switch (v[u], v[u + 1]) {
+            case let (x?, y?): return Point2(x, y)
+            case (nil, nil): return nil
+            default: throw FrameColumnError(column: names, reason: "\(names) must be given together")
+            }
+        }
+        let poseValues = v[6...11]
+        var pose: HeadPoseMeasurement?
+        if poseValues.allSatisfy({ $0 != nil }) {
+            pose = HeadPoseMeasurement(yawDegrees: v[6]!, pitchDegrees: v[7]!, rollDegrees: v[8]!,
+                                       translation: Vector3(v[9]!, v[10]!, v[11]!))
+        } else if poseValues.contains(where: { $0 != nil }) {
+            throw FrameColumnError(column: "yawDegrees", reason: "a head pose needs all of yawDegrees, pitchDegrees, "
+                                   + "rollDegrees, tx, ty and tz")
+        }
+        return FrameMeasurement(timestampSeconds: timestamp, trackingState: trackingState, confidence: confidence,
+                                opennessLeft: v[0], opennessRight: v[1], pupilLeft: try point(2, "pupilLeftU and pupilLeftV"),
+                                pupilRight: try point(4, "pupilRightU and pupilRightV"), headPose: pose)
+    }
+}
+
+/// Stored or imported frame values that do not make a frame.
+struct FrameColumnError: Error {
+    var column: String
+    var reason: String
+}
