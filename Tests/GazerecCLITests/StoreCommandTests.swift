@@ -99,6 +99,19 @@ struct StoreCommandTests {
         #expect(try work.run(["list", "--ids"]).stdout == Self.fixtureID + "\n")
     }
 
+    @Test("a file that is not a database: one line naming it, and the options that name the file")
+    func notADatabase() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: work.database))
+        let result = try work.run(["list"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "gazerec: error: cannot open the session database in \(work.database): file is not a "
+                + "database. Check the path given by --database or GAZEREC_DATABASE.\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: work.database)) == Data("not a database".utf8))
+    }
+
     @Test("import reads stdin and refuses a stored id unless told what to do",
           .enabled(if: Fixtures.available, Fixtures.missingReason))
     func stdinAndExisting() throws {

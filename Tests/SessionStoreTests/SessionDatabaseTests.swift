@@ -78,7 +78,9 @@ struct SessionDatabaseTests {
         #expect {
             try SessionDatabase(path: folder.path("junk.sqlite"))
         } throws: { error in
-            "\(error)".contains("junk.sqlite") && "\(error)".contains("--database")
+            // What and where; the CLI adds which option named the path.
+            error as? StoreError == .database(action: SessionDatabase.openAction, path: folder.path("junk.sqlite"),
+                                              reason: "file is not a database")
         }
     }
 }

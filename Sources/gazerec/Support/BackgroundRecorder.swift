@@ -1,0 +1,68 @@
+import Foundation
+import Recorder
+
+/// `start --detach`: the same command started again in its own session, in the background.
+///
+/// The child gets `--notify-fd 3` and writes its session id there once recording runs; its
+/// stderr goes to `<database>.recorder.log`. Returns when the id arrives, or throws with the
+/// child's error line when it exits without one.
+enum BackgroundRecorder {
+    static func start(arguments: [String], databasePath: String) throws -> (sessionID: String, pid: pid_t, logPath: String) {
+        let arguments = arguments + ["--notify-fd", "3"]
+        setenv("GAZEREC_DATABASE", databasePath, 1)
+        let logPath = databasePath + ".recorder.log"
+        var pipeEnds: [Int32] = [0, 0]
+        // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
+        guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
+        // Nothing but the notification pipe (dup'ed to 3) may reach the background recorder: a descriptor it
+        // inherited by accident (say, one a parent process watches for EOF) would keep that parent waiting.
+        for descriptor in Int32(3)..<Int32(1024) { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Close the read end before the dup: the pipe may have been given descriptor 3 itself.
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (glibc 0x80, hidden from Swift behind _GNU_SOURCE): the recorder leaves this session,
+        // so closing the terminal does not stop it.
+        posix_spawnattr_setflags(&attributes, Int16(0x80))
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        close(pipeEnds[1])
+        guard code == 0 else {
+            close(pipeEnds[0])
+            throw RecorderError.startFailed(reason: String(cString: strerror(code)))
+        }
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 128)
+        while true {
+            let count = read(pipeEnds[0], &buffer, buffer.count)
+            if count > 0 {
+                received += buffer.prefix(count)
+                if received.contains(0x0A) { break }
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        close(pipeEnds[0])
+        let id = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !id.isEmpty else {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            let line = log.split(separator: "\n").last(where: { $0.contains("error:") })
+                .map { String($0.drop(while: { $0 != ":" }).dropFirst(1)).replacingOccurrences(of: " error: ", with: "") }
+            throw RecorderError.startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)")
+        }
+        return (id, pid, logPath)
+    }
+}

@@ -1,0 +1,41 @@
+import Dispatch
+import Foundation
+import Recorder
+
+/// Ctrl-C and SIGTERM ask the recorder to finish; a second Ctrl-C exits at once (data already
+/// committed stays).
+final class SignalHandling {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(stop: StopRequest) {
+        // A launcher may have started us with these blocked (test harnesses do); we must hear them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        var interrupts = 0
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if number == SIGINT {
+                    interrupts += 1
+                    if interrupts > 1 {
+                        TerminalScreen.restoreForExit()
+                        _exit(130)
+                    }
+                }
+                stop.request()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func restore() {
+        sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
