@@ -120,18 +120,14 @@ public struct CalibrationRecord: Sendable {
     public var sessionReference: CalibrationReference {
         CalibrationReference(
             id: id, name: name, createdAtSeconds: createdAtSeconds, points: calibrationPointCount,
-            accuracyPoints: validation?.accuracyPoints.finite.map { Self.rounded($0, 2) },
-            accuracyDegrees: validation?.accuracyDegrees?.finite.map { Self.rounded($0, 3) },
+            accuracyPoints: validation?.accuracyPoints.finite.map { $0.rounded(toDecimals: 2) },
+            accuracyDegrees: validation?.accuracyDegrees?.finite.map { $0.rounded(toDecimals: 3) },
             viewing: geometry.map {
                 ViewingDistances(screenWidthMillimetres: $0.widthMillimetres, screenHeightMillimetres: $0.heightMillimetres,
                                  distanceMillimetres: $0.distanceMillimetres)
             })
     }
 
-    static func rounded(_ value: Double, _ digits: Int) -> Double {
-        let scale = pow(10, Double(digits))
-        return (value * scale).rounded() / scale
-    }
 }
 
 /// Where one stored calibration applies: its id and mapping, and what sessions record about it.

@@ -47,3 +47,14 @@ public struct Vector3: Sendable, Equatable {
 
     public var length: Double { (x * x + y * y + z * z).squareRoot() }
 }
+
+extension Double {
+    /// The value rounded half away from zero to `decimals` decimal places, with −0 written as 0:
+    /// the precision gazerec records summary figures at (rates, lags, accuracies).
+    public func rounded(toDecimals decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let result = (self * scale).rounded() / scale
+        return result == 0 ? 0 : result
+    }
+}

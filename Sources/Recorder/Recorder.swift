@@ -191,7 +191,7 @@ public final class Recorder {
         let endTime = input.camera == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
         var finalFacts = facts
         finalFacts.grantedFramesPerSecond = input.camera?.framesPerSecond ?? input.requestedFramesPerSecond
-        finalFacts.achievedFramesPerSecond = (final.achievedFramesPerSecond * 100).rounded() / 100
+        finalFacts.achievedFramesPerSecond = final.achievedFramesPerSecond.rounded(toDecimals: 2)
         finalFacts.frames = session.frames
         finalFacts.framesWithFace = session.framesWithFace
         finalFacts.droppedFrames = final.droppedFrames
@@ -200,11 +200,11 @@ public final class Recorder {
             lagsMilliseconds.sort()
             let median = lagsMilliseconds[lagsMilliseconds.count / 2]
             let p95 = lagsMilliseconds[min(lagsMilliseconds.count - 1, lagsMilliseconds.count * 95 / 100)]
-            finalFacts.lagMedianMilliseconds = (median * 10).rounded() / 10
-            finalFacts.lagP95Milliseconds = (p95 * 10).rounded() / 10
+            finalFacts.lagMedianMilliseconds = median.rounded(toDecimals: 1)
+            finalFacts.lagP95Milliseconds = p95.rounded(toDecimals: 1)
         }
         // CPU of the recording itself (model loading excluded), all threads.
-        finalFacts.cpuSeconds = ((SystemClock.cpuSeconds() - cpuAtBegin) * 1000).rounded() / 1000
+        finalFacts.cpuSeconds = (SystemClock.cpuSeconds() - cpuAtBegin).rounded(toDecimals: 3)
         var closed = true
         do {
             try session.close(endTimeSeconds: endTime, facts: finalFacts, endedBy: failure.map { "\($0)" })

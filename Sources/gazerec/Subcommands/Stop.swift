@@ -67,11 +67,11 @@ extension Gazerec {
                 }
                 if let status {
                     try writer.key("source"); try writer.string(status.source)
-                    try writer.key("elapsedSeconds"); try writer.number((status.elapsedSeconds * 1000).rounded() / 1000)
+                    try writer.key("elapsedSeconds"); try writer.number(status.elapsedSeconds.rounded(toDecimals: 3))
                     try writer.key("frames"); try writer.integer(Int64(status.frames))
-                    try writer.key("achievedFramesPerSecond"); try writer.number((status.achievedFramesPerSecond * 100).rounded() / 100)
+                    try writer.key("achievedFramesPerSecond"); try writer.number(status.achievedFramesPerSecond.rounded(toDecimals: 2))
                     try writer.key("droppedFrames"); try writer.integer(Int64(status.droppedFrames))
-                    try writer.key("faceFoundPercent"); try writer.number((status.faceFoundPercent * 10).rounded() / 10)
+                    try writer.key("faceFoundPercent"); try writer.number(status.faceFoundPercent.rounded(toDecimals: 1))
                     try writer.key("blinks"); try writer.integer(Int64(status.blinks))
                     try writer.key("trackingState"); try writer.string(status.trackingState)
                 }

@@ -114,7 +114,7 @@ final class FeatureWriter {
                 try json.key(name)
                 switch value {
                 case .int(let number): try json.integer(Int64(number))
-                case .number(let number, let decimals): try json.number(Self.rounded(number, decimals))
+                case .number(let number, let decimals): try json.number(number.rounded(toDecimals: decimals))
                 case .text(let text): try json.string(text)
                 case .bool(let flag): try json.bool(flag)
                 case .missing: try json.null()
@@ -126,7 +126,7 @@ final class FeatureWriter {
             let cells = values.map { value -> String in
                 switch value {
                 case .int(let number): return String(number)
-                case .number(let number, let decimals): return Self.fixed(number, decimals)
+                case .number(let number, let decimals): return Formatting.fixed(number, decimals)
                 case .text(let text): return CSVSessionWriter.quoted(text)
                 case .bool(let flag): return flag ? "1" : "0"
                 case .missing: return ""
@@ -134,18 +134,4 @@ final class FeatureWriter {
             }
             try line(cells.joined(separator: ","))
         }
-    }
-
-    static func rounded(_ value: Double, _ decimals: Int) -> Double {
-        let scale = pow(10, Double(decimals))
-        let result = (value * scale).rounded() / scale
-        return result == 0 ? 0 : result
-    }
-
-    /// Fixed decimals with `.` whatever the locale.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        let text = String(format: "%.\(decimals)f", locale: nil, value)
-        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
-    }
-
-}
+    }}

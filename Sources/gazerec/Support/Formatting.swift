@@ -17,9 +17,10 @@ enum Formatting {
                       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
     }
 
-    /// A number with fixed decimals and `.` as separator.
+    /// A number with fixed decimals and `.` as separator whatever the locale; never "-0.0".
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        String(format: "%.\(decimals)f", value)
+        let text = String(format: "%.\(decimals)f", locale: nil, value)
+        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
 
     /// Left-aligned columns separated by two spaces.
