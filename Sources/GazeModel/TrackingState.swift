@@ -35,15 +35,13 @@ public enum TrackingState: String, Sendable, CaseIterable, Equatable {
     /// any other `limited.…` reason (`insufficientFeatures`, `relocalizing`) → lowConfidence.
     /// The stored sample keeps the original text, so an export writes it back unchanged.
     public init(eyeTrackingValue value: String?) {
-        guard let value else { self = .normal; return }
-        if let state = Self.allCases.first(where: { $0.eyeTrackingValue == value }) {
-            self = state
-        } else if value == "normal" {
-            self = .normal
-        } else if value == "notAvailable" {
-            self = .missing
-        } else {
-            self = .lowConfidence
+        switch value {
+        case nil, "normal": self = .normal
+        case "limited.initializing": self = .initializing
+        case "limited.lowConfidence": self = .lowConfidence
+        case "limited.excessiveMotion": self = .excessiveMotion
+        case "notTracking", "notAvailable": self = .missing
+        default: self = .lowConfidence
         }
     }
 }

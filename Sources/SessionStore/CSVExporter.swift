@@ -64,9 +64,11 @@ public final class CSVSessionWriter {
         self.movement = movement
     }
 
-    /// A sample's stored `trackingState` (the session format's spelling) in gazerec's vocabulary.
-    static func state(eyeTrackingValue: String?) -> String {
-        TrackingState(eyeTrackingValue: eyeTrackingValue).rawValue
+    /// A sample's stored `trackingState` (the session format's spelling; NULL when normal) in
+    /// gazerec's vocabulary.
+    private static func state(_ cursor: Cursor, column: Int32) -> String {
+        guard let text = cursor.text(column) else { return TrackingState.normal.rawValue }
+        return TrackingState(eyeTrackingValue: text).rawValue
     }
 
     static func snake(_ name: String) -> String {
@@ -125,14 +127,14 @@ public final class CSVSessionWriter {
                 try optional(gaze.double(1)); try comma()
                 try optional(gaze.double(2)); try comma()
                 orientation = gaze.double(3)
-                state = Self.state(eyeTrackingValue: gaze.text(4))
+                state = Self.state(gaze, column: 4)
                 stateFound = true
             } else {
                 try comma(); try comma()  // no x, no y
             }
             for blend in blends where blend.hasRow && blend.timestamp == time && !stateFound {
                 orientation = blend.double(2)
-                state = Self.state(eyeTrackingValue: blend.text(3))
+                state = Self.state(blend, column: 3)
                 stateFound = true
             }
             if frameHere, !stateFound {
