@@ -138,10 +138,14 @@ public final class CSVSessionWriter {
                 stateFound = true
             }
             if frameHere, !stateFound {
-                state = frames.text(1)
+                // Frames store gazerec's vocabulary; a database written before import checked it
+                // may hold other text, which is quoted as any free text.
+                let text = frames.text(1) ?? TrackingState.normal.rawValue
+                state = TrackingState(rawValue: text)?.rawValue ?? Self.quoted(text)
             }
             try optional(orientation); try comma()
-            if let state { try text(Self.quoted(state)) }
+            // The vocabulary needs no quoting (and checking it per row costs a tenth of the export).
+            if let state { try text(state) }
             try comma()
             if gazeHere, let label = movement?(gaze.seq) { try text(label) }
             for blend in blends {
