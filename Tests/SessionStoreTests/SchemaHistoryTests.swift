@@ -66,4 +66,21 @@ struct SchemaHistoryTests {
         try fresh.importSessions(from: [.bytes(bytes, name: "v2.json")])
         #expect(try export(fresh) == bytes)
     }
+
+    @Test("v3 (calibrations) opens with its calibration listed and its document whole")
+    func version3() throws {
+        let database = try SessionDatabase(path: try copy("v3-calibrations"))
+        let calibrations = try database.calibrations()
+        #expect(calibrations.map(\.id) == ["C0FFEE00-0000-4000-8000-000000000003"])
+        #expect(calibrations.first?.pointCount == 5)
+        #expect(calibrations.first?.name == "schema-v3")
+        let (_, document) = try database.calibration(id: "latest")
+        let value = try JSONValue.parse(Array(document.utf8))
+        #expect(value["id"] == .string("C0FFEE00-0000-4000-8000-000000000003"))
+        #expect(value["model"]?["coefficientsX"]?.arrayValue?.count == 10)
+        let bytes = try export(database)
+        let fresh = try SessionDatabase()
+        try fresh.importSessions(from: [.bytes(bytes, name: "v3.json")])
+        #expect(try export(fresh) == bytes)
+    }
 }
