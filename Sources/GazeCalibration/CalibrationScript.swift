@@ -1,7 +1,6 @@
-import GazeCore
-import GazeModel
 import Foundation
 import GazeCore
+import GazeModel
 
 /// A target schedule for non-interactive calibration (`calibrate --script FILE`).
 ///

@@ -1,7 +1,7 @@
 import Foundation
+import GazeModel
 import GRDB
 import GRDBSQLite
-import GazeModel
 import JSONStream
 
 extension SessionDatabase {

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GazeModel
+import GRDB
 
 /// What `calibrations list` shows about a stored calibration; the full record is its JSON document.
 public struct CalibrationSummary: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import GRDB
 import GazeModel
+import GRDB
 
 /// The sample tables' rows, written with named columns in one place.
 ///

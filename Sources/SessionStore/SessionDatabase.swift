@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GazeModel
+import GRDB
 import JSONStream
 
 /// The SQLite file that holds every session: one writer, readers in other processes alongside it (WAL).

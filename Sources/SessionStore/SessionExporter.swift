@@ -1,8 +1,8 @@
 import Channels
 import Foundation
+import GazeModel
 import GRDB
 import GRDBSQLite
-import GazeModel
 import JSONStream
 
 /// How sessions are written out.

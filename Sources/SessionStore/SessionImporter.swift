@@ -1,7 +1,7 @@
 import Foundation
+import GazeModel
 import GRDB
 import GRDBSQLite
-import GazeModel
 import JSONStream
 
 /// What to do when an imported session's id is already stored.

@@ -1,7 +1,7 @@
 import Foundation
+import GazeModel
 import GRDB
 import GRDBSQLite
-import GazeModel
 
 /// What one recorder flush appends to its session.
 public struct SampleBatchToAppend: Sendable {

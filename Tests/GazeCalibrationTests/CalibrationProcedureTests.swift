@@ -1,11 +1,10 @@
 import Foundation
+import GazeCalibration
 import GazeModel
 import JSONStream
 import Testing
 import TestSupport
 @testable import GazeCore
-import GazeCalibration
-import GazeCore
 
 @Suite("Calibration procedure")
 struct CalibrationProcedureTests {

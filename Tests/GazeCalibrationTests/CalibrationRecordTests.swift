@@ -1,12 +1,12 @@
 import Foundation
 import GazeCore
+import GazeModel
+import JSONStream
 import Recorder
 import SessionStore
 import Testing
 import TestSupport
 @testable import GazeCalibration
-import GazeModel
-import JSONStream
 
 /// A finished scripted procedure on constructed data, and its record.
 func constructedRecord(seed: UInt64 = 1, geometry: Bool = true, name: String? = "p01") throws -> CalibrationRecord {

@@ -1,8 +1,8 @@
 import CV4L2
 import GazeCore
+import GazeModel
 import Glibc
 @testable import GazeCapture
-import GazeModel
 
 /// An in-process V4L2 capture device that follows the ioctl contract, for testing the camera logic.
 ///

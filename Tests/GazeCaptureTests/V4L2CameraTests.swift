@@ -1,11 +1,11 @@
 import CV4L2
 import Foundation
 import GazeCore
+import GazeModel
 import Glibc
 import Testing
 import TestSupport
 @testable import GazeCapture
-import GazeModel
 
 @Suite("V4L2 camera logic against a simulated device")
 struct V4L2CameraTests {

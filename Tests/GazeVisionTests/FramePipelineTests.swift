@@ -1,10 +1,10 @@
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
 import Testing
 import TestSupport
 @testable import GazeVision
-import GazeModel
 
 @Suite("The per-frame pipeline on the fixture clips")
 struct FramePipelineTests {

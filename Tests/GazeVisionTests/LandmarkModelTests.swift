@@ -1,9 +1,9 @@
 import Foundation
 import GazeCore
+import GazeModel
 import Testing
 import TestSupport
 @testable import GazeVision
-import GazeModel
 
 @Suite("dlib shim on real faces")
 struct LandmarkModelTests {

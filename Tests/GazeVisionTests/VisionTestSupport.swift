@@ -1,10 +1,10 @@
 import Foundation
 import GazeCapture
 import GazeCore
+import GazeModel
 import GazeVision
 import Testing
 import TestSupport
-import GazeModel
 
 /// The dlib model and fixtures the vision tests need, with the reason when they are absent.
 enum VisionFixtures {

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-import SessionStore
 import GazeModel
 import JSONStream
+import SessionStore
+import Testing
+import TestSupport
 
 @Suite("gazerec analyze")
 struct AnalyzeCommandTests {

@@ -1,9 +1,9 @@
 import Foundation
+import GazeModel
+import JSONStream
 import SessionStore
 import Testing
 import TestSupport
-import GazeModel
-import JSONStream
 
 /// `gazerec calibrate` as a person uses it (in tmux) and as a script does (--script), then the
 /// calibration applied to a recording and to a stored session.

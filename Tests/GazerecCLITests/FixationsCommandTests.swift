@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-import SessionStore
 import GazeModel
 import JSONStream
+import SessionStore
+import Testing
+import TestSupport
 
 /// A fresh database holding the iOS fixture: its folder, the environment naming it, the session id.
 func importedIOSFixture() throws -> (TemporaryFolder, [String: String], String) {

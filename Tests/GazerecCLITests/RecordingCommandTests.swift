@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-import SessionStore
 import GazeModel
 import JSONStream
+import SessionStore
+import Testing
+import TestSupport
 
 /// Recording end to end: the real binary, real processes, real signals.
 @Suite("gazerec start/stop/status/repair", .serialized)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-import SessionStore
 import GazeModel
 import JSONStream
+import SessionStore
+import Testing
+import TestSupport
 
 /// End-to-end tests of the store subcommands: the real binary, its stdout, stderr and exit code.
 @Suite("gazerec list/show/export/import/delete")

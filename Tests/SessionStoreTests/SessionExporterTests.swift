@@ -1,8 +1,8 @@
 import Foundation
 import GazeModel
+import JSONStream
 import Testing
 import TestSupport
-import JSONStream
 @testable import SessionStore
 
 @Suite("Export to EyeTracking JSON")

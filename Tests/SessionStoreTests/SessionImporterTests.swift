@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import GazeModel
+import GRDB
 import JSONStream
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
-import GazeCore
 import GazeCalibration
+import GazeCore
 import GazeModel
 
 /// A reproducible generator (SplitMix64) and Gaussian draws for constructed data.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GazeCapture
 import GazeCalibration
+import GazeCapture
 import GazeCore
 import GazeModel
 import GazeVision
