@@ -168,7 +168,7 @@ public final class Recorder {
                 }
                 let gaze = try session.record(measurement, blendShapeValues: values,
                                               blink: event.map { $0.shifted(by: replayStart ?? 0) })
-                sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
+                if let sample { sample(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze) }
                 if session.frames == 1 { started(session.id) }
                 let now = SystemClock.monotonic()
                 if now - lastStatus >= 0.5 {

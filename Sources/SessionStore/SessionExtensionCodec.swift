@@ -12,8 +12,8 @@ extension SessionExtension {
     public init?(json: JSONValue) {
         guard case .object(let pairs) = json else { return nil }
         self.init(members: pairs.map { name, value in
-            Member(name: name, value: Self.decode(name, value) ?? .other(json: value.compactText),
-                   verbatim: value.compactText)
+            let text = value.compactText
+            return Member(name: name, value: Self.decode(name, value) ?? .other(json: text), verbatim: text)
         })
     }
 
