@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GazeModel", targets: ["GazeModel"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "GazeCore", targets: ["GazeCore"]),
+        .library(name: "ShapeRegression", targets: ["ShapeRegression"]),
         .library(name: "GazeVision", targets: ["GazeVision"]),
         .library(name: "GazeCapture", targets: ["GazeCapture"]),
         .library(name: "GazeCalibration", targets: ["GazeCalibration"]),
@@ -33,6 +34,11 @@ let package = Package(
         // Pure Swift math: eye openness, blinks, pupils, head pose, fixations, blend shapes.
         // Optimised in debug builds too: the tests run the per-frame math thousands of times.
         .target(name: "GazeCore", dependencies: ["GazeModel"], swiftSettings: [.unsafeFlags(["-O"])]),
+
+        // dlib's 68-point landmark model (an ensemble of regression trees) read from its .dat file
+        // and evaluated in Swift, keeping the sub-pixel positions dlib rounds away. Depends on
+        // nothing; optimised in debug builds too (a fit walks 4 MB of tree leaves).
+        .target(name: "ShapeRegression", swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
 
         // The only code that includes dlib: C++ inside, a plain C API outside. Optimised even in
         // debug builds (dlib's templates at -O0 are tens of times slower). Debian's dlib is built
@@ -65,7 +71,7 @@ let package = Package(
         .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CV4L2", "GazeCore", "GazeModel"]),
 
         // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
-        .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "GazeCore", "GazeCapture", "GazeModel"]),
+        .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "ShapeRegression", "GazeCore", "GazeCapture", "GazeModel"]),
 
         // A bounded hand-off between threads, for the pipelines that overlap stages on two cores.
         .target(name: "Channels"),
@@ -119,6 +125,8 @@ let package = Package(
                     resources: [.copy("Schemas")]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeModel", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
+        .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore",
+                                                                 "CDlibShim", "TestSupport"]),
         .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "GazeModel", "CDlibShim",
                                                             "TestSupport"]),
         .testTarget(name: "GazeCalibrationTests", dependencies: ["GazeCalibration", "GazeCore", "GazeModel", "JSONStream", "Recorder",

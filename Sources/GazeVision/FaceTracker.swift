@@ -58,7 +58,7 @@ public final class FaceTracker {
         var tracked: FaceObservation?
         if let box = trackedBox {
             lastFitBox = box
-            let landmarks = try model.fit(image, box: box)
+            let landmarks = model.fit(image, box: box)
             let confidence = model.meanShape.confidence(of: landmarks)
             if confidence >= redetectConfidence {
                 tracked = FaceObservation(landmarks: landmarks, confidence: confidence, detected: false)
@@ -94,7 +94,7 @@ public final class FaceTracker {
         }
         guard let chosen else { return nil }
         lastFitBox = chosen
-        let landmarks = try model.fit(image, box: chosen)
+        let landmarks = model.fit(image, box: chosen)
         let confidence = model.meanShape.confidence(of: landmarks)
         guard confidence >= minimumConfidence else { return nil }
         trackedBox = nextBox(for: landmarks, in: image)

@@ -2,6 +2,7 @@ import CDlibShim
 import Foundation
 import GazeCore
 import GazeModel
+import ShapeRegression
 
 /// Why the vision layer failed, each a sentence a user can act on.
 public enum VisionError: Error, CustomStringConvertible, Equatable {
@@ -24,9 +25,12 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// dlib's 68-point shape predictor, loaded once per process and shared by all threads.
+/// dlib's 68-point landmark model, loaded once per process and shared by all threads.
 ///
-/// Loading takes 1–2 s, so `shared(path:)` caches one model per path.
+/// The model's ensemble of regression trees is evaluated by `ShapeRegressionModel` (Swift), which
+/// gives dlib's landmarks before dlib rounds them to whole pixels; dlib's own evaluator stays the
+/// reference (`DlibShapePredictor`). Loading takes about a second, so `shared(path:)` caches one
+/// model per path.
 public final class LandmarkModel: @unchecked Sendable {
     /// Debian's libdlib-data location.
     public static let defaultPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
@@ -40,7 +44,7 @@ public final class LandmarkModel: @unchecked Sendable {
 
     public let path: String
     public let meanShape: MeanShape
-    let handle: OpaquePointer
+    public let regression: ShapeRegressionModel
 
     private static let cacheLock = NSLock()
     nonisolated(unsafe) private static var cache: [String: LandmarkModel] = [:]
@@ -57,26 +61,64 @@ public final class LandmarkModel: @unchecked Sendable {
 
     /// Loads the model (prefer `shared(path:)`).
     public init(path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VisionError.modelMissing(path: path)
+        try checkModelFile(path)
+        do {
+            regression = try ShapeRegressionModel(contentsOf: path)
+        } catch {
+            throw VisionError.modelUnreadable(path: path, reason: Self.reason(error))
         }
-        if isDirectory.boolValue { throw VisionError.modelUnreadable(path: path, reason: "it is a directory") }
+        guard regression.partCount == FaceLandmarks.count else {
+            throw VisionError.modelUnreadable(path: path, reason: "it has \(regression.partCount) landmarks, not \(FaceLandmarks.count)")
+        }
+        self.path = path
+        let mean = regression.meanShape
+        meanShape = MeanShape(points: (0..<FaceLandmarks.count).map { Point2(Double(mean[2 * $0]), Double(mean[2 * $0 + 1])) })
+    }
+
+    private static func reason(_ error: ShapeModelError) -> String {
+        switch error {
+        case let .unreadable(_, reason): return reason
+        case let .malformed(_, offset, reason): return "byte \(offset): \(reason)"
+        }
+    }
+
+    /// Fits the landmarks inside `box` (pixels; inclusive corners as dlib uses them), sub-pixel.
+    public func fit(_ image: GrayImage, box: FaceBox) -> FaceLandmarks {
+        let xy = image.pixels.withUnsafeBufferPointer { pixels in
+            regression.fit(GrayImageView(pixels: pixels.baseAddress!, width: image.width, height: image.height, stride: image.width),
+                           box: RegressionBox(left: box.left, top: box.top, right: box.right, bottom: box.bottom))
+        }
+        return FaceLandmarks(interleaved: xy)
+    }
+}
+
+/// Refuses a missing file or a folder before a model is read from it.
+private func checkModelFile(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw VisionError.modelMissing(path: path)
+    }
+    if isDirectory.boolValue { throw VisionError.modelUnreadable(path: path, reason: "it is a directory") }
+}
+
+/// dlib's own shape predictor through the C shim: the reference the Swift evaluation is checked
+/// against (tests, benchmarks). Landmarks rounded to whole pixels, as dlib gives them.
+public final class DlibShapePredictor: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    public init(path: String) throws {
+        try checkModelFile(path)
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = gz_predictor_load(path, &error, error.count) else {
             let reason = text(error).trimmingCharacters(in: .whitespaces)
             throw VisionError.modelUnreadable(path: path, reason: reason.isEmpty ? "unreadable" : reason)
         }
-        self.path = path
         self.handle = handle
-        var mean = [Double](repeating: 0, count: 2 * FaceLandmarks.count)
-        gz_predictor_mean_shape(handle, &mean)
-        meanShape = MeanShape(points: (0..<FaceLandmarks.count).map { Point2(mean[2 * $0], mean[2 * $0 + 1]) })
     }
 
     deinit { gz_predictor_free(handle) }
 
-    /// Fits the landmarks inside `box` (pixels; inclusive corners as dlib uses them).
+    /// dlib's landmarks inside `box`.
     public func fit(_ image: GrayImage, box: FaceBox) throws -> FaceLandmarks {
         var xy = [Double](repeating: 0, count: 2 * FaceLandmarks.count)
         var error = [CChar](repeating: 0, count: 256)

@@ -2,7 +2,8 @@
 //
 // WHAT THIS OBJECT REPRESENTS
 //   Two opaque handles: gz_detector (dlib's frontal HOG face detector) and gz_predictor (a
-//   shape_predictor loaded from a .dat model). Images are 8-bit gray buffers owned by the caller:
+//   shape_predictor loaded from a .dat model; gazerec evaluates the model itself, in Swift, and
+//   keeps dlib's predictor as the reference its results are checked against). Images are 8-bit gray buffers owned by the caller:
 //   every call WRAPS the caller's buffer, it does not copy it; the buffer must stay valid and
 //   unchanged for the duration of the call only.
 //
@@ -62,10 +63,6 @@ gz_predictor *gz_predictor_load(const char *path, char *error, size_t error_size
 
 /// Frees a predictor (NULL is allowed).
 void gz_predictor_free(gz_predictor *predictor);
-
-/// The model's mean shape (where a fit starts), in box-relative coordinates: (0, 0) is the box's
-/// top-left corner and (1, 1) its bottom-right. Writes 2 * GZ_LANDMARK_COUNT doubles to `xy`.
-void gz_predictor_mean_shape(const gz_predictor *predictor, double *xy);
 
 /// Fits the 68 landmarks inside `box`.
 ///   requires: the image as for gz_detector_detect; `xy` holds 2 * GZ_LANDMARK_COUNT doubles.

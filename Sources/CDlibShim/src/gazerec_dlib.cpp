@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -68,7 +67,6 @@ struct gz_detector {
 
 struct gz_predictor {
     dlib::shape_predictor predictor;
-    double mean_shape[2 * GZ_LANDMARK_COUNT];
 };
 
 extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
@@ -143,18 +141,6 @@ extern "C" gz_predictor *gz_predictor_load(const char *path, char *error, size_t
                       "the model has " + std::to_string(parts) + " landmarks, not " + std::to_string(GZ_LANDMARK_COUNT));
             return nullptr;
         }
-        // The mean shape is private in dlib's class but is the second item of its serialization.
-        std::ifstream file(path, std::ios::binary);
-        int version = 0;
-        dlib::matrix<float, 0, 1> initial;
-        dlib::deserialize(version, file);
-        dlib::deserialize(initial, file);
-        if (initial.size() != 2 * GZ_LANDMARK_COUNT) {
-            delete handle;
-            set_error(error, error_size, "the model's mean shape has an unexpected size");
-            return nullptr;
-        }
-        for (long i = 0; i < initial.size(); ++i) handle->mean_shape[i] = initial(i);
         return handle;
     } catch (const std::exception &e) {
         set_error(error, error_size, e.what());
@@ -166,10 +152,6 @@ extern "C" gz_predictor *gz_predictor_load(const char *path, char *error, size_t
 }
 
 extern "C" void gz_predictor_free(gz_predictor *predictor) { delete predictor; }
-
-extern "C" void gz_predictor_mean_shape(const gz_predictor *predictor, double *xy) {
-    std::memcpy(xy, predictor->mean_shape, sizeof predictor->mean_shape);
-}
 
 extern "C" int gz_predictor_fit(const gz_predictor *predictor, const uint8_t *pixels, long width, long height,
                                 long stride, gz_rect box, double *xy, char *error, size_t error_size) {

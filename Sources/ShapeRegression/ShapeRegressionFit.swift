@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ShapeRegressionModel {
+    /// Fits the landmarks inside `box` and returns them in image pixels, x0, y0, x1, y1, …,
+    /// unrounded (dlib's landmarks are these rounded half up to whole pixels).
+    public func fit(_ image: GrayImageView, box: RegressionBox) -> [Double] {
+        var output = [Double](repeating: 0, count: shapeLength)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: shapeLength + featurePixelsPerCascade) { scratch in
+            let shape = scratch.baseAddress!
+            let features = shape + shapeLength
+            meanShape.withUnsafeBufferPointer { mean in
+                shape.update(from: mean.baseAddress!, count: shapeLength)
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: treesPerCascade) { leafIndices in
+                    for cascade in 0..<cascadeCount {
+                        let transform = Self.similarity(from: mean.baseAddress!, to: shape, partCount: partCount)
+                        readFeaturePixels(image, box: box, cascade: cascade, shape: shape, transform: transform, into: features)
+                        findLeaves(cascade: cascade, features: features, into: leafIndices.baseAddress!)
+                        addLeaves(cascade: cascade, leafIndices: leafIndices.baseAddress!, to: shape)
+                    }
+                }
+            }
+            // The unnormalising transform: (0, 0) → the box's top-left corner, (1, 1) → bottom-right.
+            let width = Double(box.right - box.left), height = Double(box.bottom - box.top)
+            let left = Double(box.left), top = Double(box.top)
+            for index in 0..<partCount {
+                output[2 * index] = Double(shape[2 * index]) * width + left
+                output[2 * index + 1] = Double(shape[2 * index + 1]) * height + top
+            }
+        }
+        return output
+    }
+
+    /// The 2×2 part (rotation × scale) of the least-squares similarity taking `from` onto `to`,
+    /// in `Float` as dlib casts it: dlib's `find_similarity_transform` (Umeyama) accumulates in
+    /// `Double` exactly as here; its SVD answer for two dimensions is, in closed form,
+    /// [[a + d, b − c], [c − b, a + d]] / σ² with [[a, b], [c, d]] the cross-covariance and σ² the
+    /// source variance.
+    @inline(__always)
+    static func similarity(from: UnsafePointer<Float>, to: UnsafePointer<Float>, partCount: Int) -> SIMD4<Float> {
+        var meanFromX = 0.0, meanFromY = 0.0, meanToX = 0.0, meanToY = 0.0
+        for index in 0..<partCount {
+            meanFromX += Double(from[2 * index])
+            meanFromY += Double(from[2 * index + 1])
+            meanToX += Double(to[2 * index])
+            meanToY += Double(to[2 * index + 1])
+        }
+        let count = Double(partCount)
+        meanFromX /= count
+        meanFromY /= count
+        meanToX /= count
+        meanToY /= count
+        var sigmaFrom = 0.0, a = 0.0, b = 0.0, c = 0.0, d = 0.0
+        for index in 0..<partCount {
+            let fx = Double(from[2 * index]) - meanFromX, fy = Double(from[2 * index + 1]) - meanFromY
+            let tx = Double(to[2 * index]) - meanToX, ty = Double(to[2 * index + 1]) - meanToY
+            sigmaFrom += fx * fx + fy * fy
+            a += tx * fx
+            b += tx * fy
+            c += ty * fx
+            d += ty * fy
+        }
+        sigmaFrom /= count
+        a /= count
+        b /= count
+        c /= count
+        d /= count
+        guard sigmaFrom != 0 else { return SIMD4(1, 0, 0, 1) }
+        return SIMD4(Float((a + d) / sigmaFrom), Float((b - c) / sigmaFrom), Float((c - b) / sigmaFrom),
+                     Float((a + d) / sigmaFrom))
+    }
+
+    /// Reads the cascade's feature pixels: each placed from its anchor landmark by the current
+    /// similarity, carried into the image by the box, rounded half up; 0 outside the image.
+    @inline(__always)
+    func readFeaturePixels(_ image: GrayImageView, box: RegressionBox, cascade: Int, shape: UnsafePointer<Float>,
+                           transform m: SIMD4<Float>, into features: UnsafeMutablePointer<Float>) {
+        let width = Double(box.right - box.left), height = Double(box.bottom - box.top)
+        let left = Double(box.left), top = Double(box.top)
+        let anchors = self.anchors.baseAddress! + cascade * featurePixelsPerCascade
+        let deltas = self.deltas.baseAddress! + cascade * featurePixelsPerCascade * 2
+        let pixels = image.pixels, stride = image.stride
+        let maxX = image.width - 1, maxY = image.height - 1
+        for index in 0..<featurePixelsPerCascade {
+            let anchor = Int(anchors[index])
+            let dx = deltas[2 * index], dy = deltas[2 * index + 1]
+            let px: Float = m[0] * dx + m[1] * dy + shape[2 * anchor]
+            let py: Float = m[2] * dx + m[3] * dy + shape[2 * anchor + 1]
+            let x = Int(floor(Double(px) * width + left + 0.5))
+            let y = Int(floor(Double(py) * height + top + 0.5))
+            if x >= 0 && x <= maxX && y >= 0 && y <= maxY {
+                features[index] = Float(pixels[y * stride + x])
+            } else {
+                features[index] = 0
+            }
+        }
+    }
+
+    /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left).
+    @inline(__always)
+    func findLeaves(cascade: Int, features: UnsafePointer<Float>, into leafIndices: UnsafeMutablePointer<Int32>) {
+        let splits = splitsPerTree
+        let firstTree = cascade * treesPerCascade
+        let pairs = splitPixels.baseAddress!, thresholds = splitThresholds.baseAddress!
+        for tree in 0..<treesPerCascade {
+            let base = (firstTree + tree) * splits
+            var node = 0
+            while node < splits {
+                let pair = pairs[base + node]
+                let difference = features[Int(pair & 0xFFFF)] - features[Int(pair >> 16)]
+                node = difference > thresholds[base + node] ? 2 * node + 1 : 2 * node + 2
+            }
+            leafIndices[tree] = Int32(node - splits)
+        }
+    }
+
+    /// Adds the chosen leaf of every tree to the shape, tree after tree (the order dlib adds them
+    /// in, so every coordinate sums the same floats in the same order).
+    @inline(__always)
+    func addLeaves(cascade: Int, leafIndices: UnsafePointer<Int32>, to shape: UnsafeMutablePointer<Float>) {
+        let length = shapeLength
+        let treeStride = leavesPerTree * length
+        let cascadeLeaves = leaves.baseAddress! + cascade * treesPerCascade * treeStride
+        for tree in 0..<treesPerCascade {
+            let leaf = cascadeLeaves + tree * treeStride + Int(leafIndices[tree]) * length
+            for index in 0..<length { shape[index] += leaf[index] }
+        }
+    }
+}
