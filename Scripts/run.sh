@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
+Scripts/setup-models.sh
 swift build -c release --product gazerec >&2
 gazerec="$(swift build -c release --show-bin-path)/gazerec"
 

@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libdlib-dev libdlib-data          # dlib + the 68-point landmark model
   libblas-dev liblapack-dev         # dlib on Debian is built against BLAS/LAPACK
+  libopenblas0-serial               # ... and its CNN face detector runs 6x faster on OpenBLAS
   libv4l-dev                        # V4L2 cameras through libv4l2 / libv4lconvert
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev   # video files
   libsqlite3-dev                    # session store

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
+Scripts/setup-models.sh
 swift build --build-tests
 swift test --skip-build

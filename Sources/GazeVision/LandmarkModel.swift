@@ -9,6 +9,8 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
     case modelMissing(path: String)
     case modelUnreadable(path: String, reason: String)
     case detectorFailed(reason: String)
+    case detectorModelMissing(path: String)
+    case detectorModelUnreadable(path: String, reason: String)
     case landmarkFitFailed(reason: String)
 
     public var description: String {
@@ -17,6 +19,12 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
             return "cannot load the landmark model \(path): no such file. Debian's package libdlib-data installs it."
         case let .modelUnreadable(path, reason):
             return "cannot load the landmark model \(path): \(reason). The file is not a dlib 68-point shape predictor."
+        case let .detectorModelMissing(path):
+            return "cannot load the face detector model \(path): no such file. It is dlib's CNN face detector, "
+                + "mmod_human_face_detector.dat (CC0), which gazerec's set-up installs."
+        case let .detectorModelUnreadable(path, reason):
+            return "cannot load the face detector model \(path): \(reason). The file is not dlib's CNN face detector "
+                + "(mmod_human_face_detector.dat)."
         case let .detectorFailed(reason):
             return "face detection failed: \(reason)."
         case let .landmarkFitFailed(reason):
@@ -152,35 +160,6 @@ public struct FaceBox: Sendable, Equatable {
     public var height: Int { bottom - top + 1 }
     public var area: Int { width * height }
     public var centre: Point2 { Point2(Double(left + right) / 2, Double(top + bottom) / 2) }
-}
-
-/// dlib's frontal HOG face detector. Not thread-safe: one per thread (each `FaceTracker` owns one).
-public final class FaceDetector {
-    private let handle: OpaquePointer
-
-    public init() throws {
-        var error = [CChar](repeating: 0, count: 256)
-        guard let handle = gz_detector_create(&error, error.count) else {
-            throw VisionError.detectorFailed(reason: text(error))
-        }
-        self.handle = handle
-    }
-
-    deinit { gz_detector_free(handle) }
-
-    /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
-    public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
-        var boxes = [gz_rect](repeating: gz_rect(), count: 16)
-        var error = [CChar](repeating: 0, count: 256)
-        let count = image.pixels.withUnsafeBufferPointer { pixels in
-            gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
-                               threshold, &boxes, Int32(boxes.count), &error, error.count)
-        }
-        guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
-        return boxes.prefix(Int(min(count, 16))).map {
-            FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
-        }
-    }
 }
 
 /// The text of a NUL-terminated C character buffer.

@@ -8,6 +8,7 @@ let usage = """
     usage: gazerec-bench store <gazerec binary> <work folder>
            gazerec-bench vision <clip> <model>
            gazerec-bench calibration <clip> <model>
+           gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
     """
 switch arguments.first {
 case "store":
@@ -22,6 +23,23 @@ case "calibration":
     guard arguments.count == 3 else { print(usage); exit(64) }
     let rest = Array(arguments.dropFirst())
     try CalibrationBenchmark.run(clip: rest[0], modelPath: rest[1])
+case "detection":
+    var rest = Array(arguments.dropFirst())
+    var cnn: String?
+    var stride = 10
+    var slow = false
+    while let option = rest.first, option.hasPrefix("--") {
+        if option == "--slow" {
+            slow = true
+            rest.removeFirst()
+            continue
+        }
+        guard rest.count >= 2 else { break }
+        if option == "--cnn" { cnn = rest[1] } else if option == "--video-stride" { stride = Int(rest[1]) ?? 10 } else { break }
+        rest.removeFirst(2)
+    }
+    guard !rest.isEmpty else { print(usage); exit(64) }
+    try DetectionBenchmark.run(inputs: rest, cnnModel: cnn, videoStride: stride, slowStages: slow)
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)

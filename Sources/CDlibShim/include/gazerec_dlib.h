@@ -1,7 +1,8 @@
 // gazerec_dlib.h — a plain C API over dlib's HOG face detector and 68-point shape predictor.
 //
 // WHAT THIS OBJECT REPRESENTS
-//   Two opaque handles: gz_detector (dlib's frontal HOG face detector) and gz_predictor (a
+//   Three opaque handles: gz_detector (dlib's frontal HOG face detector), gz_cnn_detector (dlib's
+//   CNN face detector, a model file of its own) and gz_predictor (a
 //   shape_predictor loaded from a .dat model; gazerec evaluates the model itself, in Swift, and
 //   keeps dlib's predictor as the reference its results are checked against). Images are 8-bit gray buffers owned by the caller:
 //   every call WRAPS the caller's buffer, it does not copy it; the buffer must stay valid and
@@ -56,6 +57,24 @@ void gz_detector_free(gz_detector *detector);
 ///             returns -1 with `error` set on failure.
 int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
                        int upsample, double threshold, gz_rect *out, int capacity, char *error, size_t error_size);
+
+typedef struct gz_cnn_detector gz_cnn_detector;
+
+/// Loads dlib's CNN face detector (the MMOD model `mmod_human_face_detector.dat`).
+///   ensures: returns a handle, or NULL with `error` set (missing file, not that network).
+///   THREAD SAFETY: one thread at a time per handle.
+gz_cnn_detector *gz_cnn_detector_load(const char *path, char *error, size_t error_size);
+
+/// Frees a CNN detector (NULL is allowed).
+void gz_cnn_detector_free(gz_cnn_detector *detector);
+
+/// Finds faces in a gray image with the CNN (given to it as equal red, green and blue). Finds
+/// faces down to about 40 px across; costs tens to hundreds of milliseconds, growing with the
+/// image's area, so callers shrink the frame first.
+///   requires: the image as for gz_detector_detect.
+///   ensures:  as gz_detector_detect (scores are the network's detection confidences).
+int gz_cnn_detector_detect(gz_cnn_detector *detector, const uint8_t *pixels, long width, long height, long stride,
+                           gz_rect *out, int capacity, char *error, size_t error_size);
 
 /// Loads a 68-point shape predictor model (dlib's .dat serialization).
 ///   ensures: returns a handle, or NULL with `error` set (missing file, not a dlib model, wrong part count).

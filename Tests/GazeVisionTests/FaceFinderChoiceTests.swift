@@ -16,7 +16,7 @@ struct FaceTrackerChoiceTests {
     func largest() {
         let near = Self.box(centreX: 320, centreY: 240, size: 100)
         let large = Self.box(centreX: 100, centreY: 100, size: 120)  // 1.44× the area
-        #expect(FaceTracker.choose([near, large], imageCentre: Self.centre) == large)
+        #expect(FaceFinder.choose([near, large], imageCentre: Self.centre) == large)
     }
 
     @Test("among faces within 20 % of the largest's area, the most central")
@@ -24,11 +24,11 @@ struct FaceTrackerChoiceTests {
         let large = Self.box(centreX: 100, centreY: 100, size: 110)
         let central = Self.box(centreX: 330, centreY: 250, size: 100)  // 0.83× the area
         let small = Self.box(centreX: 320, centreY: 240, size: 60)
-        #expect(FaceTracker.choose([large, small, central], imageCentre: Self.centre) == central)
+        #expect(FaceFinder.choose([large, small, central], imageCentre: Self.centre) == central)
     }
 
     @Test("no face, no choice")
     func none() {
-        #expect(FaceTracker.choose([], imageCentre: Self.centre) == nil)
+        #expect(FaceFinder.choose([], imageCentre: Self.centre) == nil)
     }
 }

@@ -1,0 +1,94 @@
+import CDlibShim
+import Foundation
+import GazeCore
+import GazeModel
+
+/// dlib's frontal HOG face detector. Not thread-safe: one per thread (each `FaceTracker` owns one).
+public final class FaceDetector {
+    private let handle: OpaquePointer
+
+    public init() throws {
+        var error = [CChar](repeating: 0, count: 256)
+        guard let handle = gz_detector_create(&error, error.count) else {
+            throw VisionError.detectorFailed(reason: text(error))
+        }
+        self.handle = handle
+    }
+
+    deinit { gz_detector_free(handle) }
+
+    /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
+    public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
+        var boxes = [gz_rect](repeating: gz_rect(), count: 16)
+        var error = [CChar](repeating: 0, count: 256)
+        let count = image.pixels.withUnsafeBufferPointer { pixels in
+            gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
+                               threshold, &boxes, Int32(boxes.count), &error, error.count)
+        }
+        guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
+        return boxes.prefix(Int(min(count, 16))).map {
+            FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
+        }
+    }
+}
+
+/// dlib's CNN face detector (max-margin object detection; the model `mmod_human_face_detector.dat`).
+///
+/// Finds faces HOG misses — glasses, a fringe over the brows, strong side light, a face turned
+/// or tilted up — at 10–50× HOG's cost, so the acquisition cascade runs it last, on a shrunk frame.
+/// Not thread-safe: one per thread.
+public final class CNNFaceDetector {
+    private let handle: OpaquePointer
+    public let path: String
+
+    /// Where gazerec's set-up installs the model: `$XDG_DATA_HOME/gazerec/models/` (default
+    /// `~/.local/share/gazerec/models/`).
+    public static var installedPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return data + "/gazerec/models/mmod_human_face_detector.dat"
+    }
+
+    /// The model to use: `explicit`, else `GAZEREC_DETECTOR_MODEL`, else the installed one when it
+    /// exists, else nil (no CNN stages). A path that is named but missing is an error.
+    public static func resolvePath(_ explicit: String?) throws -> String? {
+        let named = explicit.flatMap { $0.isEmpty ? nil : $0 }
+            ?? ProcessInfo.processInfo.environment["GAZEREC_DETECTOR_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let named {
+            guard FileManager.default.fileExists(atPath: named) else { throw VisionError.detectorModelMissing(path: named) }
+            return named
+        }
+        return FileManager.default.fileExists(atPath: installedPath) ? installedPath : nil
+    }
+
+    /// Loads the model at `path`.
+    public init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw VisionError.detectorModelMissing(path: path)
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        guard let handle = gz_cnn_detector_load(path, &error, error.count) else {
+            throw VisionError.detectorModelUnreadable(path: path, reason: text(error))
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit { gz_cnn_detector_free(handle) }
+
+    /// Faces in `image`, most confident first.
+    public func detect(_ image: GrayImage) throws -> [FaceBox] {
+        var boxes = [gz_rect](repeating: gz_rect(), count: 16)
+        var error = [CChar](repeating: 0, count: 256)
+        let count = image.pixels.withUnsafeBufferPointer { pixels in
+            gz_cnn_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, &boxes,
+                                   Int32(boxes.count), &error, error.count)
+        }
+        guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
+        return boxes.prefix(Int(min(count, 16))).map {
+            FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
+        }
+    }
+}
