@@ -2,16 +2,25 @@ import GazeModel
 
 /// A face found in one frame: its landmarks and how much to trust them.
 public struct FaceObservation: Sendable, Equatable {
+    /// The landmarks the frame reports: the mean of the recent fits of a still head
+    /// (`LandmarkStabilizer`), or this frame's fit when the head moved.
     public var landmarks: FaceLandmarks
+    /// This frame's own landmark fit.
+    public var fit: FaceLandmarks
     /// 0…1, from the shape plausibility of the fit (see `MeanShape.confidence`).
     public var confidence: Double
-    /// Whether the face detector ran on this frame (false: the box came from the previous frame).
+    /// Whether a face detector found the face in this frame (false: the box came from the previous frame).
     public var detected: Bool
+    /// The detector stage that found it (nil when tracked): "hogShrunk", "hogFull", "hogEqualized",
+    /// "cnnShrunk" or "cnnFull".
+    public var stage: String?
 
-    public init(landmarks: FaceLandmarks, confidence: Double, detected: Bool) {
+    public init(landmarks: FaceLandmarks, fit: FaceLandmarks? = nil, confidence: Double, detected: Bool, stage: String? = nil) {
         self.landmarks = landmarks
+        self.fit = fit ?? landmarks
         self.confidence = confidence
         self.detected = detected
+        self.stage = stage
     }
 }
 
@@ -34,6 +43,8 @@ public struct FrameFeatures: Sendable {
     public var blinking = false
     public var pupils: [Eye: PupilObservation] = [:]
     public var headPose: HeadPose?
+    /// The stabilised landmarks and the eye patches cut on them.
+    public var appearance: EyeAppearance?
 
     /// What gazerec keeps of this frame, stamped with `timestampSeconds` (the store's Unix time;
     /// a replayed file's frames are shifted from their presentation time). The one conversion
@@ -46,7 +57,7 @@ public struct FrameFeatures: Sendable {
             headPose: headPose.map {
                 HeadPoseMeasurement(yawDegrees: $0.yawDegrees, pitchDegrees: $0.pitchDegrees, rollDegrees: $0.rollDegrees,
                                     translation: $0.translation)
-            })
+            }, appearance: appearance)
     }
 
     /// The measurement in the frames' own time base.
@@ -130,6 +141,12 @@ public struct EyeFeatureExtractor: Sendable {
         let pose = poseEstimator.estimate(landmarks, previous: previousPose)
         features.headPose = pose
         previousPose = pose
+
+        // 5. What a calibration maps: the landmarks and each eye's patch (the image's, when there is one).
+        if let image {
+            features.appearance = EyeAppearance(landmarks: landmarks.points.flatMap { [Float($0.x), Float($0.y)] },
+                                                patches: EyePatchSampler.patches(in: image, landmarks: landmarks))
+        }
         return (features, event)
     }
 

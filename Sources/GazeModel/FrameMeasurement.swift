@@ -39,10 +39,13 @@ public struct FrameMeasurement: Sendable, Equatable {
     public var pupilRight: Point2?
     /// The frame's head pose, nil without a face.
     public var headPose: HeadPoseMeasurement?
+    /// The stabilised landmarks and eye patches a calibration maps, nil without a face (and for
+    /// frames recorded or imported without them).
+    public var appearance: EyeAppearance?
 
     public init(timestampSeconds: Double, trackingState: TrackingState, confidence: Double,
                 opennessLeft: Double? = nil, opennessRight: Double? = nil, pupilLeft: Point2? = nil,
-                pupilRight: Point2? = nil, headPose: HeadPoseMeasurement? = nil) {
+                pupilRight: Point2? = nil, headPose: HeadPoseMeasurement? = nil, appearance: EyeAppearance? = nil) {
         self.timestampSeconds = timestampSeconds
         self.trackingState = trackingState
         self.confidence = confidence
@@ -51,6 +54,7 @@ public struct FrameMeasurement: Sendable, Equatable {
         self.pupilLeft = pupilLeft
         self.pupilRight = pupilRight
         self.headPose = headPose
+        self.appearance = appearance
     }
 
     /// The openness of `eye`.

@@ -1,118 +1,149 @@
+import Foundation
 import GazeCore
 import GazeModel
 
-/// Finds and follows one face across frames: detector when needed, landmarks every frame.
+/// How a stream finds faces it is not tracking.
+public struct FaceFinding: Sendable, Equatable {
+    /// dlib's CNN face detector model (`mmod_human_face_detector.dat`); nil: HOG stages only.
+    public var cnnModelPath: String?
+    /// Live input: the stages after the first run on a thread of their own, so the frame thread
+    /// keeps the camera's rate while they look (frames meanwhile have no face). Files run every
+    /// stage in line, so their results do not depend on the machine's speed.
+    public var background: Bool
+
+    public init(cnnModelPath: String? = nil, background: Bool = false) {
+        self.cnnModelPath = cnnModelPath
+        self.background = background
+    }
+}
+
+/// Finds and follows one face across frames: the finder's cascade when needed, landmarks every
+/// frame, averaged over the frames of a still head.
 ///
 /// The per-frame loop:
-/// 1. If no face is tracked, or the periodic re-detection is due, run the HOG detector on the
-///    frame shrunk so it is about `detectionWidth` pixels wide, and pick the largest face (the most
-///    central one among faces of similar size). If that finds nothing in a large frame (faces
-///    shrink below the detector's ~80 px minimum), try again at up to twice that width, at most
-///    twice a second. A periodic re-detection that finds nothing keeps the tracked face.
-/// 2. Otherwise place the box from the previous frame's landmarks (the box the model would have
-///    needed to produce them), so the detector — 10–20× the cost of a landmark fit — runs rarely.
-/// 3. Fit the 68 landmarks and score the shape's plausibility. A tracked fit that scores below
-///    `redetectConfidence` is retried once from a fresh detection.
+/// 1. If a face is tracked, place the box from the last stabilised landmarks (the box the model
+///    would have needed to produce them), varied a little from frame to frame (shifted by up to
+///    2 % of its side and grown or shrunk by up to 1.5 %) so that successive fits of a still face
+///    make independent errors, and fit the 68 landmarks. A fit that scores below
+///    `redetectConfidence` is retried from a fresh detection.
+/// 2. The fit goes through a `LandmarkStabilizer`: the landmarks the frame reports are the mean of
+///    the recent fits of a still head (the mean restarts when the head moves).
+/// 3. Without a tracked face, or every `redetectIntervalSeconds` while tracking, the
+///    `FaceFinder` cascade looks for one (HOG, HOG on the equalised frame, the CNN); a periodic
+///    look that finds nothing keeps the tracked face.
 ///
-/// Not thread-safe: one tracker per stream (it owns its detector).
+/// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
     public let model: LandmarkModel
-    private let detector: FaceDetector
-    /// Largest width the detector sees; wider frames are shrunk by an integer factor.
-    public var detectionWidth: Int
+    public let finder: FaceFinder
+    private let background: BackgroundFaceFinder?
     /// Re-detect at least this often even while tracking (seconds).
     public var redetectIntervalSeconds: Double
     /// A tracked fit below this confidence triggers an immediate re-detection.
     public var redetectConfidence: Double
     /// Faces whose best fit stays below this confidence are reported as lost.
     public var minimumConfidence: Double
+    /// Largest shift of the varied box, as a fraction of its side.
+    public var ditherShift = 0.02
+    /// Largest growth or shrinkage of the varied box on each side, as a fraction of its side.
+    public var ditherGrowth = 0.015
 
+    private var stabilizer = LandmarkStabilizer()
     private var trackedBox: FaceBox?
     private var lastDetectionTime: Double?
-    private var lastWideDetectionTime: Double?
+    private var fits = 0
 
-    /// How many frames ran the detector (for diagnostics and benchmarks).
+    /// How many frames ran the finder (for diagnostics and benchmarks).
     public private(set) var detectorRuns = 0
     /// The box the last landmark fit used.
     public private(set) var lastFitBox: FaceBox?
 
-    public init(model: LandmarkModel, detectionWidth: Int = 400, redetectIntervalSeconds: Double = 2,
+    public init(model: LandmarkModel, finding: FaceFinding = FaceFinding(), redetectIntervalSeconds: Double = 2,
                 redetectConfidence: Double = 0.3, minimumConfidence: Double = 0.1) throws {
         self.model = model
-        detector = try FaceDetector()
-        self.detectionWidth = detectionWidth
+        finder = try FaceFinder(cnnModelPath: finding.cnnModelPath)
+        background = finding.background ? try BackgroundFaceFinder(cnnModelPath: finding.cnnModelPath) : nil
         self.redetectIntervalSeconds = redetectIntervalSeconds
         self.redetectConfidence = redetectConfidence
         self.minimumConfidence = minimumConfidence
     }
 
-    /// Forgets the tracked face (the next frame runs the detector).
+    deinit { background?.stop() }
+
+    /// Forgets the tracked face (the next frame looks for one).
     public func reset() {
         trackedBox = nil
         lastDetectionTime = nil
+        stabilizer.reset()
     }
 
     /// The face in `image` (captured at `timeSeconds`), or nil if there is none.
     public func process(_ image: GrayImage, timeSeconds: Double) throws -> FaceObservation? {
         let detectionDue = lastDetectionTime.map { timeSeconds - $0 >= redetectIntervalSeconds || timeSeconds < $0 } ?? true
-        var tracked: FaceObservation?
+        var tracked: (fit: FaceLandmarks, confidence: Double)?
         if let box = trackedBox {
-            lastFitBox = box
-            let landmarks = model.fit(image, box: box)
-            let confidence = model.meanShape.confidence(of: landmarks)
+            let fit = self.fit(image, box: dithered(box))
+            let confidence = model.meanShape.confidence(of: fit)
             if confidence >= redetectConfidence {
-                tracked = FaceObservation(landmarks: landmarks, confidence: confidence, detected: false)
-                if !detectionDue {
-                    trackedBox = nextBox(for: landmarks, in: image)
-                    return tracked
-                }
+                tracked = (fit, confidence)
+                if !detectionDue { return observe(fit, confidence: confidence, stage: nil, image: image, time: timeSeconds) }
             }
         }
-        if let detected = try detectAndFit(image, timeSeconds: timeSeconds) { return detected }
-        // The periodic re-detection missed a face that tracking still holds well: keep it.
-        if let tracked {
-            lastFitBox = trackedBox
-            trackedBox = nextBox(for: tracked.landmarks, in: image)
-            return tracked
+        // A periodic look while tracking needs only the cheap stage: the face is known to be there.
+        if let found = try find(image, timeSeconds: timeSeconds, cheapOnly: tracked != nil) {
+            let fit = self.fit(image, box: found.box)
+            let confidence = model.meanShape.confidence(of: fit)
+            if confidence >= minimumConfidence {
+                return observe(fit, confidence: confidence, stage: found.stage, image: image, time: timeSeconds)
+            }
         }
+        // The periodic look missed a face that tracking still holds well: keep it.
+        if let tracked { return observe(tracked.fit, confidence: tracked.confidence, stage: nil, image: image, time: timeSeconds) }
         trackedBox = nil
+        stabilizer.reset()
         return nil
     }
 
-    /// Runs the detector (shrunk frame first, wider if needed); fits and returns the chosen face.
-    private func detectAndFit(_ image: GrayImage, timeSeconds: Double) throws -> FaceObservation? {
+    /// The finder's answer for this frame: in line, or (live) the first stage here and the rest
+    /// from the background finder, which hands back a box found in an earlier frame.
+    private func find(_ image: GrayImage, timeSeconds: Double, cheapOnly: Bool) throws -> (box: FaceBox, stage: FaceFinderStage)? {
         detectorRuns += 1
         lastDetectionTime = timeSeconds
-        let centre = Point2(Double(image.width) / 2, Double(image.height) / 2)
-        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
-        var chosen = Self.choose(try detect(image, factor: factor), imageCentre: centre)
-        let wideFactor = Swift.max(1, image.width / (2 * detectionWidth))
-        if chosen == nil, wideFactor < factor,
-           lastWideDetectionTime.map({ timeSeconds - $0 >= 0.5 || timeSeconds < $0 }) ?? true {
-            lastWideDetectionTime = timeSeconds
-            chosen = Self.choose(try detect(image, factor: wideFactor), imageCentre: centre)
-        }
-        guard let chosen else { return nil }
-        lastFitBox = chosen
-        let landmarks = model.fit(image, box: chosen)
-        let confidence = model.meanShape.confidence(of: landmarks)
-        guard confidence >= minimumConfidence else { return nil }
+        guard let background else { return try finder.find(image, timeSeconds: timeSeconds, cheapOnly: cheapOnly) }
+        if let found = try finder.find(image, timeSeconds: timeSeconds, cheapOnly: true) { return found }
+        if cheapOnly { return nil }
+        if let found = try background.takeResult() { return found }
+        background.submit(image)
+        return nil
+    }
+
+    private func fit(_ image: GrayImage, box: FaceBox) -> FaceLandmarks {
+        lastFitBox = box
+        fits += 1
+        return model.fit(image, box: box)
+    }
+
+    /// Records the fit of a followed face and places the next frame's box.
+    private func observe(_ fit: FaceLandmarks, confidence: Double, stage: FaceFinderStage?, image: GrayImage,
+                         time: Double) -> FaceObservation? {
+        let landmarks = stabilizer.update(fit, timeSeconds: time)
         trackedBox = nextBox(for: landmarks, in: image)
-        return FaceObservation(landmarks: landmarks, confidence: confidence, detected: true)
+        return FaceObservation(landmarks: landmarks, fit: fit, confidence: confidence, detected: stage != nil, stage: stage?.rawValue)
     }
 
-    private func detect(_ image: GrayImage, factor: Int) throws -> [FaceBox] {
-        try detector.detect(image.downscaled(by: factor)).map { box in
-            FaceBox(left: box.left * factor, top: box.top * factor, right: (box.right + 1) * factor - 1,
-                    bottom: (box.bottom + 1) * factor - 1, score: box.score)
-        }
-    }
-
-    /// The largest face; among faces within 20 % of the largest's area, the most central.
-    static func choose(_ boxes: [FaceBox], imageCentre: Point2) -> FaceBox? {
-        guard let largest = boxes.map(\.area).max() else { return nil }
-        return boxes.filter { Double($0.area) >= 0.8 * Double(largest) }
-            .min { $0.centre.distance(to: imageCentre) < $1.centre.distance(to: imageCentre) }
+    /// The tracked box varied for this fit: a point of a golden-angle spiral (up to `ditherShift`
+    /// of the side from the box) and a growth from a slower sine, so any run of fits spreads
+    /// evenly. The first fit after (re)acquiring a face uses the box itself.
+    private func dithered(_ box: FaceBox) -> FaceBox {
+        guard stabilizer.depth > 0 else { return box }
+        let side = Double(box.width)
+        let k = Double(fits % 16)
+        let radius = ditherShift * side * ((k + 1) / 16).squareRoot()
+        let angle = k * 2.399963229728653
+        let dx = Int((radius * cos(angle)).rounded()), dy = Int((radius * sin(angle)).rounded())
+        let grow = Int((ditherGrowth * side * sin(Double(fits) * 1.7)).rounded())
+        return FaceBox(left: box.left + dx - grow, top: box.top + dy - grow, right: box.right + dx + grow,
+                       bottom: box.bottom + dy + grow)
     }
 
     private func nextBox(for landmarks: FaceLandmarks, in image: GrayImage) -> FaceBox? {
@@ -124,5 +155,83 @@ public final class FaceTracker {
         let visibleHeight = Swift.min(result.bottom, image.height - 1) - Swift.max(result.top, 0)
         guard visibleWidth > result.width / 2, visibleHeight > result.height / 2, result.width >= 20 else { return nil }
         return result
+    }
+}
+
+/// The finder's costly stages on a thread of their own (live input): the frame thread hands it a
+/// frame when it has none to work on and picks up the box it found some frames later.
+final class BackgroundFaceFinder: @unchecked Sendable {
+    private let finder: FaceFinder
+    private let condition = NSCondition()
+    private var pending: GrayImage?
+    private var result: (box: FaceBox, stage: FaceFinderStage)?
+    private var failure: (any Error)?
+    private var busy = false
+    private var stopped = false
+    private var thread: Thread?
+
+    init(cnnModelPath: String?) throws {
+        finder = try FaceFinder(cnnModelPath: cnnModelPath)
+        // The thread holds the finder until `stop()` ends its loop.
+        let thread = Thread { self.loop() }
+        thread.name = "gazerec.face-finder"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Gives the finder `image` unless it is still looking at an earlier one.
+    func submit(_ image: GrayImage) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !busy, pending == nil, !stopped else { return }
+        pending = image
+        condition.signal()
+    }
+
+    /// The face found since the last call, if any; rethrows a detector failure.
+    func takeResult() throws -> (box: FaceBox, stage: FaceFinderStage)? {
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure {
+            self.failure = nil
+            throw failure
+        }
+        let found = result
+        result = nil
+        return found
+    }
+
+    /// Ends the thread after the frame in hand (waits for it).
+    func stop() {
+        condition.lock()
+        stopped = true
+        pending = nil
+        condition.broadcast()
+        while busy { condition.wait() }
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while pending == nil && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let image = pending!
+            pending = nil
+            busy = true
+            condition.unlock()
+            var found: (box: FaceBox, stage: FaceFinderStage)?
+            var error: (any Error)?
+            do { found = try finder.findWithLaterStages(image) } catch let caught { error = caught }
+            condition.lock()
+            busy = false
+            if let found { result = found }
+            if let error { failure = error }
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 }

@@ -6,8 +6,9 @@ import GazeModel
 
 /// The per-frame pipeline: frame → face (detector or tracking) → 68 landmarks → eye features.
 ///
-/// 1. Face: `FaceTracker` (HOG detector on a shrunk frame when needed, else the box from the last landmarks).
-/// 2. Landmarks: dlib's shape predictor, scored for plausibility (confidence).
+/// 1. Face: `FaceTracker` (the `FaceFinder` cascade when needed, else the box from the last landmarks).
+/// 2. Landmarks: dlib's 68-point model evaluated in Swift (sub-pixel), scored for plausibility
+///    (confidence) and averaged over the fits of a still head.
 /// 3. Eyes: aspect ratio → openness → blinks; pupils by means of gradients.
 /// 4. Head pose: PnP against a generic 3-D face.
 /// 5. Tracking state per frame.
@@ -18,8 +19,9 @@ public final class FramePipeline {
     public private(set) var framesWithFace = 0
 
     /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width.
-    public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil) throws {
-        tracker = try FaceTracker(model: model)
+    public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil,
+                finding: FaceFinding = FaceFinding()) throws {
+        tracker = try FaceTracker(model: model, finding: finding)
         extractor = EyeFeatureExtractor(intrinsics: CameraIntrinsics(width: width, height: height,
                                                                      focalLengthPixels: focalLengthPixels))
     }

@@ -36,6 +36,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var calibration: AppliedCalibration?
     /// Smoothing of the gaze stream (with a calibration).
     public var smoothing: GazeSmoothing = .none
+    /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).
+    public var faceFinding = FaceFinding()
 
     public init(source: RecordingSource, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
@@ -116,7 +118,7 @@ public final class Recorder {
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
         let input = try OpenedSource(configuration.source)
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
-                                         focalLengthPixels: configuration.focalLengthPixels)
+                                         focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
 
         // 3. The session. Replayed frames are due at begin + their presentation time.
         let begin = SystemClock.unixTime()

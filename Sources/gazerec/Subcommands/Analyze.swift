@@ -52,7 +52,7 @@ extension Gazerec {
             defer { source.stop() }
             let model = try vision.loadModel()
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength)
+                                             focalLengthPixels: vision.focalLength, finding: vision.faceFinding(live: false))
             let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput())
             if events { try writer.writeEventHeader() } else { try writer.writeFrameHeader() }
 
@@ -92,6 +92,11 @@ struct VisionOptions: ParsableArguments {
                                valueName: "path"))
     var model: String?
 
+    @Option(help: ArgumentHelp("dlib's CNN face detector, for faces the HOG detector misses (default: "
+                               + "GAZEREC_DETECTOR_MODEL, else the one gazerec's set-up installs, when present).",
+                               valueName: "path"))
+    var detectorModel: String?
+
     @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
     var focalLength: Double?
 
@@ -109,6 +114,17 @@ struct VisionOptions: ParsableArguments {
 
     func loadModel() throws -> LandmarkModel {
         try LandmarkModel.shared(path: LandmarkModel.resolvePath(model))
+    }
+
+    /// How the pipeline finds faces: with the CNN stages when their model is there (a note says
+    /// so when it is not); `live` (a camera) runs the costly stages off the frame thread.
+    func faceFinding(live: Bool) throws -> FaceFinding {
+        let path = try CNNFaceDetector.resolvePath(detectorModel)
+        if path == nil {
+            Console.note("no CNN face detector model at \(CNNFaceDetector.installedPath): faces the HOG detector misses "
+                         + "(glasses, a fringe, a hand on the chin) stay unfound. Scripts/setup-models.sh installs it.")
+        }
+        return FaceFinding(cnnModelPath: path, background: live)
     }
 }
 

@@ -74,7 +74,8 @@ extension Gazerec {
             let (source, sourceKind, sourceName) = try capture.open(paced: !scripted)
             defer { source.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength)
+                                             focalLengthPixels: vision.focalLength,
+                                             finding: vision.faceFinding(live: sourceKind == "camera"))
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }

@@ -165,6 +165,7 @@ extension Gazerec {
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
                 maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels)
             configuration.calibration = applied
+            configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
             if applied == nil && configuration.smoothing != .none {
                 Console.note("--smoothing applies to gaze, and no calibration is applied: nothing to smooth")

@@ -52,10 +52,11 @@ extension Gazerec {
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()
-            let (source, _, sourceName) = try capture.open(paced: !scripted)
+            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted)
             defer { source.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength ?? record.focalLengthPixels)
+                                             focalLengthPixels: vision.focalLength ?? record.focalLengthPixels,
+                                             finding: vision.faceFinding(live: sourceKind == "camera"))
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
