@@ -159,7 +159,7 @@ extension SessionDatabase {
                 }
                 let (header, _) = try Self.header(db, rowid: rowid)
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT timestamp, trackingState, confidence, \(SampleTables.frameOptionalColumns.joined(separator: ", "))
+                    SELECT \(SampleTables.frameSelection)
                     FROM frameSample WHERE sessionRowID = ? ORDER BY seq
                     """, arguments: [rowid])
                 var frames: [FrameMeasurement] = []

@@ -1,3 +1,4 @@
+import Foundation
 import GazeModel
 import GRDB
 
@@ -19,8 +20,8 @@ enum SampleTables {
     static let insertFrame = """
         INSERT INTO frameSample (sessionRowID, seq, timestamp, trackingState, confidence, opennessLeft, opennessRight,
                                  pupilLeftU, pupilLeftV, pupilRightU, pupilRightV, yawDegrees, pitchDegrees,
-                                 rollDegrees, tx, ty, tz)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 rollDegrees, tx, ty, tz, appearance)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let insertBlink = """
         INSERT INTO blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -42,7 +43,7 @@ enum SampleTables {
     static func insert(_ frame: FrameMeasurement, sessionRowID: Int64, seq: Int, db: Database) throws {
         let values: [(any DatabaseValueConvertible)?] = [
             sessionRowID, seq, frame.timestampSeconds, frame.trackingState.rawValue, frame.confidence,
-        ] + frame.optionalValues
+        ] + frame.optionalValues + [frame.appearance.map { Data($0.encoded) }]
         try db.cachedStatement(sql: insertFrame).execute(arguments: StatementArguments(values))
     }
 
@@ -57,15 +58,31 @@ enum SampleTables {
     /// (each may be NULL / absent).
     static let frameOptionalColumns = FrameMeasurement.optionalValueNames
 
-    /// A stored frame row (columns `timestamp, trackingState, confidence` then `frameOptionalColumns`).
+    /// The columns a stored frame is read from, in `frame(_:)`'s order.
+    static let frameSelection = "timestamp, trackingState, confidence, " + frameOptionalColumns.joined(separator: ", ")
+        + ", appearance"
+
+    /// A stored frame row (the columns of `frameSelection`).
     static func frame(_ row: Row) throws -> FrameMeasurement {
-        try frame(timestamp: row[0], state: row[1], confidence: row[2],
-                  optional: (3..<(3 + frameOptionalColumns.count)).map { row[$0] })
+        let blob: Data? = row[3 + frameOptionalColumns.count]
+        return try frame(timestamp: row[0], state: row[1], confidence: row[2],
+                         optional: (3..<(3 + frameOptionalColumns.count)).map { row[$0] },
+                         appearance: try blob.map { try appearance($0) })
+    }
+
+    /// A stored or imported appearance (`EyeAppearance.encoded`).
+    static func appearance(_ bytes: Data) throws -> EyeAppearance {
+        guard let appearance = EyeAppearance(encoded: bytes) else {
+            throw FrameColumnError(column: "appearance", reason: "not an encoded eye appearance (\(EyeAppearance.encodedCount) "
+                                   + "bytes, version \(EyeAppearance.encodingVersion), finite landmarks)")
+        }
+        return appearance
     }
 
     /// A frame from its stored or imported columns; throws `FrameColumnError` for values that do not
     /// make a frame (an unknown tracking state, half a pupil, part of a head pose).
-    static func frame(timestamp: Double, state: String, confidence: Double, optional v: [Double?]) throws -> FrameMeasurement {
+    static func frame(timestamp: Double, state: String, confidence: Double, optional v: [Double?],
+                      appearance: EyeAppearance? = nil) throws -> FrameMeasurement {
         guard let trackingState = TrackingState(rawValue: state) else {
             throw FrameColumnError(column: "trackingState",
                                    reason: "unknown tracking state '\(state)' (expected "
@@ -89,7 +106,8 @@ enum SampleTables {
         }
         return FrameMeasurement(timestampSeconds: timestamp, trackingState: trackingState, confidence: confidence,
                                 opennessLeft: v[0], opennessRight: v[1], pupilLeft: try point(2, "pupilLeftU and pupilLeftV"),
-                                pupilRight: try point(4, "pupilRightU and pupilRightV"), headPose: pose)
+                                pupilRight: try point(4, "pupilRightU and pupilRightV"), headPose: pose,
+                                appearance: appearance)
     }
 }
 

@@ -183,6 +183,11 @@ public final class SessionDatabase: Sendable {
                 """)
         }
         registerCalibrationMigration(&migrator)
+        migrator.registerMigration("v4: per-frame eye appearance") { db in
+            // EyeAppearance.encoded (801 bytes): the stabilised landmarks and eye patches a
+            // calibration maps; NULL for frames without a face and frames recorded before.
+            try db.execute(sql: "ALTER TABLE frameSample ADD COLUMN appearance BLOB")
+        }
         return migrator
     }
 

@@ -216,7 +216,7 @@ final class SessionExporter {
             try json.beginArray()
             let statement = try db.makeStatement(sql: """
                 SELECT sessionRowID, seq, timestamp, trackingState, confidence,
-                       \(SampleTables.frameOptionalColumns.joined(separator: ", "))
+                       \(SampleTables.frameOptionalColumns.joined(separator: ", ")), appearance
                 FROM frameSample WHERE sessionRowID = ? ORDER BY seq
                 """)
             let handle = statement.sqliteStatement
@@ -232,6 +232,12 @@ final class SessionExporter {
                     let column = Int32(5 + offset)
                     guard sqlite3_column_type(handle, column) != SQLITE_NULL else { continue }
                     try json.key(name); try json.number(sqlite3_column_double(handle, column))
+                }
+                let appearanceColumn = Int32(5 + SampleTables.frameOptionalColumns.count)
+                if sqlite3_column_type(handle, appearanceColumn) == SQLITE_BLOB,
+                   let blob = sqlite3_column_blob(handle, appearanceColumn) {
+                    let data = Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, appearanceColumn)))
+                    try json.key("appearance"); try json.string(data.base64EncodedString())
                 }
                 try json.endObject()
             }

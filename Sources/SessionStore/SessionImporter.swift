@@ -302,7 +302,8 @@ final class SessionImporter {
     private func readFrames(_ reader: JSONReader, sessionRowID: Int64) throws {
         try reader.expect(0x5B, "an array of frames")
         if try reader.consume(0x5D) { return }
-        let names = ["timestamp", "trackingState", "confidence"] + SampleTables.frameOptionalColumns
+        let names = ["timestamp", "trackingState", "confidence"] + SampleTables.frameOptionalColumns + ["appearance"]
+        let appearanceKey = names.count - 1
         let keys = KeyTable(names)
         var seq = 0
         repeat {
@@ -310,6 +311,7 @@ final class SessionImporter {
             try reader.expect(0x7B, "a frame object")
             var timestamp = Double.nan, state = "", confidence = Double.nan
             var optional = [Double?](repeating: nil, count: SampleTables.frameOptionalColumns.count)
+            var appearance: EyeAppearance?
             if !(try reader.consume(0x7D)) {
                 repeat {
                     let index = try reader.readKey(matching: keys)
@@ -318,6 +320,15 @@ final class SessionImporter {
                     case 0?: timestamp = try reader.readNumber()
                     case 1?: state = try reader.readString()
                     case 2?: confidence = try reader.readNumber()
+                    case appearanceKey?:
+                        guard !(try reader.consumeNull()) else { break }
+                        let text = try reader.readString()
+                        guard let data = Data(base64Encoded: text) else { throw reader.error("not base64 text") }
+                        do {
+                            appearance = try SampleTables.appearance(data)
+                        } catch let error as FrameColumnError {
+                            throw reader.error(error.reason)
+                        }
                     case let column?: optional[column - 3] = try reader.consumeNull() ? nil : try reader.readNumber()
                     case nil: try reader.skipValue()
                     }
@@ -329,7 +340,8 @@ final class SessionImporter {
             guard !confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
             let frame: FrameMeasurement
             do {
-                frame = try SampleTables.frame(timestamp: timestamp, state: state, confidence: confidence, optional: optional)
+                frame = try SampleTables.frame(timestamp: timestamp, state: state, confidence: confidence, optional: optional,
+                                               appearance: appearance)
             } catch let error as FrameColumnError {
                 throw reader.error(error.reason)
             }
