@@ -23,7 +23,10 @@ public struct CalibrationDocumentError: Error, CustomStringConvertible, Equatabl
 }
 
 extension CalibrationRecord {
+    /// `model.kind` of the polynomial pupil mapping.
     static let modelKind = "ridgePolynomial2"
+    /// `model.kind` of the linear mappings of eye patches (and face shape).
+    static let appearanceModelKind = "ridgeAppearance1"
 
     // MARK: - Writing
 
@@ -44,15 +47,30 @@ extension CalibrationRecord {
         if let screenWidthMillimetres { screen.append(("widthMillimetres", .number(screenWidthMillimetres))) }
         if let screenHeightMillimetres { screen.append(("heightMillimetres", .number(screenHeightMillimetres))) }
         if let distanceMillimetres { screen.append(("distanceMillimetres", .number(distanceMillimetres))) }
-        let model: [(String, JSONValue)] = [
-            ("kind", .string(Self.modelKind)),
-            ("features", .array(GazeMapping.featureNames.map { .string($0) })),
-            ("terms", .array(GazeMapping.termNames.map { .string($0) })),
+        var model: [(String, JSONValue)]
+        if mapping.featureSet == .pupilPolynomial {
+            model = [
+                ("kind", .string(Self.modelKind)),
+                ("features", .array(GazeMapping.featureNames.map { .string($0) })),
+                ("terms", .array(GazeMapping.termNames.map { .string($0) })),
+            ]
+        } else {
+            model = [
+                ("kind", .string(Self.appearanceModelKind)),
+                ("featureSet", .string(mapping.featureSet.rawValue)),
+                ("featureCount", .number(Double(mapping.featureSet.featureCount))),
+            ]
+        }
+        model += [
             ("featureMeans", numbers(mapping.featureMeans)),
             ("featureScales", numbers(mapping.featureScales)),
             ("coefficientsX", numbers(mapping.coefficientsX)),
             ("coefficientsY", numbers(mapping.coefficientsY)),
-            ("eyeDifference", numbers([mapping.eyeDifference.x, mapping.eyeDifference.y])),
+        ]
+        if mapping.featureSet == .pupilPolynomial {
+            model.append(("eyeDifference", numbers([mapping.eyeDifference.x, mapping.eyeDifference.y])))
+        }
+        model += [
             ("ridgePenalty", .number(mapping.ridgePenalty)),
             ("trainingErrorPoints", number(trainingErrorPoints)),
             ("crossValidationErrorPoints", number(crossValidationErrorPoints)),
@@ -103,13 +121,19 @@ extension CalibrationRecord {
         }
         members.append(("samples", .array(samples.map { sample in
             let f = sample.features
-            return .object([
+            var members: [(String, JSONValue)] = [
                 ("target", .number(Double(sample.target))), ("timestamp", .number(f.timestampSeconds)),
                 ("leftU", number(f.pupilLeft?.x)), ("leftV", number(f.pupilLeft?.y)),
                 ("rightU", number(f.pupilRight?.x)), ("rightV", number(f.pupilRight?.y)),
                 ("yawDegrees", .number(f.yawDegrees)), ("pitchDegrees", .number(f.pitchDegrees)),
                 ("headX", .number(f.headX)), ("headY", .number(f.headY)), ("trackingNormal", .bool(f.trackingNormal)),
-            ])
+            ]
+            if let openness = f.opennessLeft { members.append(("opennessLeft", .number(openness))) }
+            if let openness = f.opennessRight { members.append(("opennessRight", .number(openness))) }
+            if let appearance = f.appearance {
+                members.append(("appearance", .string(Data(appearance.encoded).base64EncodedString())))
+            }
+            return .object(members)
         })))
         return .object(members)
     }
@@ -160,20 +184,35 @@ extension CalibrationRecord {
         collectSeconds = try r.number(procedure, "procedure.collectSeconds")
 
         let model = try r.object(root, "model")
-        guard try r.string(model, "model.kind") == Self.modelKind else {
-            throw r.error("model.kind", "only '\(Self.modelKind)' mappings are supported")
+        let set: GazeFeatureSet
+        switch try r.string(model, "model.kind") {
+        case Self.modelKind:
+            guard try r.strings(model, "model.features") == GazeMapping.featureNames,
+                  try r.strings(model, "model.terms") == GazeMapping.termNames else {
+                throw r.error("model.terms", "the features and terms must be exactly those of docs/Calibration.md")
+            }
+            set = .pupilPolynomial
+        case Self.appearanceModelKind:
+            let name = try r.string(model, "model.featureSet")
+            guard let named = GazeFeatureSet(rawValue: name), named != .pupilPolynomial else {
+                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape' or 'appearance')")
+            }
+            guard try r.number(model, "model.featureCount") == Double(named.featureCount) else {
+                throw r.error("model.featureCount", "the '\(name)' set has \(named.featureCount) features")
+            }
+            set = named
+        case let other:
+            throw r.error("model.kind", "'\(other)' is not a mapping this gazerec applies (expected '\(Self.modelKind)' "
+                          + "or '\(Self.appearanceModelKind)')")
         }
-        guard try r.strings(model, "model.features") == GazeMapping.featureNames,
-              try r.strings(model, "model.terms") == GazeMapping.termNames else {
-            throw r.error("model.terms", "the features and terms must be exactly those of docs/Calibration.md")
-        }
-        let scales = try r.numbers(model, "model.featureScales", count: GazeMapping.featureCount)
+        let scales = try r.numbers(model, "model.featureScales", count: set.featureCount)
         guard scales.allSatisfy({ $0 > 0 }) else { throw r.error("model.featureScales", "scales must be positive") }
-        let difference = try r.numbers(model, "model.eyeDifference", count: 2)
+        let difference = set == .pupilPolynomial ? try r.numbers(model, "model.eyeDifference", count: 2) : [0, 0]
         mapping = GazeMapping(
-            featureMeans: try r.numbers(model, "model.featureMeans", count: GazeMapping.featureCount), featureScales: scales,
-            coefficientsX: try r.numbers(model, "model.coefficientsX", count: GazeMapping.termCount),
-            coefficientsY: try r.numbers(model, "model.coefficientsY", count: GazeMapping.termCount),
+            featureSet: set,
+            featureMeans: try r.numbers(model, "model.featureMeans", count: set.featureCount), featureScales: scales,
+            coefficientsX: try r.numbers(model, "model.coefficientsX", count: set.termCount),
+            coefficientsY: try r.numbers(model, "model.coefficientsY", count: set.termCount),
             eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: try r.number(model, "model.ridgePenalty"))
         trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
         crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
@@ -220,11 +259,20 @@ extension CalibrationRecord {
                 }
                 return Point2(x, y)
             }
+            var appearance: EyeAppearance?
+            if let text = try r.optionalString(value, path + ".appearance") {
+                guard let data = Data(base64Encoded: text), let decoded = EyeAppearance(encoded: [UInt8](data)) else {
+                    throw r.error(path + ".appearance", "not an encoded eye appearance (base64 of \(EyeAppearance.encodedCount) bytes)")
+                }
+                appearance = decoded
+            }
             let features = GazeFeatures(
                 timestampSeconds: try r.number(value, path + ".timestamp"), pupilLeft: try pupil("leftU", "leftV"),
                 pupilRight: try pupil("rightU", "rightV"), yawDegrees: try r.number(value, path + ".yawDegrees"),
                 pitchDegrees: try r.number(value, path + ".pitchDegrees"), headX: try r.number(value, path + ".headX"),
-                headY: try r.number(value, path + ".headY"), trackingNormal: try r.bool(value, path + ".trackingNormal"))
+                headY: try r.number(value, path + ".headY"), trackingNormal: try r.bool(value, path + ".trackingNormal"),
+                opennessLeft: try r.optionalNumber(value, path + ".opennessLeft"),
+                opennessRight: try r.optionalNumber(value, path + ".opennessRight"), appearance: appearance)
             samples.append(TargetSample(target: target, features: features))
         }
         self.samples = samples

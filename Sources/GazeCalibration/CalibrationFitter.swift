@@ -32,8 +32,7 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .tooFewSamples(point, target, usable, collected, needed):
             return "calibration point \(point + 1) at (\(Int(target.x.rounded())), \(Int(target.y.rounded()))) has "
-                + "\(usable) usable sample\(usable == 1 ? "" : "s") of \(collected) (needs \(needed)): the face was lost, "
-                + "the eyes were closed or the gaze wandered. Retry the point, with the face well lit and the eyes on the target."
+                + "\(usable) usable sample\(usable == 1 ? "" : "s") of \(collected) (needs \(needed))"
         case let .tooFewPoints(have, needed):
             return "a calibration needs at least \(needed) targets, got \(have)."
         case .degenerate:
@@ -82,41 +81,89 @@ public struct CalibrationFitter: Sendable {
     /// Robust residual spreads below this count as this much (screen points), so a target whose
     /// samples agree almost exactly does not turn tiny differences into outliers.
     public var residualFloorPoints: Double
-    /// Ridge penalties tried, on standardised terms.
+    /// Ridge penalties tried for the polynomial set, on standardised terms.
     public var penalties: [Double]
+    /// Ridge penalties tried for the appearance sets, per sample on standardised features.
+    public var appearancePenalties: [Double]
+    /// The feature sets tried; cross-validation picks one. A set is tried only when every target
+    /// has enough samples with what it reads.
+    public var featureSets: [GazeFeatureSet]
+    /// Samples per target an appearance fit learns from (evenly spaced among the kept ones): the
+    /// frames of one target differ little, and the fit's cost grows with the cube of the count.
+    public var maximumSamplesPerTarget: Int
 
     public init(minimumSamplesPerPoint: Int = 8, minimumPoints: Int = 5, outlierThreshold: Double = 3.5,
                 residualFloorPoints: Double = 3,
-                penalties: [Double] = [1e-7, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3]) {
-        precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty)
+                penalties: [Double] = [1e-7, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3],
+                appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1],
+                featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial], maximumSamplesPerTarget: Int = 20) {
+        precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty && !appearancePenalties.isEmpty)
+        precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1)
         self.minimumSamplesPerPoint = minimumSamplesPerPoint
         self.minimumPoints = minimumPoints
         self.outlierThreshold = outlierThreshold
         self.residualFloorPoints = residualFloorPoints
         self.penalties = penalties
+        self.appearancePenalties = appearancePenalties
+        self.featureSets = featureSets
+        self.maximumSamplesPerTarget = maximumSamplesPerTarget
     }
 
-    /// Samples a fit can learn from: tracking normal and at least one pupil.
+    /// Samples a fit can learn from: tracking normal, and what some feature set reads (a pupil,
+    /// or the eye patches with both eyes open).
     public static func isUsable(_ sample: GazeFeatures) -> Bool {
-        sample.trackingNormal && (sample.pupilLeft != nil || sample.pupilRight != nil)
+        sample.trackingNormal && GazeFeatureSet.allCases.contains { $0.applies(to: sample) }
+    }
+
+    /// Samples a fit with `set` can learn from.
+    public static func isUsable(_ sample: GazeFeatures, for set: GazeFeatureSet) -> Bool {
+        sample.trackingNormal && set.applies(to: sample)
     }
 
     /// Fits the mapping, or says why it cannot.
+    ///
+    /// Every feature set in `featureSets` whose features every target has enough of is fitted
+    /// with each of its penalties; the set and penalty that predict left-out targets best win.
+    /// Outliers are then dropped and the winner fitted again.
     public func fit(_ points: [CalibrationPointSamples]) throws(CalibrationError) -> CalibrationFit {
         guard points.count >= minimumPoints else { throw .tooFewPoints(have: points.count, needed: minimumPoints) }
-        var kept = points.map { $0.samples.filter(Self.isUsable) }
-        func checkCounts() throws(CalibrationError) {
+        let targets = points.map(\.target)
+        func usable(_ set: GazeFeatureSet) -> [[GazeFeatures]] {
+            points.map { $0.samples.filter { Self.isUsable($0, for: set) } }
+        }
+        func countError(_ kept: [[GazeFeatures]]) -> CalibrationError? {
             for (index, samples) in kept.enumerated() where samples.count < minimumSamplesPerPoint {
-                throw .tooFewSamples(point: index, target: points[index].target, usable: samples.count,
-                                     collected: points[index].samples.count, needed: minimumSamplesPerPoint)
+                return .tooFewSamples(point: index, target: points[index].target, usable: samples.count,
+                                      collected: points[index].samples.count, needed: minimumSamplesPerPoint)
+            }
+            return nil
+        }
+
+        // 1. The feature set and penalty that predict left-out targets best.
+        var best: (set: GazeFeatureSet, kept: [[GazeFeatures]], solution: Solution)?
+        var firstFailure: CalibrationError?
+        for set in featureSets {
+            let kept = usable(set)
+            if countError(kept) != nil { continue }
+            do {
+                let solution = try solve(set, kept, targets, penalties: nil)
+                if best == nil || solution.crossValidationError < best!.solution.crossValidationError * (1 - 1e-9) {
+                    best = (set, kept, solution)
+                }
+            } catch {
+                if firstFailure == nil { firstFailure = error }
             }
         }
-        try checkCounts()
-        let targets = points.map(\.target)
+        guard let best else {
+            // Say why for the most permissive notion of a usable sample.
+            if let error = countError(points.map { $0.samples.filter { Self.isUsable($0) } }) { throw error }
+            throw firstFailure ?? .degenerate
+        }
+        let set = best.set
+        var kept = best.kept, solution = best.solution
 
-        // Fit, drop outliers per target, fit again (twice at most: a first fit bent by many
-        // outliers may hide some of them).
-        var solution = try solve(kept, targets)
+        // 2. Drop outliers per target and fit again with the chosen set and penalty (twice at
+        //    most: a first fit bent by many outliers may hide some of them).
         for _ in 0..<2 {
             var changed = false
             for index in kept.indices {
@@ -131,8 +178,8 @@ public struct CalibrationFitter: Sendable {
                 }
             }
             guard changed else { break }
-            try checkCounts()
-            solution = try solve(kept, targets)
+            if let error = countError(kept) { throw error }
+            solution = try solve(set, kept, targets, penalties: [solution.mapping.ridgePenalty])
         }
 
         var pointFits: [CalibrationPointFit] = []
@@ -149,9 +196,90 @@ public struct CalibrationFitter: Sendable {
                               crossValidationErrorPoints: solution.crossValidationError)
     }
 
+    /// A fitted mapping and its leave-one-target-out error.
+    struct Solution {
+        var mapping: GazeMapping
+        var crossValidationError: Double
+    }
+
+    /// The set's fit with the penalty (of `penalties`, else the set's own list) that predicts
+    /// left-out targets best.
+    private func solve(_ set: GazeFeatureSet, _ kept: [[GazeFeatures]], _ targets: [Point2], penalties: [Double]?)
+        throws(CalibrationError) -> Solution {
+        switch set {
+        case .pupilPolynomial:
+            let result = try solve(kept, targets, penalties: penalties ?? self.penalties)
+            return Solution(mapping: result.mapping, crossValidationError: result.crossValidationError)
+        case .patches, .shape, .appearance:
+            return try solveAppearance(set, kept, targets, penalties: penalties ?? appearancePenalties)
+        }
+    }
+
+    /// Ridge regression on the standardised appearance features in its dual form (`DualRidge`),
+    /// from at most `maximumSamplesPerTarget` samples per target.
+    private func solveAppearance(_ set: GazeFeatureSet, _ kept: [[GazeFeatures]], _ targets: [Point2], penalties: [Double])
+        throws(CalibrationError) -> Solution {
+        let p = set.featureCount
+        var rows: [GazeFeatures] = [], rowTargets: [Point2] = [], groups: [[Int]] = []
+        for (index, samples) in kept.enumerated() {
+            let chosen = Self.evenlySpaced(samples, count: maximumSamplesPerTarget)
+            groups.append(Array(rows.count..<(rows.count + chosen.count)))
+            rows += chosen
+            rowTargets += Array(repeating: targets[index], count: chosen.count)
+        }
+        // 1. Raw features, then standardised over the rows.
+        var raw = [Double](repeating: 0, count: rows.count * p)
+        raw.withUnsafeMutableBufferPointer { buffer in
+            for (index, sample) in rows.enumerated() { set.appearanceFeatures(sample, into: buffer.baseAddress! + index * p) }
+        }
+        var means = [Double](repeating: 0, count: p), scales = [Double](repeating: 1, count: p)
+        for k in 0..<p {
+            var sum = 0.0
+            for i in rows.indices { sum += raw[i * p + k] }
+            let mean = sum / Double(rows.count)
+            var variance = 0.0
+            for i in rows.indices { variance += (raw[i * p + k] - mean) * (raw[i * p + k] - mean) }
+            variance /= Double(rows.count)
+            means[k] = mean
+            // A feature that does not vary gets scale 1: its standardised value stays 0.
+            scales[k] = variance > 1e-18 ? variance.squareRoot() : 1
+        }
+        for i in rows.indices { for k in 0..<p { raw[i * p + k] = (raw[i * p + k] - means[k]) / scales[k] } }
+        let ridge = DualRidge(features: raw, featureCount: p, targets: rowTargets)
+
+        // 2. The penalty with the smallest leave-one-target-out error (the smaller on ties).
+        var best: (penalty: Double, error: Double)?
+        for penalty in penalties.sorted() {
+            var total = 0.0
+            var solvable = true
+            for (index, group) in groups.enumerated() {
+                let training = groups.indices.filter { $0 != index }.flatMap { groups[$0] }
+                guard let fit = ridge.fit(rows: training, penalty: penalty) else { solvable = false; break }
+                var sum = 0.0
+                for i in group { sum += ridge.predict(fit, sample: i).distance(to: targets[index]) }
+                total += sum / Double(group.count)
+            }
+            guard solvable else { continue }
+            let error = total / Double(groups.count)
+            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error) }
+        }
+        guard let best, let fit = ridge.fit(rows: Array(rows.indices), penalty: best.penalty) else { throw .degenerate }
+        let coefficients = ridge.primal(fit)
+        return Solution(mapping: GazeMapping(featureSet: set, featureMeans: means, featureScales: scales,
+                                             coefficientsX: coefficients.x, coefficientsY: coefficients.y,
+                                             ridgePenalty: best.penalty),
+                        crossValidationError: best.error)
+    }
+
+    /// At most `count` of `samples`, evenly spaced in their order.
+    static func evenlySpaced(_ samples: [GazeFeatures], count: Int) -> [GazeFeatures] {
+        guard samples.count > count else { return samples }
+        return (0..<count).map { samples[$0 * samples.count / count] }
+    }
+
     /// Standardises the features, then solves the ridge regression with the penalty that predicts
     /// left-out targets best.
-    private func solve(_ kept: [[GazeFeatures]], _ targets: [Point2]) throws(CalibrationError)
+    private func solve(_ kept: [[GazeFeatures]], _ targets: [Point2], penalties: [Double]) throws(CalibrationError)
         -> (mapping: GazeMapping, crossValidationError: Double) {
         let difference = Self.eyeDifference(kept.flatMap { $0 })
 

@@ -77,6 +77,10 @@ public struct CalibrationProcedure: Sendable {
     public let existingMapping: GazeMapping?
 
     private var samples: [[GazeFeatures]]
+    private var tallies: [FrameTally]
+    /// Scripted: seconds from the first frame to the last one seen.
+    private var lastRelativeSeconds: Double?
+    private var ended = false
     private var shownAt: Double?
     private var collectedSeconds = 0.0
     private var lastFrameTime: Double?
@@ -93,6 +97,7 @@ public struct CalibrationProcedure: Sendable {
         self.geometry = geometry
         existingMapping = nil
         samples = Array(repeating: [], count: targets.count)
+        tallies = Array(repeating: FrameTally(), count: targets.count)
         if scripted { phase = .target(index: 0) }
     }
 
@@ -109,6 +114,7 @@ public struct CalibrationProcedure: Sendable {
         self.geometry = geometry
         existingMapping = mapping
         samples = Array(repeating: [], count: targets.count)
+        tallies = Array(repeating: FrameTally(), count: targets.count)
         if scripted { phase = .target(index: 0) }
     }
 
@@ -151,9 +157,11 @@ public struct CalibrationProcedure: Sendable {
         case .instructions: show(0)
         case .retry(let index, _):
             samples[index] = []
+            tallies[index] = FrameTally()
             show(index)
         case .failed:
             samples = Array(repeating: [], count: targets.count)
+            tallies = Array(repeating: FrameTally(), count: targets.count)
             fitted = nil
             show(0)
         default: break
@@ -177,6 +185,7 @@ public struct CalibrationProcedure: Sendable {
         if shownAt == nil { shownAt = timeSeconds }
         settling = timeSeconds - shownAt! < settleSeconds
         if settling { return }
+        tallies[index].count(features, faceFound: faceFound)
         guard faceFound else {
             faceLost = true
             return
@@ -199,6 +208,7 @@ public struct CalibrationProcedure: Sendable {
     /// target without enough samples cannot be retried in a script: the fit reports it.)
     public mutating func inputEnded() {
         guard scripted, !isDone else { return }
+        ended = true
         finish()
     }
 
@@ -215,7 +225,7 @@ public struct CalibrationProcedure: Sendable {
         let usable = usableCount(index)
         if usable < fitter.minimumSamplesPerPoint {
             phase = .retry(index: index, reason: "\(usable) usable samples of \(samples[index].count) "
-                           + "(needs \(fitter.minimumSamplesPerPoint)): keep the face in view and the eyes open")
+                           + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index)); keep the face in view and the eyes open")
             return
         }
         // The next target not yet collected (after a retry forced by the fit, that is the first
@@ -240,7 +250,9 @@ public struct CalibrationProcedure: Sendable {
             switch error {
             case .tooFewSamples(let point, _, _, _, _):
                 let index = targets.indices.filter { targets[$0].kind == .calibration }[point]
-                phase = scripted ? .failed(reason: error.description) : .retry(index: index, reason: error.description)
+                let reason = error.description + ": " + diagnosis(index)
+                phase = scripted ? .failed(reason: reason + ".")
+                    : .retry(index: index, reason: reason + ". Retry the point, with the face well lit and the eyes on the target.")
             default:
                 phase = .failed(reason: error.description)
             }
@@ -271,6 +283,7 @@ public struct CalibrationProcedure: Sendable {
 
     private mutating func scriptedFrame(_ features: GazeFeatures?, _ relative: Double) {
         guard !isDone else { return }
+        lastRelativeSeconds = relative
         if case .failed = phase { return }
         let last = targets.compactMap(\.endSeconds).max() ?? 0
         if relative > last { return finish() }
@@ -284,6 +297,59 @@ public struct CalibrationProcedure: Sendable {
         let span = max(targets[index].endSeconds! - start, 1e-9)
         progress = min(max((relative - start) / span, 0), 1)
         faceLost = features == nil
+        if !settling { tallies[index].count(features, faceFound: faceVisible) }
         if !settling, let features { samples[index].append(features) }
+    }
+
+    // MARK: - Why a target has too few samples
+
+    /// What the frames of one target's collection time showed.
+    struct FrameTally: Sendable, Equatable {
+        var frames = 0
+        var withFace = 0
+        var steady = 0
+        var eyesOpen = 0
+
+        mutating func count(_ features: GazeFeatures?, faceFound: Bool) {
+            frames += 1
+            guard faceFound else { return }
+            withFace += 1
+            guard let features else { return }
+            if features.trackingNormal { steady += 1 }
+            if features.eyesOpen { eyesOpen += 1 }
+        }
+    }
+
+    /// Why target `index` kept few usable samples, from what its frames showed: the first of no
+    /// frame at all (a scripted window past the end of the input, or too short), no face, the face
+    /// in few frames, the eyes closed, tracking not steady, or samples dropped as outliers.
+    public func diagnosis(_ index: Int) -> String {
+        let tally = tallies[index]
+        let needed = fitter.minimumSamplesPerPoint
+        func frames(_ count: Int) -> String { "\(count) frame\(count == 1 ? "" : "s")" }
+        if tally.frames == 0 {
+            if scripted, let start = targets[index].startSeconds, let end = targets[index].endSeconds {
+                let window = "its window (\(Self.seconds(start))–\(Self.seconds(end)) s)"
+                if ended, let last = lastRelativeSeconds, last < start + settleSeconds {
+                    return "\(window) begins after the input ends at \(Self.seconds(last)) s"
+                }
+                return "no frame fell in \(window) after the settle time of \(Self.seconds(settleSeconds)) s"
+            }
+            return "no frame was collected"
+        }
+        if tally.withFace == 0 { return "no face was found in any of its \(frames(tally.frames))" }
+        if tally.withFace < needed { return "the face was found in only \(tally.withFace) of its \(frames(tally.frames))" }
+        let closed = tally.withFace - tally.eyesOpen
+        if tally.eyesOpen < needed { return "the eyes were closed in \(closed) of the \(frames(tally.withFace)) with a face" }
+        if tally.steady < needed {
+            return "tracking was not steady in \(tally.withFace - tally.steady) of the \(frames(tally.withFace)) with a face "
+                + "(just found, a poor landmark fit, or fast head motion)"
+        }
+        return "samples unlike the others (glances away, mis-fitted frames) were dropped as outliers"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : "\(rounded)"
     }
 }

@@ -10,7 +10,8 @@ import GazeModel
 ///
 /// Pupils are normalised to their eye corners (`PupilObservation.normalized`): u runs 0 → 1 from
 /// the corner on the image's left to the one on its right, v is the offset below the corner line
-/// in corner distances. Head pose is the PnP pose of the frame.
+/// in corner distances. Head pose is the PnP pose of the frame. `appearance` holds the frame's
+/// stabilised landmarks and eye patches (frames recorded since gazerec 0.5).
 public struct GazeFeatures: Sendable, Equatable {
     public var timestampSeconds: Double
     /// Participant's left eye (u, v), nil when not found (eye shut, face lost).
@@ -24,9 +25,15 @@ public struct GazeFeatures: Sendable, Equatable {
     public var headY: Double
     /// Whether tracking was good enough to learn from (state normal).
     public var trackingNormal: Bool
+    /// Openness 0…1 per eye (nil: not measured).
+    public var opennessLeft: Double?
+    public var opennessRight: Double?
+    /// The stabilised landmarks and eye patches.
+    public var appearance: EyeAppearance?
 
     public init(timestampSeconds: Double, pupilLeft: Point2?, pupilRight: Point2?, yawDegrees: Double,
-                pitchDegrees: Double, headX: Double, headY: Double, trackingNormal: Bool = true) {
+                pitchDegrees: Double, headX: Double, headY: Double, trackingNormal: Bool = true,
+                opennessLeft: Double? = nil, opennessRight: Double? = nil, appearance: EyeAppearance? = nil) {
         self.timestampSeconds = timestampSeconds
         self.pupilLeft = pupilLeft
         self.pupilRight = pupilRight
@@ -35,20 +42,24 @@ public struct GazeFeatures: Sendable, Equatable {
         self.headX = headX
         self.headY = headY
         self.trackingNormal = trackingNormal
+        self.opennessLeft = opennessLeft
+        self.opennessRight = opennessRight
+        self.appearance = appearance
     }
 
     /// The features of one frame's measurement, or nil when it has none to map: no head pose
-    /// (no face), a head pose at zero depth, or no pupil (eyes shut or not found).
+    /// (no face), a head pose at zero depth, or neither a pupil nor an appearance.
     ///
     /// The one conversion from a frame to what a calibration maps: calibrate and validate feed
     /// it live frames, recording live and stored-then-recalibrated frames alike.
     public init?(_ frame: FrameMeasurement) {
         guard let pose = frame.headPose, pose.translation.z != 0,
-              frame.pupilLeft != nil || frame.pupilRight != nil else { return nil }
+              frame.pupilLeft != nil || frame.pupilRight != nil || frame.appearance != nil else { return nil }
         self.init(timestampSeconds: frame.timestampSeconds, pupilLeft: frame.pupilLeft, pupilRight: frame.pupilRight,
                   yawDegrees: pose.yawDegrees, pitchDegrees: pose.pitchDegrees,
                   headX: pose.translation.x / pose.translation.z, headY: pose.translation.y / pose.translation.z,
-                  trackingNormal: frame.trackingState == .normal)
+                  trackingNormal: frame.trackingState == .normal, opennessLeft: frame.opennessLeft,
+                  opennessRight: frame.opennessRight, appearance: frame.appearance)
     }
 
     /// Both eyes combined: their mean, or one eye shifted by the calibration's mean left − right
@@ -62,36 +73,141 @@ public struct GazeFeatures: Sendable, Equatable {
         case (nil, nil): return nil
         }
     }
+
+    /// Openness below which an eye's patch shows the lid, not the eye (as for pupils).
+    public static let closedOpenness = 0.2
+
+    /// Whether both eyes are open enough for their patches to say where they look (eyes whose
+    /// openness was not measured count as open).
+    public var eyesOpen: Bool {
+        (opennessLeft ?? 1) > Self.closedOpenness && (opennessRight ?? 1) > Self.closedOpenness
+    }
 }
 
-/// A fitted calibration: standardised features → second-order polynomial terms → screen points.
+/// What a mapping reads from a frame.
+public enum GazeFeatureSet: String, Sendable, CaseIterable {
+    /// Both eyes' pupil positions combined, quadratic, plus head yaw, pitch and position, linear:
+    /// 6 features, 10 terms (`GazeMapping.pupilTermNames`). gazerec's mapping before eye patches;
+    /// calibrations made with it still apply.
+    case pupilPolynomial
+    /// Head (6: roll, inter-ocular distance and the eyes' midpoint in pixels, yaw and pitch) and
+    /// both eye patches (2 × 128 pixels, each normalised to mean 0 and standard deviation 1):
+    /// 262 features, linear.
+    case patches
+    /// Head (6, as for `patches`) and the face's shape: landmarks 17–67 in the eyes' frame (see
+    /// `appearance`): 108 features, linear. For eyes the patches cannot see (reflecting glasses).
+    case shape
+    /// `patches` plus the face's shape: landmarks 17–67 in the eyes' frame (origin between the
+    /// eyes, x along the line through both eyes' corner midpoints, in inter-ocular distances):
+    /// 364 features, linear.
+    case appearance
+
+    /// Raw features of the set (terms of the polynomial set are built from them).
+    public var featureCount: Int {
+        switch self {
+        case .pupilPolynomial: return 6
+        case .patches: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels
+        case .shape: return Self.headFeatureCount + Self.shapeFeatureCount
+        case .appearance: return Self.headFeatureCount + Self.shapeFeatureCount + 2 * EyeAppearance.patchPixels
+        }
+    }
+
+    /// Terms the coefficients multiply, the constant first.
+    public var termCount: Int { self == .pupilPolynomial ? 10 : 1 + featureCount }
+
+    static let headFeatureCount = 6
+    static let shapeLandmarks = 17...67
+    static let shapeFeatureCount = 2 * 51
+
+    /// Whether `features` has what this set reads.
+    @inline(__always)
+    public func applies(to features: GazeFeatures) -> Bool {
+        switch self {
+        case .pupilPolynomial: return features.pupilLeft != nil || features.pupilRight != nil
+        case .patches, .shape, .appearance: return features.appearance != nil && features.eyesOpen
+        }
+    }
+
+    /// The raw features of an appearance set, written to `output` (`featureCount` values).
+    func appearanceFeatures(_ features: GazeFeatures, into output: UnsafeMutablePointer<Double>) {
+        let appearance = features.appearance!
+        let landmarks = appearance.landmarks
+        func point(_ index: Int) -> Point2 { Point2(Double(landmarks[2 * index]), Double(landmarks[2 * index + 1])) }
+        // The eyes' frame: from the right eye's corner midpoint (image left) to the left eye's.
+        let right = (point(36) + point(39)) / 2, left = (point(42) + point(45)) / 2
+        let axis = left - right
+        let distance = Swift.max(axis.length, 1e-6)
+        let ux = axis / distance, uy = Point2(-ux.y, ux.x)
+        let centre = (left + right) / 2
+        output[0] = atan2(ux.y, ux.x) * 180 / Double.pi
+        output[1] = distance
+        output[2] = centre.x
+        output[3] = centre.y
+        output[4] = features.yawDegrees
+        output[5] = features.pitchDegrees
+        var index = Self.headFeatureCount
+        if self == .appearance || self == .shape {
+            for landmark in Self.shapeLandmarks {
+                let d = point(landmark) - centre
+                output[index] = d.dot(ux) / distance
+                output[index + 1] = d.dot(uy) / distance
+                index += 2
+            }
+        }
+        guard self != .shape else { return }
+        appearance.patches.withUnsafeBufferPointer { pixels in
+            for eye in 0..<2 {
+                let base = eye * EyeAppearance.patchPixels
+                var sum = 0.0, squares = 0.0
+                for k in 0..<EyeAppearance.patchPixels {
+                    let value = Double(pixels[base + k])
+                    sum += value
+                    squares += value * value
+                }
+                let count = Double(EyeAppearance.patchPixels)
+                let mean = sum / count
+                let deviation = Swift.max((squares / count - mean * mean).squareRoot(), 1)
+                for k in 0..<EyeAppearance.patchPixels {
+                    output[index + k] = (Double(pixels[base + k]) - mean) / deviation
+                }
+                index += EyeAppearance.patchPixels
+            }
+        }
+    }
+}
+
+/// A fitted calibration: standardised features → terms → screen points (x = cₓ · t, y = c_y · t).
 ///
-/// Raw features f = (u, v, yaw, pitch, headX, headY), with (u, v) both eyes' pupil position
-/// combined. Each is standardised, z = (f − mean) / scale, and the screen point is
-/// x = cx · t, y = cy · t over the terms t = (1, zu, zv, zu², zu·zv, zv², zyaw, zpitch, zheadX, zheadY):
-/// quadratic in where the eyes look inside the head, linear in how the head is turned and placed.
-/// About 40 ns a sample.
+/// The feature set decides the terms. `pupilPolynomial`: raw features f = (u, v, yaw, pitch,
+/// headX, headY), (u, v) both eyes' pupil position combined, standardised z = (f − mean) / scale,
+/// t = (1, zu, zv, zu², zu·zv, zv², zyaw, zpitch, zheadX, zheadY): quadratic in where the eyes look
+/// inside the head, linear in how the head is turned and placed (about 40 ns a sample).
+/// `patches` and `appearance`: t = (1, z₁, …, z_p), linear in every standardised feature
+/// (about 2 µs a sample).
 public struct GazeMapping: Sendable, Equatable {
-    /// The raw features, in order.
+    /// The polynomial set's raw features, in order.
     public static let featureNames = ["u", "v", "yawDegrees", "pitchDegrees", "headX", "headY"]
-    /// The polynomial terms, in coefficient order.
+    /// The polynomial set's terms, in coefficient order.
     public static let termNames = ["1", "u", "v", "u*u", "u*v", "v*v", "yaw", "pitch", "headX", "headY"]
     public static let featureCount = 6
     public static let termCount = 10
 
+    public var featureSet: GazeFeatureSet
     public var featureMeans: [Double]
     public var featureScales: [Double]
     public var coefficientsX: [Double]
     public var coefficientsY: [Double]
-    /// Mean left − right pupil position during calibration (stands in for a missing eye).
+    /// Mean left − right pupil position during calibration (stands in for a missing eye; the
+    /// polynomial set only).
     public var eyeDifference: Point2
     /// The ridge penalty the fit chose (on standardised terms, per sample).
     public var ridgePenalty: Double
 
-    public init(featureMeans: [Double], featureScales: [Double], coefficientsX: [Double], coefficientsY: [Double],
-                eyeDifference: Point2, ridgePenalty: Double) {
-        precondition(featureMeans.count == Self.featureCount && featureScales.count == Self.featureCount)
-        precondition(coefficientsX.count == Self.termCount && coefficientsY.count == Self.termCount)
+    public init(featureSet: GazeFeatureSet = .pupilPolynomial, featureMeans: [Double], featureScales: [Double],
+                coefficientsX: [Double], coefficientsY: [Double], eyeDifference: Point2 = .zero, ridgePenalty: Double) {
+        precondition(featureMeans.count == featureSet.featureCount && featureScales.count == featureSet.featureCount)
+        precondition(coefficientsX.count == featureSet.termCount && coefficientsY.count == featureSet.termCount)
+        self.featureSet = featureSet
         self.featureMeans = featureMeans
         self.featureScales = featureScales
         self.coefficientsX = coefficientsX
@@ -100,20 +216,37 @@ public struct GazeMapping: Sendable, Equatable {
         self.ridgePenalty = ridgePenalty
     }
 
-    /// The screen point (points, origin top-left) for one frame's features; nil without a pupil.
+    /// The screen point (points, origin top-left) for one frame's features; nil when the frame
+    /// lacks what the mapping reads (no pupil; no appearance, or the eyes shut).
     @inline(__always)
     public func map(_ features: GazeFeatures) -> Point2? {
-        guard let eye = features.eye(difference: eyeDifference) else { return nil }
-        var terms = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        Self.terms(eye: eye, features: features, means: featureMeans, scales: featureScales, into: &terms)
-        return withUnsafeBytes(of: &terms) { raw in
-            let t = raw.bindMemory(to: Double.self)
-            var x = 0.0, y = 0.0
-            for index in 0..<Self.termCount {
-                x += coefficientsX[index] * t[index]
-                y += coefficientsY[index] * t[index]
+        switch featureSet {
+        case .pupilPolynomial:
+            guard let eye = features.eye(difference: eyeDifference) else { return nil }
+            var terms = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            Self.terms(eye: eye, features: features, means: featureMeans, scales: featureScales, into: &terms)
+            return withUnsafeBytes(of: &terms) { raw in
+                let t = raw.bindMemory(to: Double.self)
+                var x = 0.0, y = 0.0
+                for index in 0..<Self.termCount {
+                    x += coefficientsX[index] * t[index]
+                    y += coefficientsY[index] * t[index]
+                }
+                return Point2(x, y)
             }
-            return Point2(x, y)
+        case .patches, .shape, .appearance:
+            guard featureSet.applies(to: features) else { return nil }
+            let count = featureSet.featureCount
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in
+                featureSet.appearanceFeatures(features, into: buffer.baseAddress!)
+                var x = coefficientsX[0], y = coefficientsY[0]
+                for k in 0..<count {
+                    let z = (buffer[k] - featureMeans[k]) / featureScales[k]
+                    x += coefficientsX[k + 1] * z
+                    y += coefficientsY[k + 1] * z
+                }
+                return Point2(x, y)
+            }
         }
     }
 

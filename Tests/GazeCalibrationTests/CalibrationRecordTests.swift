@@ -73,7 +73,7 @@ struct CalibrationDocumentTests {
 
     @Test("a damaged document names the JSON path of what is wrong", arguments: [
         ("coefficientsX", "model.coefficientsX: expected 10 numbers, got 9"),
-        ("kind", "model.kind: only 'ridgePolynomial2' mappings are supported"),
+        ("kind", "model.kind: 'neuralNet' is not a mapping this gazerec applies"),
         ("width", "screen.width: expected a positive number"),
         ("version", "formatVersion: version 2 is not supported"),
         ("target", "samples[0].target: no target 99"),

@@ -210,8 +210,8 @@ struct DiskFullTests {
         let database = folder.path("db.sqlite")
         let environment = ["GAZEREC_DATABASE": database]
         #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
-        // RLIMIT_FSIZE of 200 KiB: SQLite's writes fail partway, as on a full disk.
-        let result = try Binary.runProcess("/bin/bash", ["-c", "ulimit -f 200; exec \"$GAZEREC\" start --input \"$CLIP\" --as-fast-as-possible"],
+        // RLIMIT_FSIZE of 400 KiB: SQLite's writes fail partway, as on a full disk.
+        let result = try Binary.runProcess("/bin/bash", ["-c", "ulimit -f 400; exec \"$GAZEREC\" start --input \"$CLIP\" --as-fast-as-possible"],
                                            environment: environment.merging(["GAZEREC": Binary.gazerec,
                                                                              "CLIP": RecordingCommandTests.clip]) { $1 })
         #expect(result.status == 1)
