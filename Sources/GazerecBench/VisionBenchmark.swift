@@ -51,6 +51,36 @@ enum VisionBenchmark {
             }
         }
 
+        // 3. The stages of a tracked frame, each timed on its own on the same frames: the face
+        //    stage (landmark fit, confidence, stabilisation, next box) and the eye features' parts.
+        let tracker = try FaceTracker(model: model)
+        var extractor = EyeFeatureExtractor(intrinsics: CameraIntrinsics(width: source.width, height: source.height))
+        let locator = PupilLocator()
+        let estimator = HeadPoseEstimator(intrinsics: CameraIntrinsics(width: source.width, height: source.height))
+        var faceStage: [Double] = [], featureStage: [Double] = [], pupilStage: [Double] = [], poseStage: [Double] = []
+        var patchStage: [Double] = []
+        var previousPose: HeadPose?
+        for frame in frames {
+            var start = now()
+            let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)
+            let faceTime = milliseconds(since: start)
+            start = now()
+            _ = extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds, image: frame.image, face: face)
+            let featureTime = milliseconds(since: start)
+            guard let face, !face.detected else { continue }
+            faceStage.append(faceTime)
+            featureStage.append(featureTime)
+            start = now()
+            for eye in Eye.allCases { _ = locator.locate(in: frame.image, contour: face.landmarks.contour(of: eye)) }
+            pupilStage.append(milliseconds(since: start))
+            start = now()
+            previousPose = estimator.estimate(face.landmarks, previous: previousPose)
+            poseStage.append(milliseconds(since: start))
+            start = now()
+            _ = EyePatchSampler.patches(in: frame.image, landmarks: face.landmarks)
+            patchStage.append(milliseconds(since: start))
+        }
+
         let name = (clip as NSString).lastPathComponent
         print("\(name): \(source.width)×\(source.height), \(frames.count) frames; model load \(format(loadSeconds * 1000)) ms "
               + "(dlib's own: \(format(dlibLoadSeconds * 1000)) ms)")
@@ -60,6 +90,11 @@ enum VisionBenchmark {
         row("pipeline, tracked frames", trackedTimes)
         if !missingTimes.isEmpty { row("pipeline, no face", missingTimes) }
         row("pipeline, all frames", detectorTimes + trackedTimes + missingTimes)
+        row("  face: fit, stabilise, box", faceStage)
+        row("  eye features, all", featureStage)
+        row("    pupils (both eyes)", pupilStage)
+        row("    head pose (PnP)", poseStage)
+        row("    eye patches", patchStage)
         row("bare landmark fit", bareTimes)
         row("dlib's shape_predictor", dlibTimes)
         let ratio = median(trackedTimes) / max(median(bareTimes), 1e-9)

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Calibrated gaze accuracy on real frames with known targets: gazerec beside EyeTrax.
+
+Reads DIR/labels.csv (layout in docs/Benchmarks.md), splits every session's targets twice in a
+checkerboard (half calibrate, half validate, then the other way round), builds one clip and one
+calibration script per fold, runs the real `gazerec calibrate --input CLIP --script SCRIPT`, and,
+when a Python with EyeTrax is given, EyeTrax on the same frames and windows. Prints per-session and
+overall validation error in screen points, % of screen width and, where the geometry is known,
+degrees of visual angle. Run through Scripts/bench-gaze.sh.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+def fail(message):
+    print(f"bench-gaze: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class Target:
+    def __init__(self, row, line, directory):
+        def number(name, required=True):
+            text = (row.get(name) or "").strip()
+            if not text:
+                if required:
+                    fail(f"labels.csv line {line}: no {name}. Every row needs session, file, x, y, screen_width, screen_height.")
+                return None
+            try:
+                return float(text)
+            except ValueError:
+                fail(f"labels.csv line {line}: {name} '{text}' is not a number.")
+
+        self.session = (row.get("session") or "").strip()
+        if not self.session:
+            fail(f"labels.csv line {line}: no session.")
+        file = (row.get("file") or "").strip()
+        self.path = os.path.join(directory, file)
+        if not os.path.isfile(self.path):
+            fail(f"labels.csv line {line}: no file {file} under {directory}.")
+        self.x, self.y = number("x"), number("y")
+        self.screen = (number("screen_width"), number("screen_height"))
+        self.start, self.end = number("start", False), number("end", False)
+        self.is_image = self.path.lower().endswith(IMAGE_EXTENSIONS)
+        if not self.is_image and (self.start is None or self.end is None or self.end <= self.start):
+            fail(f"labels.csv line {line}: {file} is a video: give start and end (seconds, end > start).")
+        mm = [number(n, False) for n in ("screen_width_mm", "screen_height_mm", "distance_mm")]
+        self.geometry = tuple(mm) if all(v is not None for v in mm) else None
+
+
+def read_labels(directory):
+    path = os.path.join(directory, "labels.csv")
+    if not os.path.isfile(path):
+        fail(f"no labels.csv in {directory} (layout: docs/Benchmarks.md).")
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        sessions = {}
+        for line, row in enumerate(reader, start=2):
+            target = Target(row, line, directory)
+            sessions.setdefault(target.session, []).append(target)
+    if not sessions:
+        fail(f"{path} has no rows.")
+    return sessions
+
+
+def checkerboard_folds(targets):
+    """Two folds: targets whose grid cell (rank of x, rank of y) has even parity calibrate, the rest validate; then swapped."""
+    xs = sorted({t.x for t in targets})
+    ys = sorted({t.y for t in targets})
+    parity = [(xs.index(t.x) + ys.index(t.y)) % 2 for t in targets]
+    even = [t for t, p in zip(targets, parity) if p == 0]
+    odd = [t for t, p in zip(targets, parity) if p == 1]
+    return [("even", even, odd), ("odd", odd, even)]
+
+
+def build_fold(work, name, calibration, validation, hold, fps, settle):
+    """Writes the fold's clip (every target's frames, calibration targets first) and its script."""
+    screen = calibration[0].screen
+    segments = []
+    lines = ["# bench-gaze fold", f"screen {int(screen[0])}x{int(screen[1])}", f"settle {settle:g}"]
+    frames_per_target = max(1, round(hold * fps))
+    half_frame = 0.5 / fps
+    time = 0.0
+    for kind, targets in (("calibrate", calibration), ("validate", validation)):
+        for target in targets:
+            segment = os.path.join(work, f"{name}-{len(segments):03d}.mkv")
+            if target.is_image:
+                source = ["-loop", "1", "-framerate", str(fps), "-i", target.path, "-frames:v", str(frames_per_target)]
+                duration = frames_per_target / fps
+            else:
+                source = ["-ss", str(target.start), "-to", str(target.end), "-i", target.path, "-r", str(fps)]
+                duration = None
+            subprocess.run(["ffmpeg", "-v", "error", "-y", *source, "-c:v", "ffv1", "-pix_fmt", "bgr0", segment], check=True)
+            if duration is None:
+                probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                        "stream=nb_read_frames", "-of", "csv=p=0", segment],
+                                       check=True, capture_output=True, text=True)
+                duration = int(probe.stdout.strip()) / fps
+            segments.append(segment)
+            lines.append(f"{kind} {target.x:g} {target.y:g} {time:.4f} {time + duration - half_frame:.4f}")
+            time += duration
+    listing = os.path.join(work, f"{name}.txt")
+    with open(listing, "w") as f:
+        f.writelines(f"file '{s}'\n" for s in segments)
+    clip = os.path.join(work, f"{name}.mkv")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing, "-c", "copy", clip], check=True)
+    for s in segments:
+        os.remove(s)
+    script = os.path.join(work, f"{name}.script")
+    with open(script, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return clip, script
+
+
+def visual_angle(geometry, screen, a, b):
+    """Degrees between two screen points seen from an eye facing the screen's centre."""
+    width_mm, height_mm, distance = geometry
+
+    def direction(p):
+        return ((p[0] / screen[0] - 0.5) * width_mm, (p[1] / screen[1] - 0.5) * height_mm, distance)
+
+    u, v = direction(a), direction(b)
+    dot = sum(i * j for i, j in zip(u, v))
+    norm = math.sqrt(sum(i * i for i in u)) * math.sqrt(sum(i * i for i in v))
+    return math.degrees(math.acos(max(-1.0, min(1.0, dot / norm))))
+
+
+def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra):
+    database = os.path.join(work, f"{name}.sqlite")
+    command = [gazerec, "calibrate", "--database", database, "--input", clip, "--script", script,
+               "--minimum-samples", str(minimum_samples), *extra]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        return {"error": lines[-1] if lines else f"exit {result.returncode}"}
+    identifier = result.stdout.strip()
+    shown = subprocess.run([gazerec, "calibrations", "show", "--database", database, identifier, "--json"],
+                           capture_output=True, text=True, check=True)
+    document = json.loads(shown.stdout)
+    targets = []
+    for target in document["targets"]:
+        if target["kind"] != "validation":
+            continue
+        if target.get("samples", 0) == 0 or target.get("meanGazeX") is None:
+            targets.append({"x": target["x"], "y": target["y"], "samples": 0})
+        else:
+            targets.append({"x": target["x"], "y": target["y"], "samples": target["samples"],
+                            "accuracyPoints": target["accuracyPoints"]})
+    return {"targets": targets}
+
+
+def run_peer(python, runner, clip, script):
+    result = subprocess.run([python, runner, clip, script], capture_output=True, text=True)
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        return {"error": lines[-1] if lines else f"exit {result.returncode}"}
+    return json.loads(result.stdout)
+
+
+def summarise(label, folds):
+    """Mean and median over validation targets (points, % of width, degrees), folds calibrated."""
+    errors_pct, errors_pt, errors_deg = [], [], []
+    calibrated = 0
+    unsampled = 0
+    for fold in folds:
+        result = fold[label]
+        if "error" in result:
+            continue
+        calibrated += 1
+        for target in result["targets"]:
+            if target["samples"] == 0:
+                unsampled += 1
+                continue
+            errors_pt.append(target["accuracyPoints"])
+            errors_pct.append(100 * target["accuracyPoints"] / fold["screen"][0])
+            if "accuracyDegrees" in target:
+                errors_deg.append(target["accuracyDegrees"])
+    return calibrated, errors_pt, errors_pct, errors_deg, unsampled
+
+
+def describe(values, unit, digits=1):
+    if not values:
+        return "—"
+    return f"{statistics.mean(values):.{digits}f} {unit} ({statistics.median(values):.{digits}f})"
+
+
+def add_degrees(fold, label):
+    """Degrees per validation target from its accuracy in points is not exact (the error has a
+    direction); with a geometry the runners' mean gaze is used instead when present."""
+    if fold["geometry"] is None or "error" in fold[label]:
+        return
+    for target in fold[label]["targets"]:
+        if target["samples"] and "meanGazeX" in target:
+            target["accuracyDegrees"] = visual_angle(fold["geometry"], fold["screen"], (target["x"], target["y"]),
+                                                     (target["meanGazeX"], target["meanGazeY"]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("directory")
+    parser.add_argument("--gazerec", required=True)
+    parser.add_argument("--peer-python", help="a Python with eyetrax and mediapipe (runs EyeTrax beside gazerec)")
+    parser.add_argument("--hold", type=float, default=0.6, help="seconds each image is shown (default 0.6)")
+    parser.add_argument("--fps", type=int, default=30, help="clip frame rate (default 30)")
+    parser.add_argument("--settle", type=float, default=0, help="seconds at the start of each target not collected (default 0)")
+    parser.add_argument("--minimum-samples", type=int, default=4)
+    parser.add_argument("--sessions", default="", help="only sessions whose name matches this regular expression")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--json", help="also write every fold's result to this file")
+    parser.add_argument("--keep", help="keep every fold's clip, script and database in this folder")
+    parser.add_argument("--gazerec-arg", action="append", default=[], help="an extra argument for gazerec calibrate")
+    args = parser.parse_args()
+
+    sessions = read_labels(args.directory)
+    if args.sessions:
+        sessions = {k: v for k, v in sessions.items() if re.search(args.sessions, k)}
+        if not sessions:
+            fail(f"no session matches '{args.sessions}'.")
+    runner = os.path.join(HERE, "peers", "eyetrax_calibrate.py")
+
+    with tempfile.TemporaryDirectory(prefix="bench-gaze-") as temporary:
+        work = temporary
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            work = args.keep
+        jobs = []
+        for session, targets in sorted(sessions.items()):
+            if len({t.screen for t in targets}) != 1:
+                fail(f"session {session}: rows disagree on the screen size.")
+            for fold_name, calibration, validation in checkerboard_folds(targets):
+                jobs.append((session, fold_name, calibration, validation))
+
+        def run(job):
+            session, fold_name, calibration, validation = job
+            name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{session}-{fold_name}")
+            clip, script = build_fold(work, name, calibration, validation, args.hold, args.fps, args.settle)
+            fold = {"session": session, "fold": fold_name, "screen": calibration[0].screen,
+                    "geometry": calibration[0].geometry,
+                    "calibrationTargets": len(calibration), "validationTargets": len(validation)}
+            fold["gazerec"] = run_gazerec(args.gazerec, clip, script, work, name, args.minimum_samples, args.gazerec_arg)
+            if args.peer_python:
+                fold["eyetrax"] = run_peer(args.peer_python, runner, clip, script)
+            if not args.keep:
+                os.remove(clip)
+            return fold
+
+        folds = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for done, fold in enumerate(pool.map(run, jobs), start=1):
+                folds.append(fold)
+                print(f"\rbench-gaze: {done}/{len(jobs)} folds", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+
+    labels = ["gazerec"] + (["eyetrax"] if args.peer_python else [])
+    for fold in folds:
+        for label in labels:
+            add_degrees(fold, label)
+
+    print(f"gaze benchmark: {args.directory}, {len(sessions)} sessions, {len(folds)} folds "
+          f"(checkerboard halves), each image held {args.hold} s at {args.fps} fps, minimum {args.minimum_samples} samples")
+    header = f"{'session':<24} {'fold':<5}" + "".join(f" {label + ' %W':>12}" for label in labels)
+    print(header)
+    for fold in folds:
+        cells = []
+        for label in labels:
+            result = fold[label]
+            if "error" in result:
+                cells.append(f" {'failed':>12}")
+            else:
+                values = [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+                cells.append(f" {statistics.mean(values) if values else float('nan'):>12.1f}")
+        print(f"{fold['session']:<24} {fold['fold']:<5}" + "".join(cells))
+    print()
+    summary = {}
+    for label in labels:
+        calibrated, pt, pct, deg, unsampled = summarise(label, folds)
+        summary[label] = statistics.mean(pct) if pct else None
+        print(f"{label}: {calibrated} of {len(folds)} folds calibrate; validation error over {len(pct)} targets "
+              f"(mean (median)): {describe(pct, '% of width')}, {describe(pt, 'pt')}"
+              + (f", {describe(deg, '°', 2)}" if deg else "")
+              + (f"; {unsampled} validation targets without samples" if unsampled else ""))
+    if args.peer_python and summary.get("eyetrax") and summary.get("gazerec"):
+        print(f"gazerec ÷ eyetrax (mean % of width): {summary['gazerec'] / summary['eyetrax']:.2f}")
+    failures = {}
+    for fold in folds:
+        for label in labels:
+            if "error" in fold[label]:
+                failures.setdefault((label, fold[label]["error"][:160]), []).append(f"{fold['session']}/{fold['fold']}")
+    for (label, error), where in sorted(failures.items()):
+        print(f"{label} failed {len(where)}×: {error}  [{', '.join(where[:4])}{' …' if len(where) > 4 else ''}]")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(folds, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
