@@ -24,6 +24,10 @@ public struct SessionExtension: Sendable, Equatable {
         case smoothing(GazeSmoothing)
         /// `endedBy`: the error that ended the recording early.
         case endedBy(String)
+        /// `interrupted`: the recorder died before closing the session (closed later by repair).
+        case interrupted(Bool)
+        /// `warnings`: what makes the session's data doubtful (no face found, say), one sentence each.
+        case warnings([String])
         /// Any other member, as compact JSON text.
         case other(json: String)
     }
@@ -54,6 +58,8 @@ public struct SessionExtension: Sendable, Equatable {
         public static let calibration = "calibration"
         public static let smoothing = "smoothing"
         public static let endedBy = "endedBy"
+        public static let interrupted = "interrupted"
+        public static let warnings = "warnings"
     }
 
     /// The current layout version written by recorders.
@@ -103,6 +109,16 @@ public struct SessionExtension: Sendable, Equatable {
     public var endedBy: String? {
         get { if case .endedBy(let v)? = self[Name.endedBy] { v } else { nil } }
         set { set(Name.endedBy, newValue.map { .endedBy($0) }) }
+    }
+
+    public var interrupted: Bool? {
+        get { if case .interrupted(let v)? = self[Name.interrupted] { v } else { nil } }
+        set { set(Name.interrupted, newValue.map { .interrupted($0) }) }
+    }
+
+    public var warnings: [String]? {
+        get { if case .warnings(let v)? = self[Name.warnings] { v } else { nil } }
+        set { set(Name.warnings, newValue.map { .warnings($0) }) }
     }
 
     /// Records the calibration that maps the scan path (nil: none, no scan path) and the smoothing.

@@ -98,16 +98,20 @@ public final class Recorder {
     private struct Stopped: Error {}
 
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
-    /// `started` is called with the session id once the first frame has been processed.
+    /// `locked` is called once this recorder holds the database's recorder lock, `started` with
+    /// the session id once the first frame has been processed, `warning` when the face has been
+    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch).
     /// `sample` receives every frame's measurement, blend-shape values and gaze sample (with a
     /// calibration) as they are produced: the live stream and preview.
-    public func run(started: (String) -> Void = { _ in }, progress: (RecorderStatus) -> Void = { _ in },
+    public func run(locked: () -> Void = {}, started: (String) -> Void = { _ in },
+                    progress: (RecorderStatus) -> Void = { _ in }, warning: (String) -> Void = { _ in },
                     sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)? = nil) throws
         -> RecordingResult {
         // A file-size limit must give a write error (reported, committed samples kept), not kill us.
         signal(SIGXFSZ, SIG_IGN)
         let lock = try RecorderLock(databasePath: configuration.databasePath)
         defer { lock.release() }
+        locked()
         let database = try SessionDatabase(path: configuration.databasePath)
         // A recorder that died left its session open: close it now.
         _ = try database.repairInterruptedSessions()
@@ -146,6 +150,7 @@ public final class Recorder {
         var lastTimestamp = begin
         var lagsMilliseconds: [Double] = []
         var failure: (any Error)?
+        var warned = false
         let startMonotonic = SystemClock.monotonic()
 
         func status(_ state: String) -> RecorderStatus {
@@ -154,7 +159,7 @@ public final class Recorder {
                                   frames: session.frames, framesWithFace: session.framesWithFace,
                                   achievedFramesPerSecond: elapsed > 0 ? Double(session.frames) / elapsed : 0,
                                   droppedFrames: input.droppedFrames(running), blinks: session.blinks, trackingState: state,
-                                  updatedAt: SystemClock.unixTime())
+                                  updatedAt: SystemClock.unixTime(), warning: session.noFaceWarning)
         }
 
         do {
@@ -172,6 +177,9 @@ public final class Recorder {
                                               blink: event.map { $0.shifted(by: replayStart ?? 0) })
                 if let sample { sample(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze) }
                 if session.frames == 1 { started(session.id) }
+                let faceWarning = session.noFaceWarning
+                if let faceWarning, !warned { warning(faceWarning) }
+                warned = faceWarning != nil
                 let now = SystemClock.monotonic()
                 if now - lastStatus >= 0.5 {
                     lastStatus = now

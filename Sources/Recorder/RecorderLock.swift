@@ -7,6 +7,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
     case lockFailed(path: String, reason: String)
     case stopTimedOut(sessionID: String, pid: Int32, seconds: Double)
     case startFailed(reason: String)
+    /// A change that would pull the database from under a running recorder.
+    case recordingInProgress(action: String, sessionID: String, pid: Int32, databasePath: String)
 
     public var description: String {
         switch self {
@@ -22,12 +24,17 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
                 + "check 'gazerec status', or stop it with kill \(pid) (the session can be closed later by 'gazerec repair')."
         case let .startFailed(reason):
             return "the recorder did not start: \(reason)"
+        case let .recordingInProgress(action, id, pid, path):
+            return "cannot \(action): session \(id) is being recorded into \(path) by process \(pid). "
+                + "Stop it first with 'gazerec stop'; nothing was deleted."
         }
     }
 }
 
 /// What a running recorder tells other processes (the lock file's content).
 public struct RecorderInfo: Codable, Sendable, Equatable {
+    /// The session id reported for a recorder that has not yet published its session.
+    public static let unknownSession = "(unknown)"
     public var pid: Int32
     public var sessionID: String
     public var startedAt: Double
@@ -45,9 +52,19 @@ public final class RecorderLock {
     public static func lockPath(databasePath: String) -> String { databasePath + ".recorder" }
     public static func statusPath(databasePath: String) -> String { databasePath + ".recorder-status" }
 
-    /// Takes the lock, or throws `alreadyRecording` naming the live recorder.
+    /// Takes the lock, or throws `alreadyRecording` naming the live recorder. The database's
+    /// folder is created when missing (a first recording into a new place).
     public init(databasePath: String) throws {
         path = Self.lockPath(databasePath: databasePath)
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RecorderError.lockFailed(path: path, reason: "its folder cannot be created: "
+                                               + (error as NSError).localizedDescription)
+            }
+        }
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
@@ -56,7 +73,7 @@ public final class RecorderLock {
             let info = Self.read(descriptor)
             close(descriptor)
             descriptor = -1
-            throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? "(unknown)", pid: info?.pid ?? 0,
+            throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? RecorderInfo.unknownSession, pid: info?.pid ?? 0,
                                                  databasePath: databasePath)
         }
         staleInfo = Self.read(descriptor)
@@ -88,6 +105,25 @@ public final class RecorderLock {
         return try? JSONDecoder().decode(RecorderInfo.self, from: Data(buffer.prefix(count)))
     }
 
+    /// Holds the lock while `body` changes the database, so no recording starts meanwhile; when a
+    /// recorder holds it, throws `recordingInProgress` for `action` unless `allowed` says the
+    /// running session is untouched (then `body` runs beside the recorder, as SQLite allows).
+    public static func whileNotRecording<T>(databasePath: String, action: String,
+                                            allowed: (RecorderInfo) -> Bool = { _ in false },
+                                            _ body: () throws -> T) throws -> T {
+        do {
+            let lock = try RecorderLock(databasePath: databasePath)
+            defer { lock.release() }
+            return try body()
+        } catch RecorderError.alreadyRecording(let id, let pid, _) {
+            let info = RecorderInfo(pid: pid, sessionID: id, startedAt: 0)
+            guard allowed(info) else {
+                throw RecorderError.recordingInProgress(action: action, sessionID: id, pid: pid, databasePath: databasePath)
+            }
+            return try body()
+        }
+    }
+
     /// The live recorder of a database, or nil (the lock is free: nobody records).
     public static func running(databasePath: String) -> RecorderInfo? {
         let path = lockPath(databasePath: databasePath)
@@ -115,6 +151,8 @@ public struct RecorderStatus: Codable, Sendable, Equatable {
     public var blinks: Int
     public var trackingState: String
     public var updatedAt: Double
+    /// A warning about the data being recorded now (no face for seconds), if any.
+    public var warning: String? = nil
 
     public var faceFoundPercent: Double { frames > 0 ? 100 * Double(framesWithFace) / Double(frames) : 0 }
 

@@ -26,6 +26,13 @@ public final class RecordingSession {
     public private(set) var framesWithFace = 0
     public private(set) var blinks = 0
     public private(set) var gazeSamples = 0
+    /// Seconds (frame time) without a face after which the recording warns.
+    public static let noFaceWarningSeconds = 5.0
+    /// The longest stretch of frame time without a face so far, in seconds.
+    public private(set) var longestWithoutFaceSeconds = 0.0
+    private var firstFrameTime: Double?
+    private var lastFaceTime: Double?
+    private var lastFrameTime: Double?
     /// Commits made so far.
     public private(set) var commits = 0
 
@@ -67,7 +74,14 @@ public final class RecordingSession {
     public func record(_ frame: FrameMeasurement, blendShapeValues: [(BlendShapeName, Double)] = [],
                        blink: BlinkEvent? = nil) throws -> GazeSample? {
         frames += 1
-        if frame.hasFace { framesWithFace += 1 }
+        let time = frame.timestampSeconds
+        if firstFrameTime == nil { firstFrameTime = time }
+        lastFrameTime = time
+        if frame.hasFace {
+            framesWithFace += 1
+            lastFaceTime = time
+        }
+        longestWithoutFaceSeconds = max(longestWithoutFaceSeconds, secondsWithoutFace)
         pending.frames.append(frame)
         let gaze = gazeStream?.sample(for: frame)
         if let gaze {
@@ -87,6 +101,31 @@ public final class RecordingSession {
             lastCommit = now
         }
         return gaze
+    }
+
+    /// Frame time since the last frame with a face (or since the first frame, when none had one).
+    public var secondsWithoutFace: Double {
+        guard let lastFrameTime, let since = lastFaceTime ?? firstFrameTime else { return 0 }
+        return max(0, lastFrameTime - since)
+    }
+
+    /// A warning while the face has been missing for `noFaceWarningSeconds` or longer, else nil.
+    public var noFaceWarning: String? {
+        let missing = secondsWithoutFace
+        guard missing >= Self.noFaceWarningSeconds else { return nil }
+        let span = Int(missing.rounded(.down))
+        return framesWithFace == 0
+            ? "no face found in \(span) s of frames: check the camera's view, light and distance"
+            : "no face for the last \(span) s: the participant is out of view"
+    }
+
+    /// What a finished session's data should be read with: no face at all, or long gaps.
+    var closingWarnings: [String] {
+        if frames > 0 && framesWithFace == 0 { return ["no face was found in any of the \(frames) frames"] }
+        guard longestWithoutFaceSeconds >= Self.noFaceWarningSeconds else { return [] }
+        let percent = (100 * Double(frames - framesWithFace) / Double(max(frames, 1))).rounded(toDecimals: 1)
+        return ["the face was missing for up to \(longestWithoutFaceSeconds.rounded(toDecimals: 1)) s at a stretch "
+                + "(\(percent) % of frames without a face)"]
     }
 
     /// Records a blink event (one that ended with the stream, say) with the next commit.
@@ -110,6 +149,8 @@ public final class RecordingSession {
         try commit()
         gazerecExtension.recorder = facts
         gazerecExtension.endedBy = endedBy
+        let warnings = closingWarnings
+        gazerecExtension.warnings = warnings.isEmpty ? nil : warnings
         try writer.close(endTimeSeconds: endTimeSeconds, gazerecExtension: gazerecExtension)
     }
 }

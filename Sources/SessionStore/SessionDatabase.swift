@@ -18,9 +18,55 @@ public final class SessionDatabase: Sendable {
     /// The file path, or `:memory:`.
     public let path: String
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) throws {
+    /// How a command uses the file.
+    public enum Access: Sendable {
+        /// Reads and writes; the file and its folder are created when missing, the schema migrated.
+        case readWrite
+        /// Only reads: the file must exist and is never changed (no migration, no repair). A file in
+        /// a folder this process cannot write to (an archive on a read-only share) is read as an
+        /// immutable snapshot, since SQLite could not create the WAL index beside it.
+        case readOnly
+    }
+
+    /// Opens an existing database for reading only; see `Access.readOnly`.
+    ///
+    /// Throws `noDatabase` when the file does not exist, and `outdatedSchema` when it was written
+    /// by an older gazerec and cannot be upgraded here (a writable file is upgraded first).
+    public static func openForReading(path: String) throws -> SessionDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.noDatabase(path: path) }
+        let database = try SessionDatabase(path: path, access: .readOnly)
+        let current = try database.guarded(openAction) { try database.writer.read { try migrator.hasCompletedMigrations($0) } }
+        if current { return database }
+        guard access(path, W_OK) == 0, access((path as NSString).deletingLastPathComponent.nonEmpty ?? ".", W_OK) == 0 else {
+            throw StoreError.outdatedSchema(path: path)
+        }
+        // Written by an older gazerec: upgrade it once (as any writing command would), then read.
+        _ = try SessionDatabase(path: path, access: .readWrite)
+        return try SessionDatabase(path: path, access: .readOnly)
+    }
+
+    /// Whether this connection only reads.
+    public let isReadOnly: Bool
+
+    /// Opens the database at `path`: with `.readWrite` creating it if needed and migrating it.
+    public init(path: String, access: Access = .readWrite) throws {
         self.path = path
+        isReadOnly = access == .readOnly
+        if access == .readOnly {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(10)
+            let directory = (path as NSString).deletingLastPathComponent.nonEmpty ?? "."
+            // SQLite needs to create `-shm` beside a WAL file to read it; where it cannot, the file
+            // is read as immutable (nobody can change it there either).
+            let openedPath = Foundation.access(directory, W_OK) == 0 ? path : Self.immutableURI(path)
+            do {
+                writer = try DatabaseQueue(path: openedPath, configuration: configuration)
+            } catch let error as DatabaseError {
+                throw StoreError.database(action: Self.openAction, path: path, reason: Self.reason(error))
+            }
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -54,10 +100,19 @@ public final class SessionDatabase: Sendable {
     /// An empty in-memory database (tests).
     public init(inMemory: Void = ()) throws {
         path = ":memory:"
+        isReadOnly = false
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         writer = try DatabaseQueue(configuration: configuration)
         try Self.migrator.migrate(writer)
+    }
+
+    /// A `file:` URI opening `path` as immutable (SQLite is built with URI filenames enabled).
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
     /// A short human reason from a SQLite error.
@@ -238,10 +293,17 @@ public final class SessionDatabase: Sendable {
         let device = DeviceInfo(
             model: row["deviceModel"], screenWidth: row["screenWidth"], screenHeight: row["screenHeight"],
             systemName: row["systemName"], systemVersion: row["systemVersion"])
+        var gazerecExtension = SessionExtension(storedText: row["extensionJSON"])
+        let interrupted: Bool = row["interrupted"]
+        // Sessions repaired before the mark was kept in the extension still carry it out.
+        if interrupted && gazerecExtension?.interrupted != true {
+            gazerecExtension = gazerecExtension ?? SessionExtension()
+            gazerecExtension?.interrupted = true
+        }
         let header = SessionHeader(
             id: row["id"], appID: row["appID"], beginTimeSeconds: row["beginTime"], endTimeSeconds: row["endTime"],
-            deviceInfo: device, gazerecExtension: SessionExtension(storedText: row["extensionJSON"]))
-        return (header, row["interrupted"])
+            deviceInfo: device, gazerecExtension: gazerecExtension)
+        return (header, interrupted)
     }
 
     static func summary(_ db: Database, rowid: Int64) throws -> SessionSummary {
@@ -307,4 +369,9 @@ public final class SessionDatabase: Sendable {
             }
         }
     }
+}
+
+extension String {
+    /// nil for the empty string.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

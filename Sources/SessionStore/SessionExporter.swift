@@ -81,6 +81,8 @@ extension SessionDatabase {
     /// Writes a file through a temporary sibling and a rename, so readers never see half a file.
     public static func writeAtomically(to path: String, _ body: (FileByteSink) throws -> Void) throws {
         let temporary = path + ".tmp-\(getpid())"
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         do {
             let sink = try FileByteSink(creating: temporary)
             try body(sink)

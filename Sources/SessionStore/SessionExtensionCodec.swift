@@ -52,6 +52,11 @@ extension SessionExtension {
             return GazeSmoothing(json: value).map { .smoothing($0) }
         case (Name.endedBy, .string(let text)):
             return .endedBy(text)
+        case (Name.interrupted, .bool(let flag)):
+            return .interrupted(flag)
+        case (Name.warnings, .array(let elements)):
+            let texts = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            return texts.count == elements.count ? .warnings(texts) : nil
         default:
             return nil
         }
@@ -65,6 +70,8 @@ extension SessionExtension {
         case .calibration(let reference): return reference.jsonValue
         case .smoothing(let smoothing): return smoothing.jsonValue
         case .endedBy(let text): return .string(text)
+        case .interrupted(let flag): return .bool(flag)
+        case .warnings(let texts): return .array(texts.map { .string($0) })
         case .other(let text): return (try? JSONValue.parse(Array(text.utf8))) ?? .null
         }
     }

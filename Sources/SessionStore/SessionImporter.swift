@@ -219,10 +219,11 @@ final class SessionImporter {
         }
         try db.execute(sql: """
             UPDATE session SET id = ?, appID = ?, beginTime = ?, endTime = ?, deviceModel = ?,
-                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?
+                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?, interrupted = ?
             WHERE rowid = ?
             """, arguments: [id, appID, beginTime, endTime, device.model, device.screenWidth, device.screenHeight,
-                             device.systemName, device.systemVersion, extensionJSON, rowid])
+                             device.systemName, device.systemVersion, extensionJSON,
+                             SessionExtension(storedText: extensionJSON)?.interrupted == true, rowid])
     }
 
     private func readDeviceInfo(_ reader: JSONReader) throws -> DeviceInfo {

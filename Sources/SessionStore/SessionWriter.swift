@@ -107,7 +107,7 @@ extension SessionDatabase {
     public func repairInterruptedSessions(except running: String? = nil) throws -> [String] {
         try guarded("repair interrupted sessions") {
             try writer.write { db in
-                let open = try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime FROM session WHERE endTime IS NULL")
+                let open = try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime, extensionJSON FROM session WHERE endTime IS NULL")
                 var repaired: [String] = []
                 for row in open {
                     let id: String = row["id"]
@@ -121,8 +121,12 @@ extension SessionDatabase {
                                 JOIN blendShapeSeries s ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?1)
                         """, arguments: [rowid])
                     let begin: Double = row["beginTime"]
-                    try db.execute(sql: "UPDATE session SET endTime = ?, interrupted = 1, recorderPID = NULL WHERE rowid = ?",
-                                   arguments: [max(last ?? begin, begin), rowid])
+                    // The mark travels with the session (export, import elsewhere), not only in this file.
+                    var mark = SessionExtension(storedText: row["extensionJSON"]) ?? SessionExtension()
+                    mark.interrupted = true
+                    try db.execute(sql: """
+                        UPDATE session SET endTime = ?, interrupted = 1, recorderPID = NULL, extensionJSON = ? WHERE rowid = ?
+                        """, arguments: [max(last ?? begin, begin), mark.storedText, rowid])
                     repaired.append(id)
                 }
                 return repaired

@@ -18,6 +18,10 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unknownCalibration(id: String, databasePath: String)
     /// An import found a calibration id that is already stored.
     case calibrationExists(id: String, source: String)
+    /// A command that only reads was pointed at a database file that does not exist.
+    case noDatabase(path: String)
+    /// The file was written by an older gazerec and cannot be upgraded where it lies (not writable).
+    case outdatedSchema(path: String)
 
     public var description: String {
         switch self {
@@ -40,6 +44,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
                 + "or make one with 'gazerec calibrate'."
         case let .calibrationExists(id, source):
             return "cannot import \(source): calibration \(id) is already stored."
+        case let .noDatabase(path):
+            return "no session database at \(path)."
+        case let .outdatedSchema(path):
+            return "\(path) was written by an older gazerec and cannot be upgraded here: it is not writable. "
+                + "Open a writable copy once with this version (any command upgrades it), then read that."
         }
     }
 }

@@ -24,7 +24,7 @@ extension Gazerec {
             var ids = false
 
             func run() throws {
-                let calibrations = try store.openExisting()?.calibrations() ?? []
+                let calibrations = try store.openForReading().calibrations()
                 if ids {
                     Console.output(calibrations.map { $0.id + "\n" }.joined())
                     return
@@ -108,10 +108,8 @@ extension Gazerec {
             }
 
             func run() throws {
-                guard let database = try store.openExisting() else {
-                    if all { return try write(.array([])) }
-                    throw StoreError.unknownCalibration(id: ids[0], databasePath: store.resolvedPath)
-                }
+                TemporaryFileCleanup.install()
+                let database = try store.openForReading()
                 let names = all ? try database.calibrations().map(\.id) : ids
                 let records = try names.map { try database.calibrationRecord(id: $0) }
                 try write(records.count == 1 && !all ? records[0].jsonValue : .array(records.map(\.jsonValue)))
@@ -187,10 +185,7 @@ extension Gazerec {
         }
 
         static func openRecord(_ store: StoreOptions, _ id: String) throws -> CalibrationRecord {
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath)
-            }
-            return try database.calibrationRecord(id: id)
+            try store.openForReading().calibrationRecord(id: id)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GazeModel
 import JSONStream
+import Recorder
 import SessionStore
 
 extension Gazerec {
@@ -32,6 +33,7 @@ extension Gazerec {
             let modes = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (deleteDatabase ? 1 : 0)
             if modes == 0 { throw ValidationError("Give session ids, --all or --database.") }
             if modes > 1 { throw ValidationError("Give only one of: session ids, --all, --database.") }
+            try StoreOptions.checkNotEmpty(nil)
         }
 
         func run() throws {
@@ -40,7 +42,12 @@ extension Gazerec {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw StoreError.unknownSession(id: ids[0], databasePath: path)
                 }
-                try SessionDatabase(path: path).delete(ids: ids)
+                // Sessions beside a running recording may go; the one being recorded may not.
+                let wanted = Set(ids.map { $0.uppercased() })
+                try RecorderLock.whileNotRecording(
+                    databasePath: path, action: "delete session \(ids.count == 1 ? ids[0] : "s \(ids.joined(separator: ", "))")",
+                    allowed: { !wanted.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
+                ) { try SessionDatabase(path: path).delete(ids: ids) }
                 Console.output(ids.map { $0.uppercased() + "\n" }.joined())
                 Console.note("deleted \(ids.count) session\(ids.count == 1 ? "" : "s")")
                 return
@@ -49,14 +56,25 @@ extension Gazerec {
                 Console.note("nothing to delete: \(path) does not exist.")
                 return
             }
-            let question = all ? "Delete every session in \(path)?" : "Delete the database file \(path) and everything in it?"
+            let count = try SessionDatabase.openForReading(path: path).sessionIDs().count
+            let sessions = "\(count) session\(count == 1 ? "" : "s")"
+            let question = all ? "Delete all \(sessions) in \(path)?"
+                : "Delete the database file \(path) and everything in it (\(sessions))?"
+            // Checked before asking, and held while deleting: no recording may start meanwhile.
+            if let running = RecorderLock.running(databasePath: path) {
+                throw RecorderError.recordingInProgress(action: all ? "delete every session" : "delete the database",
+                                                        sessionID: running.sessionID, pid: running.pid, databasePath: path)
+            }
             try confirm(question)
-            if all {
-                let count = try SessionDatabase(path: path).deleteAll()
-                Console.note("deleted \(count) session\(count == 1 ? "" : "s") from \(path)")
-            } else {
-                try SessionDatabase.deleteFiles(path: path)
-                Console.note("deleted \(path)")
+            try RecorderLock.whileNotRecording(databasePath: path,
+                                               action: all ? "delete every session" : "delete the database") {
+                if all {
+                    let count = try SessionDatabase(path: path).deleteAll()
+                    Console.note("deleted \(count) session\(count == 1 ? "" : "s") from \(path)")
+                } else {
+                    try SessionDatabase.deleteFiles(path: path)
+                    Console.note("deleted \(path)")
+                }
             }
         }
 
@@ -66,6 +84,7 @@ extension Gazerec {
                 throw UsageError(message: "refusing to delete without confirmation: stdin is not a terminal. Add --yes.")
             }
             guard Console.confirm(question) else {
+                Console.note("nothing deleted")
                 throw ExitCode.failure
             }
         }

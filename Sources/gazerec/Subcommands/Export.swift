@@ -67,14 +67,8 @@ extension Gazerec {
         func run() throws {
             var options = ExportOptions(
                 keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
-            guard let database = try store.openExisting() else {
-                if all {
-                    if outputDir == nil { try emit(nil, ids: [], asArray: true, options: options) }
-                    Console.note("no sessions: \(store.resolvedPath) does not exist.")
-                    return
-                }
-                throw StoreError.unknownSession(id: ids[0], databasePath: store.resolvedPath)
-            }
+            TemporaryFileCleanup.install()
+            let database = try store.openForReading()
             let selected = all ? try database.sessionIDs() : ids
             if fixations {
                 options.derivedExtension = Self.fixationMembers

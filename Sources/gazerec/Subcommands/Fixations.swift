@@ -76,9 +76,7 @@ extension Gazerec {
         }
 
         func run() throws {
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
-            }
+            let database = try store.openForReading()
             let (samples, screenWidth, screenHeight) = try database.scanPath(id: id)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {

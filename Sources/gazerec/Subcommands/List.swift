@@ -25,18 +25,17 @@ extension Gazerec {
         }
 
         func run() throws {
-            guard let database = try store.openExisting() else {
-                if json { Console.output("[]\n") }
-                Console.note("no sessions yet: \(store.resolvedPath) does not exist.")
-                return
+            // A session whose recorder died is closed here (marked interrupted), where the file
+            // may be written; an archive on a read-only share is listed as it is.
+            if store.isWritable, let writable = try store.openExisting() {
+                let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+                let repaired = try writable.repairInterruptedSessions(except: running)
+                if !repaired.isEmpty {
+                    Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
+                                 + repaired.joined(separator: ", "))
+                }
             }
-            // A session whose recorder died is closed here (marked interrupted).
-            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-            let repaired = try database.repairInterruptedSessions(except: running)
-            if !repaired.isEmpty {
-                Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
-                             + repaired.joined(separator: ", "))
-            }
+            let database = try store.openForReading()
             if ids {
                 let all = try database.sessionIDs()
                 Console.output(all.map { $0 + "\n" }.joined())

@@ -48,9 +48,8 @@ extension Gazerec {
         }
 
         func run() throws {
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
-            }
+            TemporaryFileCleanup.install()
+            let database = try store.openForReading()
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)

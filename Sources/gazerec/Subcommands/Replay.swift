@@ -34,9 +34,7 @@ extension Gazerec {
             guard TerminalScreen.available else {
                 throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
-            }
+            let database = try store.openForReading()
             let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Plot.orientedScreen(samples, storedWidth, storedHeight)
             guard let first = samples.first, let last = samples.last else {

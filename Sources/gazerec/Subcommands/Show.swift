@@ -34,9 +34,7 @@ extension Gazerec {
         }
 
         func run() throws {
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
-            }
+            let database = try store.openForReading()
             let summary = try database.summary(id: id)
             if json {
                 let sink = MemoryByteSink()
@@ -53,8 +51,9 @@ extension Gazerec {
                 ("Session", header.id),
                 ("App ID", header.appID),
                 ("Begin", "\(Formatting.isoTime(header.beginTimeSeconds)) (\(header.beginTimeSeconds))"),
-                ("End", header.endTimeSeconds.map { "\(Formatting.isoTime($0)) (\($0))" }
-                    ?? (summary.interrupted ? "interrupted" : "not ended")),
+                ("End", header.endTimeSeconds.map {
+                    "\(Formatting.isoTime($0)) (\($0))" + (summary.interrupted ? ", interrupted: the recorder died; its last sample" : "")
+                } ?? (summary.interrupted ? "interrupted" : "not ended")),
                 ("Duration", summary.durationSeconds.map { Formatting.fixed($0, 3) + " s" } ?? "-"),
                 ("Gaze samples", "\(summary.gazeSampleCount)"),
                 ("Achieved rate", summary.achievedRateHz.map { Formatting.fixed($0, 2) + " Hz" } ?? "-"),
@@ -70,6 +69,9 @@ extension Gazerec {
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
+            for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
+                lines.append((index == 0 ? "Warnings" : "", warning))
+            }
             let width = lines.map(\.0.count).max() ?? 0
             Console.output(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
                 .joined(separator: "\n") + "\n")

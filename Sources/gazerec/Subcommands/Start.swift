@@ -186,7 +186,10 @@ extension Gazerec {
             if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
             live?.start()
             defer { live?.finish() }
-            let result = try recorder.run(started: { id in
+            let result = try recorder.run(locked: {
+                // A background recorder's log (stderr) starts afresh only now that this one records.
+                if notifyFd != nil { _ = ftruncate(STDERR_FILENO, 0) }
+            }, started: { id in
                 if let notifyFd {
                     _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
                     close(notifyFd)
@@ -201,6 +204,9 @@ extension Gazerec {
                                      elapsed / 60, elapsed % 60, status.achievedFramesPerSecond,
                                      status.trackingState == "missing" ? "no " : "yes", status.blinks, status.droppedFrames)
                               + "\u{1B}[K")
+            }, warning: { text in
+                if terminal { Console.write("\r\u{1B}[K") }
+                Console.note("warning: " + text)
             }, sample: sampleHandler)
             if terminal { Console.write("\r\u{1B}[K") }
             live?.finish()

@@ -44,9 +44,7 @@ extension Gazerec {
             if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
                 throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
             }
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownCalibration(id: calibration, databasePath: store.resolvedPath)
-            }
+            let database = try store.openForReading()
             let record = try Start.chooseCalibration(database, .id(calibration), screen: nil,
                                                      focalLengthPixels: vision.focalLength)!
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))

@@ -4,10 +4,14 @@ import Recorder
 /// `start --detach`: the same command started again in its own session, in the background.
 ///
 /// The child gets `--notify-fd 3` and writes its session id there once recording runs; its
-/// stderr goes to `<database>.recorder.log`. Returns when the id arrives, or throws with the
+/// stderr goes to `<database>.recorder.log`, emptied by the child once it holds the recorder lock. Returns when the id arrives, or throws with the
 /// child's error line when it exits without one.
 enum BackgroundRecorder {
     static func start(arguments: [String], databasePath: String) throws -> (sessionID: String, pid: pid_t, logPath: String) {
+        // A recorder already running: say so before starting anything, its log left alone.
+        if let running = RecorderLock.running(databasePath: databasePath) {
+            throw RecorderError.alreadyRecording(sessionID: running.sessionID, pid: running.pid, databasePath: databasePath)
+        }
         let arguments = arguments + ["--notify-fd", "3"]
         setenv("GAZEREC_DATABASE", databasePath, 1)
         let logPath = databasePath + ".recorder.log"
@@ -22,7 +26,9 @@ enum BackgroundRecorder {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Appended to, never truncated here: a child that loses the race for the lock must not wipe
+        // the running recorder's log. The child empties it once it holds the lock (`--notify-fd`).
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         // Close the read end before the dup: the pipe may have been given descriptor 3 itself.
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 3)

@@ -22,6 +22,8 @@ enum ErrorHints {
             return "Use --replace to overwrite it or --skip-existing to keep the stored one."
         case StoreError.calibrationExists:
             return "Use --replace to overwrite it."
+        case StoreError.noDatabase:
+            return "Check the path given by --database or GAZEREC_DATABASE; 'gazerec start' or 'gazerec import' creates it."
         case StoreError.database(let action, _, _) where action == SessionDatabase.openAction:
             return "Check the path given by --database or GAZEREC_DATABASE."
         case CaptureError.noSuchDevice:

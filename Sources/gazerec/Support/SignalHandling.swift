@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Recorder
+import SessionStore
 
 /// Ctrl-C and SIGTERM ask the recorder to finish; a second Ctrl-C exits at once (data already
 /// committed stays).
@@ -37,5 +38,29 @@ final class SignalHandling {
         sources.forEach { $0.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// For commands that write files through temporaries (exports, plots): Ctrl-C, SIGTERM and
+/// SIGHUP remove the half-written temporary files, then end the process as the signal would.
+enum TemporaryFileCleanup {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func install() {
+        guard sources.isEmpty else { return }
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                _exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
     }
 }

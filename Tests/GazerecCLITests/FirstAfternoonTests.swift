@@ -1,0 +1,261 @@
+import Foundation
+import GazeModel
+import JSONStream
+import SessionStore
+import Testing
+import TestSupport
+
+/// What a new user's first afternoon broke: data loss and silent failures. Each test drives the
+/// real binary and failed before its fix.
+@Suite("data loss and silent failures", .serialized)
+struct FirstAfternoonTests {
+    struct Workspace {
+        let folder: TemporaryFolder
+        var database: String { folder.path("db.sqlite") }
+        init() throws { folder = try TemporaryFolder() }
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+            try Binary.run(arguments, environment: ["GAZEREC_DATABASE": database].merging(environment) { $1 })
+        }
+        func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+        /// A session of `samples` scan-path samples (60 Hz) written straight into the store.
+        func storeSession(samples: Int, ended: Bool = true) throws -> String {
+            let database = try SessionDatabase(path: self.database)
+            let id = UUID().uuidString
+            let begin = 1_700_000_000.0
+            let writer = try SessionWriter(
+                database: database,
+                header: SessionHeader(id: id, appID: "trial", beginTimeSeconds: begin, endTimeSeconds: nil,
+                                      deviceInfo: DeviceInfo(model: "test", screenWidth: 1920, screenHeight: 1080,
+                                                             systemName: "Linux", systemVersion: "6")),
+                blendShapeNames: [], recorderPID: 999_999)
+            var batch = SampleBatchToAppend()
+            batch.gaze = (0..<samples).map {
+                GazeSample(timestampSeconds: begin + Double($0) / 60, x: Double($0 % 1920), y: Double($0 % 1080) + 0.25,
+                           orientation: 3)
+            }
+            try writer.append(batch)
+            if ended { try writer.close(endTimeSeconds: begin + Double(samples) / 60, gazerecExtension: nil) }
+            return id
+        }
+    }
+
+    static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
+    static let reason: Comment = "needs ../shared/fixtures and the dlib model (apt-get install libdlib-data)"
+
+    // MARK: 1, 6: a running recording is protected
+
+    @Test("while a recorder runs: delete of its session, --all and --database are refused, other sessions may go; a second start --detach leaves the recorder's log alone",
+          .enabled(if: ready, reason))
+    func recordingIsProtected() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let other = try work.storeSession(samples: 10)
+        let started = try work.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--detach"])
+        try #require(started.status == 0, "\(started.stderr)")
+        let id = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? work.run(["stop"]) }
+        let log = work.database + ".recorder.log"
+        let logBefore = work.bytes(log)
+
+        for arguments in [["delete", id], ["delete", id.lowercased(), other], ["delete", "--all", "--yes"],
+                          ["delete", "--database", "--yes"]] {
+            let result = try work.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("session \(id) is being recorded into \(work.database)"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("'gazerec stop'"), "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: work.database))
+        // A session beside the recording may be deleted.
+        #expect(try work.run(["delete", other]).status == 0)
+
+        let second = try work.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--detach"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("cannot start: session \(id) is being recorded"), "\(second.stderr)")
+        #expect(work.bytes(log) == logBefore, "the running recorder's log was changed")
+
+        let stopped = try work.run(["stop"])
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(try work.run(["list", "--ids"]).stdout == id + "\n")
+        let exported = try JSONValue.parse(Array(try work.run(["export", id]).stdoutData))
+        #expect((exported["gazerec"]?["frames"]?.arrayValue?.count ?? 0) > 0)
+    }
+
+    // MARK: 2: read-only archives
+
+    @Test("a database in a folder that cannot be written is listed, shown and exported, and left unchanged",
+          .enabled(if: Fixtures.available && getuid() == 0, "needs ../shared/fixtures and root (to read as another user)"))
+    func readOnlyFolder() throws {
+        let work = try Workspace()
+        defer {
+            chmod(work.folder.url.path, 0o755)
+            work.folder.remove()
+        }
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
+        let expected = try work.run(["export", "--all"]).stdoutData
+        let before = try #require(work.bytes(work.database))
+        // Another user may read the folder and the file, but write neither.
+        try #require(chmod(work.folder.url.path, 0o555) == 0)
+        func asNobody(_ arguments: [String]) throws -> CommandResult {
+            try Binary.runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.gazerec]
+                                  + arguments, environment: ["GAZEREC_DATABASE": work.database, "HOME": "/nonexistent"])
+        }
+        let list = try asNobody(["list", "--ids"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout == id + "\n")
+        let export = try asNobody(["export", "--all"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdoutData == expected)
+        for arguments in [["show", id], ["fixations", id], ["calibrations", "list"], ["list"]] {
+            let result = try asNobody(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        #expect(work.bytes(work.database) == before)
+        // Writing commands say why they cannot.
+        let delete = try asNobody(["delete", id])
+        #expect(delete.status == 1)
+        #expect(delete.stderr.hasPrefix("gazerec: error: "), "\(delete.stderr)")
+    }
+
+    // MARK: 3: a mistyped path is not an empty store
+
+    @Test("reading commands on a database that does not exist fail naming it; an empty GAZEREC_DATABASE is a usage error")
+    func missingDatabase() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let typo = work.folder.path("typo/db.sqlite")
+        for arguments in [["export", "--all"], ["export", "--all", "--output-dir", work.folder.path("out")], ["list"],
+                          ["list", "--ids"], ["list", "--json"], ["show", "3BE54760-F1E8-4799-A3CB-78806270E72A"],
+                          ["calibrations", "list"], ["calibrations", "export", "--all"]] {
+            let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": typo])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+            #expect(result.stderr.hasPrefix("gazerec: error: no session database at \(typo)."), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.folder.path("typo")), "a reading command created the folder")
+        #expect(!FileManager.default.fileExists(atPath: work.folder.path("out")))
+        for arguments in [["list"], ["export", "--all"], ["delete", "--all", "--yes"], ["import", "x.json"]] {
+            let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": ""])
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("GAZEREC_DATABASE is set but empty"), "\(arguments): \(result.stderr)")
+        }
+        let empty = try Binary.run(["--database", "", "list"])
+        #expect(empty.status == 64, "\(empty.stderr)")
+    }
+
+    @Test("start records into a folder that does not exist yet", .enabled(if: ready, reason))
+    func startCreatesTheFolder() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let database = work.folder.path("new/sub/db.sqlite")
+        let result = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--as-fast-as-possible",
+                                     "--duration", "1"], environment: ["GAZEREC_DATABASE": database])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: database))
+    }
+
+    // MARK: 4: the interrupted mark travels
+
+    @Test("a session whose recorder died stays marked interrupted through export and import, and show says so")
+    func interruptedTravels() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let id = try work.storeSession(samples: 120, ended: false)
+        let repaired = try work.run(["repair"])
+        #expect(repaired.stdout == id + "\n", "\(repaired.stderr)")
+        let exported = try work.run(["export", id])
+        let session = try JSONValue.parse(Array(exported.stdoutData))
+        #expect(session["gazerec"]?["interrupted"] == .bool(true))
+        #expect(try work.run(["show", id]).stdout.contains("interrupted"))
+
+        let elsewhere = work.folder.path("elsewhere.sqlite")
+        let file = work.folder.path("session.json")
+        try exported.stdoutData.write(to: URL(fileURLWithPath: file))
+        #expect(try Binary.run(["import", file], environment: ["GAZEREC_DATABASE": elsewhere]).status == 0)
+        let list = try JSONValue.parse(Array(try Binary.run(["list", "--json"], environment: ["GAZEREC_DATABASE": elsewhere]).stdoutData))
+        #expect(list.arrayValue?.first?["interrupted"] == .bool(true))
+        let show = try Binary.run(["show", id], environment: ["GAZEREC_DATABASE": elsewhere])
+        #expect(show.stdout.contains("interrupted"), "\(show.stdout)")
+        // The export of the import is the same bytes.
+        #expect(try Binary.run(["export", id], environment: ["GAZEREC_DATABASE": elsewhere]).stdoutData == exported.stdoutData)
+    }
+
+    // MARK: 5: no temporary file outlives an interrupted export
+
+    @Test("SIGINT and SIGTERM during an export to a file or a folder leave no temporary file",
+          arguments: [(SIGTERM, false), (SIGINT, false), (SIGTERM, true)])
+    func interruptedExport(signal: Int32, toFolder: Bool) throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        _ = try work.storeSession(samples: 400_000)
+        let out = work.folder.path("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+        process.arguments = ["export", "--all"] + (toFolder ? ["--output-dir", out] : ["--output", out + "/all.json"])
+        process.environment = ProcessInfo.processInfo.environment.merging(["GAZEREC_DATABASE": work.database]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        var sawTemporary = false
+        while Date() < deadline, process.isRunning {
+            if (try? FileManager.default.contentsOfDirectory(atPath: out))?.contains(where: { $0.contains(".tmp-") }) == true {
+                sawTemporary = true
+                break
+            }
+            usleep(2_000)
+        }
+        try #require(sawTemporary, "the export ended before its temporary file was seen")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
+    }
+
+    // MARK: 7: a recording without a face says so
+
+    @Test("a clip without a face: a warning on stderr and in status while recording, and the session is marked",
+          .enabled(if: ready, reason))
+    func noFace() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let clip = work.folder.path("empty-room.mp4")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i",
+                                                            "testsrc=size=320x240:rate=25:duration=9", "-pix_fmt", "yuv420p", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+
+        let started = try work.run(["start", "--input", clip, "--detach"])
+        try #require(started.status == 0, "\(started.stderr)")
+        let id = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        var warning: String?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, warning == nil {
+            let status = try work.run(["status", "--json"])
+            if let parsed = try? JSONValue.parse(Array(status.stdoutData)), case .string(let text)? = parsed["warning"] {
+                warning = text
+            }
+            if status.stdout.contains("\"running\": false") { break }
+            usleep(200_000)
+        }
+        #expect(warning?.hasPrefix("no face found in 5 s") == true, "\(String(describing: warning))")
+        let log = try String(contentsOfFile: work.database + ".recorder.log", encoding: .utf8)
+        _ = try work.run(["stop"])
+        #expect(log.contains("warning: no face found in 5 s"), "\(log)")
+        let session = try JSONValue.parse(Array(try work.run(["export", id]).stdoutData))
+        let warnings = session["gazerec"]?["warnings"]?.arrayValue ?? []
+        #expect(warnings.count == 1)
+        if case .string(let text)? = warnings.first {
+            #expect(text.hasPrefix("no face was found in any of the ") && text.hasSuffix(" frames"), "\(text)")
+        } else {
+            Issue.record("no warnings in the export: \(String(describing: session["gazerec"]))")
+        }
+        #expect(try work.run(["show", id]).stdout.contains("no face was found in any of the"))
+
+        let foreground = try work.run(["start", "--input", clip, "--as-fast-as-possible"])
+        #expect(foreground.status == 0)
+        #expect(foreground.stderr.contains("gazerec: warning: no face found in 5 s of frames"), "\(foreground.stderr)")
+    }
+}
