@@ -38,6 +38,10 @@ enum Main {
             setenv("GAZEREC_DATABASE", String(first.dropFirst("--database=".count)), 1)
             arguments.removeFirst()
         }
+        if let typo = ArgumentCheck.typo(in: arguments, root: Gazerec.self) {
+            Console.error(typo)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         var command: ParsableCommand
         do {
             command = try Gazerec.parseAsRoot(arguments)
