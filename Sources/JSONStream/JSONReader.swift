@@ -226,6 +226,20 @@ public final class JSONReader {
     }
 
     /// What kind of value comes next, for type errors.
+    /// The rest of the current line from here, quoted (at most 24 characters): what a file that
+    /// is not JSON at all looks like, for an error.
+    public func describeStart() throws -> String {
+        _ = try peek()
+        var bytes: [UInt8] = []
+        var index = position
+        while index < end, bytes.count < 24, buffer[index] != 0x0A, buffer[index] != 0x0D {
+            bytes.append(buffer[index])
+            index += 1
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return "'" + text + (index < end && bytes.count == 24 ? "…" : "") + "'"
+    }
+
     public func describeNext() throws -> String {
         guard let next = try peek() else { return "the end of input" }
         return Self.describe(next)

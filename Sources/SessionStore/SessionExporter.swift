@@ -59,12 +59,7 @@ extension SessionDatabase {
     ///
     /// Returns the paths written.
     public func export(ids: [String], toDirectory directory: String, options: ExportOptions = .init()) throws -> [String] {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.io(action: "create the output folder", path: directory,
-                                reason: (error as NSError).localizedDescription)
-        }
+        try Self.createFolder(directory)
         // Resolve every id first, so an unknown id writes nothing.
         let canonical = try ids.map { try summary(id: $0).header.id }
         var written: [String] = []
@@ -78,13 +73,46 @@ extension SessionDatabase {
         return written
     }
 
+    /// Creates `directory` and its missing parents, with errors that name the part in the way.
+    public static func createFolder(_ directory: String) throws {
+        var prefix = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            var info = stat()
+            if stat(prefix, &info) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                    throw StoreError.io(action: "create the output folder", path: directory,
+                                        reason: "\(prefix.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix) is a file, not a folder")
+                }
+                continue
+            }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw StoreError.io(action: "create the output folder", path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
     /// Writes a file through a temporary sibling and a rename, so readers never see half a file.
     public static func writeAtomically(to path: String, _ body: (FileByteSink) throws -> Void) throws {
         let temporary = path + ".tmp-\(getpid())"
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }
+        // Said of the file asked for, not of its temporary sibling.
+        let folder = (path as NSString).deletingLastPathComponent.nonEmpty ?? "."
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw StoreError.io(action: "write", path: path, reason: "the folder \(folder) does not exist")
+        }
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw StoreError.io(action: "write", path: path, reason: "it is a folder")
+        }
         do {
-            let sink = try FileByteSink(creating: temporary)
+            let sink: FileByteSink
+            do {
+                sink = try FileByteSink(creating: temporary)
+            } catch JSONError.io(_, _, let reason) {
+                throw StoreError.io(action: "write", path: path, reason: reason)
+            }
             try body(sink)
             try sink.synchronize()
         } catch {

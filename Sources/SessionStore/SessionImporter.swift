@@ -71,8 +71,19 @@ final class SessionImporter {
     /// Inserts samples on a second thread while this one parses.
     let inserter: SampleInserter
 
+    /// Whether only snake_case keys are read.
+    private let snakeCaseOnly: Bool
+
+    /// The sentence for a required key that is missing, in the spelling the reader looked for.
+    func missingKey(_ key: SessionKey) -> String {
+        snakeCaseOnly
+            ? "missing required key '\(key.snake)' (keys were read as snake_case only; a camelCase file spells it '\(key.camel)')"
+            : "missing required key '\(key.camel)' (or '\(key.snake)')"
+    }
+
     init(db: Database, keyStyle: ImportKeyStyle, existing: ExistingSessionPolicy) throws {
         self.db = db
+        snakeCaseOnly = keyStyle == .snakeCase
         self.existing = existing
         let styles: [KeyStyle] = keyStyle == .detect ? [.camelCase, .snakeCase] : [.snakeCase]
         sessionKeys = SessionKey.table(
@@ -112,7 +123,8 @@ final class SessionImporter {
                 } while try reader.nextSeparator(close: 0x5D)
             }
         default:
-            throw reader.error("expected a session object or an array of sessions, found \(JSONReader.describe(first))")
+            throw reader.error("not EyeTracking JSON: the file begins \(try reader.describeStart()); expected a session object "
+                               + "or an array of sessions, as gazerec export writes them")
         }
         guard try reader.atEnd() else {
             throw reader.error("unexpected data after the end of the JSON document")
@@ -187,7 +199,7 @@ final class SessionImporter {
 
         // Required keys, in the order the format lists them.
         func missing(_ key: SessionKey) -> JSONError {
-            reader.error("missing required key '\(key.camel)'")
+            reader.error(missingKey(key))
         }
         guard let id else { throw missing(.id) }
         guard let appID else { throw missing(.appID) }
@@ -257,7 +269,7 @@ final class SessionImporter {
                 reader.path.removeLast()
             } while try reader.nextSeparator(close: 0x7D)
         }
-        func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
+        func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
         guard let model else { throw missing(.model) }
         guard let size else { throw missing(.screenSize) }
         guard let systemName else { throw missing(.systemName) }
@@ -424,7 +436,7 @@ final class SessionImporter {
                     reader.path.removeLast()
                 } while try reader.nextSeparator(close: 0x7D)
             }
-            func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
+            func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
             guard let timestamp else { throw missing(.timestamp) }
             guard let x else { throw missing(.x) }
             guard let y else { throw missing(.y) }
@@ -490,7 +502,7 @@ final class SessionImporter {
                             reader.path.removeLast()
                         } while try reader.nextSeparator(close: 0x7D)
                     }
-                    func missing(_ key: SessionKey) -> JSONError { reader.error("missing required key '\(key.camel)'") }
+                    func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
                     guard location != nil else { throw missing(.blendShapeLocation) }
                     guard let value else { throw missing(.value) }
                     guard let timestamp else { throw missing(.timestamp) }

@@ -67,6 +67,7 @@ enum Main {
 protocol RuntimeFailure: Error, CustomStringConvertible {}
 
 extension StoreError: RuntimeFailure {}
+extension JSONError: RuntimeFailure {}
 extension CaptureError: RuntimeFailure {}
 extension VisionError: RuntimeFailure {}
 extension RecorderError: RuntimeFailure {}

@@ -39,4 +39,38 @@ struct ErrorMessageTests {
         #expect(try Self.run(["help", "export"]).status == 0)
         #expect(try Self.run(["start", "--help"]).status == 0)
     }
+
+    @Test("export and plot name the file asked for, not its temporary sibling; a file in the way of a folder is named; a background that is not an image is refused",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func outputPaths() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        #expect(try Self.run(["import", Fixtures.iosSession], database: database).status == 0)
+        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path("afile")))
+        let cases: [([String], Int32, String)] = [
+            (["export", "--all", "--output", folder.path("nodir/x.json")], 1,
+             "cannot write \(folder.path("nodir/x.json")): the folder \(folder.path("nodir")) does not exist."),
+            (["export", "--all", "--output-dir", folder.path("afile")], 1,
+             "cannot create the output folder \(folder.path("afile")): \(folder.path("afile")) is a file, not a folder."),
+            (["export", "--all", "--output-dir", folder.path("afile/sub")], 1,
+             "cannot create the output folder \(folder.path("afile/sub")): \(folder.path("afile")) is a file, not a folder."),
+            (["plot", id, "--output", folder.path("p.svg"), "--background", Fixtures.iosSession], 64,
+             "--background \(Fixtures.iosSession) is not a PNG, JPEG, GIF or WebP image"),
+        ]
+        for (arguments, status, expected) in cases {
+            let result = try Self.run(arguments, database: database)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("gazerec: error: " + expected), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains(".tmp-"), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("p.svg")))
+        let image = try Self.run(["plot", id, "--output", folder.path("p.svg"), "--background", Fixtures.path("faces/sergey.png")],
+                                 database: database)
+        #expect(image.status == 0, "\(image.stderr)")
+        let svg = try String(contentsOfFile: folder.path("p.svg"), encoding: .utf8)
+        #expect(svg.contains("data:image/png;base64,"))
+    }
+
 }

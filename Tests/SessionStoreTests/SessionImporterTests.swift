@@ -167,7 +167,10 @@ struct SessionImporterTests {
         ("duplicate ids", "[\(sessionJSON()),\(sessionJSON())]", "occurs twice"),
         ("empty", "", "the file is empty"),
         ("whitespace only", "  \n ", "the file is empty"),
-        ("not an object", "42", "expected a session object or an array of sessions, found a number"),
+        ("not an object", "42", "not EyeTracking JSON: the file begins '42'; expected a session object or an array of sessions"),
+        ("a CSV file", "true,1,2\n3,4,5\n", "not EyeTracking JSON: the file begins 'true,1,2';"),
+        ("a CSV export", "sessionID,timestamp,x,y,orientation,trackingState,movement,eyeBlink_L\n",
+         "not EyeTracking JSON: the file begins 'sessionID,timestamp,x,y,…';"),
         ("trailing data", sessionJSON() + " {}", "unexpected data after the end of the JSON document"),
         ("duplicate key", sessionJSON(extra: #","appID":"again""#), "appID: duplicate key"),
         ("screenSize of one", sessionJSON().replacingOccurrences(of: "[1920,1080]", with: "[1920]"),
@@ -194,6 +197,18 @@ struct SessionImporterTests {
             #expect(error.description.contains(expected), "\(name): \(error)")
         }
         #expect(try databaseContents(database) == before, "\(name)")
+    }
+
+    @Test("snake_case only: a camelCase file is refused naming the snake_case key it lacks, and its own spelling")
+    func snakeCaseOnlyNamesTheKey() throws {
+        let database = try SessionDatabase()
+        do {
+            _ = try database.importSessions(from: [.bytes(Array(sessionJSON().utf8), name: "camel.json")], keyStyle: .snakeCase)
+            Issue.record("a camelCase document was imported as snake_case")
+        } catch let error as StoreError {
+            #expect(error.description.contains("missing required key 'app_id' (keys were read as snake_case only; "
+                                               + "a camelCase file spells it 'appID')"), "\(error)")
+        }
     }
 
     @Test("non-UTF-8 bytes inside a string are refused")

@@ -64,7 +64,10 @@ extension Gazerec {
                 guard let data = FileManager.default.contents(atPath: background) else {
                     throw StoreError.io(action: "read", path: background, reason: "no such file or not readable")
                 }
-                let type = background.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
+                guard let type = Gazerec.imageType(data) else {
+                    throw UsageError(message: "--background \(background) is not a PNG, JPEG, GIF or WebP image (its first "
+                                     + "bytes say otherwise). Give the stimulus as an image file.")
+                }
                 plot.backgroundHref = "data:\(type);base64," + data.base64EncodedString()
             }
             plot.legend = [
@@ -80,5 +83,19 @@ extension Gazerec {
             Console.note("wrote \(output) (\(samples.count) samples, \(found.count) fixations)"
                          + (samples.isEmpty ? "; the session has no scan path (was it calibrated?)" : ""))
         }
+    }
+
+    /// The MIME type of an image an SVG viewer can show, from its first bytes (not its name).
+    static func imageType(_ data: Data) -> String? {
+        let head = [UInt8](data.prefix(12))
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF8".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        return nil
+
     }
 }
