@@ -201,12 +201,15 @@ public final class Recorder {
         let endTime = input.camera == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
         var finalFacts = facts
         finalFacts.grantedFramesPerSecond = input.camera?.framesPerSecond ?? input.requestedFramesPerSecond
-        finalFacts.achievedFramesPerSecond = final.achievedFramesPerSecond.rounded(toDecimals: 2)
+        // A file read as fast as possible has no rate or lag of its own to report: its frames were
+        // never due at any time (the processing speed is frames ÷ cpuSeconds).
+        let unpaced = input.isReplay && !input.paced
+        finalFacts.achievedFramesPerSecond = unpaced ? nil : final.achievedFramesPerSecond.rounded(toDecimals: 2)
         finalFacts.frames = session.frames
         finalFacts.framesWithFace = session.framesWithFace
         finalFacts.droppedFrames = final.droppedFrames
         finalFacts.detectorRuns = pipeline.tracker.detectorRuns
-        if !lagsMilliseconds.isEmpty {
+        if !lagsMilliseconds.isEmpty && !unpaced {
             lagsMilliseconds.sort()
             let median = lagsMilliseconds[lagsMilliseconds.count / 2]
             let p95 = lagsMilliseconds[min(lagsMilliseconds.count - 1, lagsMilliseconds.count * 95 / 100)]

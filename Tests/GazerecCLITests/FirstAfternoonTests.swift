@@ -258,4 +258,44 @@ struct FirstAfternoonTests {
         #expect(foreground.status == 0)
         #expect(foreground.stderr.contains("gazerec: warning: no face found in 5 s of frames"), "\(foreground.stderr)")
     }
+
+    // MARK: 10, 11: what a replay can and cannot say
+
+    @Test("a replay as fast as possible records no rate or lag; at its own pace it records both; --fps with --input is refused",
+          .enabled(if: ready, reason))
+    func replayFacts() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let fast = try work.run(["start", "--input", clip, "--as-fast-as-possible", "--duration", "2"])
+        try #require(fast.status == 0, "\(fast.stderr)")
+        let fastFacts = try JSONValue.parse(Array(try work.run(["export", fast.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            .stdoutData))["gazerec"]?["recorder"]
+        #expect(fastFacts?["achievedFramesPerSecond"] == nil, "\(String(describing: fastFacts))")
+        #expect(fastFacts?["lagMedianMilliseconds"] == nil)
+        #expect(fastFacts?["lagP95Milliseconds"] == nil)
+        #expect(fastFacts?["cpuSeconds"] != nil)
+
+        let paced = try work.run(["start", "--input", clip, "--duration", "1.5"])
+        try #require(paced.status == 0, "\(paced.stderr)")
+        let pacedFacts = try JSONValue.parse(Array(try work.run(["export", paced.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            .stdoutData))["gazerec"]?["recorder"]
+        if case .number(let rate)? = pacedFacts?["achievedFramesPerSecond"] {
+            #expect(rate > 15 && rate < 30, "a 25 fps clip at its own pace: \(rate)")
+        } else {
+            Issue.record("no achieved rate for a paced replay: \(String(describing: pacedFacts))")
+        }
+        if case .number(let lag)? = pacedFacts?["lagMedianMilliseconds"] {
+            #expect(lag >= 0 && lag < 1000, "\(lag)")
+        } else {
+            Issue.record("no lag for a paced replay")
+        }
+
+        for rate in ["30", "60"] {
+            let refused = try work.run(["start", "--input", clip, "--fps", rate])
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--fps \(rate) requests a camera's rate"), "\(refused.stderr)")
+        }
+    }
+
 }

@@ -67,8 +67,8 @@ extension Gazerec {
         @Flag(help: "With --input, process the video as fast as possible instead of at its own pace.")
         var asFastAsPossible = false
 
-        @Option(help: "Frame rate to request from the camera.")
-        var fps: FrameRate = .thirty
+        @Option(help: "Frame rate to request from the camera (default 30). A video given with --input plays at its own rate.")
+        var fps: FrameRate?
 
         @Option(help: ArgumentHelp("Camera frame size (WxH, default 640x480).", valueName: "WxH"))
         var resolution: Size2D?
@@ -120,6 +120,10 @@ extension Gazerec {
                 throw ValidationError("--preview draws on this terminal; it cannot be used with --detach or --stream.")
             }
             if asFastAsPossible && input == nil { throw ValidationError("--as-fast-as-possible applies to --input only.") }
+            if let fps, input != nil {
+                throw ValidationError("--fps \(fps.rawValue) requests a camera's rate; a video given with --input plays at the "
+                                      + "rate it was recorded at. Leave out --fps.")
+            }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
             _ = try parsedBlendShapes()
@@ -154,7 +158,7 @@ extension Gazerec {
             } else {
                 let size = resolution ?? Size2D(argument: "640x480")!
                 source = .camera(.init(path: device ?? "/dev/video0", width: size.width, height: size.height,
-                                       framesPerSecond: fps.rawValue))
+                                       framesPerSecond: (fps ?? .thirty).rawValue))
             }
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
