@@ -103,6 +103,16 @@ public struct CalibrationScript: Sendable, Equatable {
         entries = sorted
     }
 
+    /// Refuses a script with fewer calibration targets than a mapping needs, before any frame
+    /// is processed (naming the script, not an interactive layout).
+    public func requireCalibrationTargets(_ minimum: Int, file: String) throws {
+        let count = entries.filter { $0.kind == .calibration }.count
+        guard count >= minimum else {
+            throw ParseError(file: file, line: 0, reason: "it lists \(count) calibration target\(count == 1 ? "" : "s"); "
+                             + "a mapping needs at least \(minimum). Add calibrate lines")
+        }
+    }
+
     /// Reads and parses a script file.
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -53,6 +53,9 @@ enum Main {
         } catch let error as UsageError {
             Console.error(error.message)
             Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch let error as any UsageFailure {
+            Console.error(ErrorHints.message(for: error))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch let error as any RuntimeFailure {
             Console.error(ErrorHints.message(for: error))
             Foundation.exit(EXIT_FAILURE)
@@ -65,6 +68,10 @@ enum Main {
 
 /// Errors printed as `gazerec: error: <sentence>` with exit status 1.
 protocol RuntimeFailure: Error, CustomStringConvertible {}
+
+/// Library errors that are the user's input to fix (a calibration script), printed like
+/// runtime failures but with the usage exit status, 64.
+protocol UsageFailure: Error, CustomStringConvertible {}
 
 extension StoreError: RuntimeFailure {}
 extension JSONError: RuntimeFailure {}

@@ -50,6 +50,7 @@ struct CalibrateCommandTests {
         let instructions = try tmux.waitFor("Space starts")
         #expect(instructions.contains("gazerec calibration"))
         #expect(instructions.contains("5 targets to calibrate, then 4 to measure the accuracy"))
+        #expect(instructions.contains("Screen: 1600×900 points, from --screen"))
         _ = try tmux.waitFor("face found")
         try tmux.send("Space")
         // A target: the dot, its progress bar and the status line; later the progress moves on.
@@ -300,7 +301,7 @@ struct CalibrateCommandTests {
         #expect(try gazerec(["calibrations", "list", "--ids"], database: database).stdout.isEmpty)
     }
 
-    @Test("bad scripts and options: one clear line naming the file and line, non-zero exit")
+    @Test("bad scripts and options: one clear line naming the file and line, usage exit 64")
     func badInput() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -308,8 +309,16 @@ struct CalibrateCommandTests {
         let script = folder.path("bad.txt")
         try "screen 1920x1080\ncalibrate 10% 10% 0 1\nlook 5 5 1 2\n".write(toFile: script, atomically: true, encoding: .utf8)
         let bad = try gazerec(["calibrate", "--input", "x.mp4", "--script", script], database: database)
-        #expect(bad.status == 1)
+        #expect(bad.status == 64)
         #expect(bad.stderr.contains("bad.txt:3: unknown directive 'look'"))
+        // Too few targets: refused before any video is opened (x.mp4 does not exist), without --points advice.
+        let four = folder.path("four.txt")
+        try "screen 1920x1080\ncalibrate 10% 10% 0 1\ncalibrate 90% 10% 1 2\ncalibrate 90% 90% 2 3\ncalibrate 10% 90% 3 4\n"
+            .write(toFile: four, atomically: true, encoding: .utf8)
+        let tooFew = try gazerec(["calibrate", "--input", "x.mp4", "--script", four], database: database)
+        #expect(tooFew.status == 64)
+        #expect(tooFew.stderr == "gazerec: error: cannot read calibration script \(four): it lists 4 calibration targets; "
+                + "a mapping needs at least 5. Add calibrate lines. See docs/Calibration.md for the script format.\n")
         let noScreen = folder.path("noscreen.txt")
         try "calibrate 10% 10% 0 1\n".write(toFile: noScreen, atomically: true, encoding: .utf8)
         let half = try gazerec(["calibrate", "--input", "x.mp4", "--script", noScreen, "--distance-mm", "600"], database: database)
@@ -328,6 +337,35 @@ struct CalibrateCommandTests {
 
 extension CalibrateCommandTests {
     static let headTurns20s = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+
+    @Test("start names a calibration flagged poor when it applies it, and says what to do",
+          .enabled(if: ready, reason))
+    func poorCalibrationWarned() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        // The head-turn schedule with its validation targets put where the head does not point: a poor validation.
+        let script = folder.path("poor.txt")
+        let text = try String(contentsOfFile: Self.headTurns20s, encoding: .utf8)
+            .replacingOccurrences(of: "validate  45% 50% 16.3 17.0", with: "validate  95% 95% 16.3 17.0")
+            .replacingOccurrences(of: "validate  35% 40% 17.5 19.0", with: "validate  95% 5% 17.5 19.0")
+        try text.write(toFile: script, atomically: true, encoding: .utf8)
+        let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
+        let calibrated = try gazerec(["calibrate", "--input", clip, "--script", script, "--name", "mislabelled"], database: database)
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        #expect(calibrated.stderr.contains("warning: the validation accuracy is poor"))
+        let id = calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = try gazerec(["start", "--input", clip, "--as-fast-as-possible", "--duration", "0.5"], database: database)
+        #expect(start.status == 0, "\(start.stderr)")
+        #expect(start.stderr.contains("warning: calibration \(id) (mislabelled) was flagged poor when it was made"), "\(start.stderr)")
+        #expect(start.stderr.contains("--calibration none"))
+        let good = try gazerec(["calibrate", "--input", clip, "--script", Self.headTurns20s], database: database)
+        try #require(good.status == 0, "\(good.stderr)")
+        if !good.stderr.contains("warning: the validation accuracy is poor") {
+            let again = try gazerec(["start", "--input", clip, "--as-fast-as-possible", "--duration", "0.5"], database: database)
+            #expect(!again.stderr.contains("flagged poor"), "\(again.stderr)")
+        }
+    }
 
     @Test("validate: the calibration's own validation windows, replayed, give exactly its accuracy; JSON on stdout",
           .enabled(if: ready, reason))

@@ -67,6 +67,9 @@ extension Gazerec {
                                  + "in a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
             }
             let parsedScript = try procedure.script.map(CalibrationScript.read)
+            if let parsedScript, let file = procedure.script {
+                try parsedScript.requireCalibrationTargets(CalibrationFitter().minimumPoints, file: file == "-" ? "<stdin>" : file)
+            }
             try vision.checkModelExists()
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()

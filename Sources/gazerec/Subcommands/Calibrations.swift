@@ -248,4 +248,4 @@ extension Gazerec {
 
 extension CalibrationError: RuntimeFailure {}
 extension CalibrationDocumentError: RuntimeFailure {}
-extension CalibrationScript.ParseError: RuntimeFailure {}
+extension CalibrationScript.ParseError: UsageFailure {}

@@ -246,6 +246,13 @@ extension Gazerec {
                 focalLengthPixels: vision.focalLength)
             guard let record else { return try noCalibration(quiet: quiet) }
             if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
+            // Said in the background recorder's log too: a poor calibration makes every gaze point doubtful.
+            if CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,
+                                                screenHeight: record.screenHeight) != nil {
+                Console.note("warning: calibration \(record.id)\(record.name.map { " (\($0))" } ?? "") was flagged poor "
+                             + "when it was made\(Self.accuracyText(record)); its gaze is doubtful. Calibrate again, or "
+                             + "give --calibration none to record without gaze.")
+            }
             return AppliedCalibration(record)
         }
 

@@ -12,6 +12,8 @@ struct CalibrationView {
     let rows: Int
     let screenWidth: Double
     let screenHeight: Double
+    /// Where the screen size came from, said on the instruction page so a wrong one is caught.
+    var screenSource = ""
 
     /// The cell a screen point falls in (clamped to the grid).
     func cell(_ point: Point2) -> (column: Int, row: Int) {
@@ -45,6 +47,8 @@ struct CalibrationView {
                 "the next one follows by itself.",
                 "",
                 "Camera: " + face,
+                "Screen: \(Int(screenWidth))×\(Int(screenHeight)) points, from \(screenSource)",
+                screenSource == "--screen" ? "" : "If that is not this screen's size, press Esc and give --screen WxH.",
                 "",
                 "\u{1B}[1mSpace\u{1B}[0m starts   \u{1B}[1mEsc\u{1B}[0m cancels",
             ])

@@ -32,8 +32,6 @@ enum ErrorHints {
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case VisionError.modelUnreadable:
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
-        case CalibrationError.tooFewPoints:
-            return "Use --points 5, 9 or 13."
         default:
             return nil
         }

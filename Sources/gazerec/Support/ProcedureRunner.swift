@@ -27,7 +27,9 @@ struct ProcedureRunner {
         let terminal = TerminalScreen()
         terminal.enter()
         defer { terminal.leave() }
-        guard let screenSize = screen ?? terminal.pixelSize().map({ Size2D(width: $0.width, height: $0.height) }) else {
+        let measured = screen == nil ? terminal.pixelSize() : nil
+        let screenSource = screen != nil ? "--screen" : measured?.source ?? ""
+        guard let screenSize = screen ?? measured.map({ Size2D(width: $0.width, height: $0.height) }) else {
             terminal.leave()
             throw UsageError(message: "this terminal does not report its size in pixels; give the screen size the "
                              + "terminal covers with --screen WxH (e.g. --screen 1920x1080 for a full-screen terminal).")
@@ -38,7 +40,8 @@ struct ProcedureRunner {
                              + "at least 40×12 to place its targets apart. Make the terminal full screen.")
         }
         let view = CalibrationView(columns: terminal.columns, rows: terminal.rows,
-                                   screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height))
+                                   screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height),
+                                   screenSource: screenSource)
         var procedure = make(view, screenSize)
         terminal.write(view.render(procedure))
         var inputEnded = true

@@ -126,10 +126,10 @@ final class TerminalScreen {
     /// The terminal's size in pixels: from the window-size ioctl, else by asking the terminal
     /// (`CSI 14 t`, answered `CSI 4 ; height ; width t`) and waiting up to 300 ms. Nil when it
     /// does not tell. Call in full-screen (raw) mode.
-    func pixelSize() -> (width: Int, height: Int)? {
+    func pixelSize() -> (width: Int, height: Int, source: String)? {
         var size = winsize()
         if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
-            return (Int(size.ws_xpixel), Int(size.ws_ypixel))
+            return (Int(size.ws_xpixel), Int(size.ws_ypixel), "the terminal's window size in pixels")
         }
         write("\u{1B}[14t")
         var answer: [UInt8] = []
@@ -146,7 +146,7 @@ final class TerminalScreen {
         guard let start = text.range(of: "\u{1B}[4;") else { return nil }
         let fields = text[start.upperBound...].dropLast().split(separator: ";").compactMap { Int($0) }
         guard fields.count == 2, fields[0] > 0, fields[1] > 0 else { return nil }
-        return (fields[1], fields[0])
+        return (fields[1], fields[0], "the terminal's answer to a size query (tmux and some terminals make it up)")
     }
 
     func write(_ text: String) {
