@@ -24,7 +24,7 @@ public struct Fixation: Sendable, Equatable {
 }
 
 /// The movement a sample belongs to (SeeSo's FIXATION / SACCADE, plus gaps).
-public enum EyeMovement: String, Sendable {
+public enum EyeMovement: String, Sendable, CaseIterable {
     case fixation
     case saccade
     /// The sample is alone between gaps (face lost, blink): neither can be told.

@@ -6,20 +6,43 @@ import JSONStream
 
 extension SessionDatabase {
     /// Writes one session as CSV: one row per sample time, all series side by side.
+    public func exportCSV(id: String, to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
+                          movement: ((Int) -> String?)? = nil) throws {
+        try exportCSV(ids: [id], to: sink, keyStyle: keyStyle, movement: movement.map { label in { _, index in label(index) } })
+    }
+
+    /// Writes sessions as one long CSV table: one header, then each session's rows, every row
+    /// starting with its session id (a table R or pandas reads whole).
     ///
     /// Rows merge, by timestamp, the scan path, every blend-shape series and the recorder's
     /// per-frame features (each stored in time order); a value a series lacks at that time is an
-    /// empty cell. RFC 4180 quoting, `.` as decimal separator, numbers in shortest round-trip form.
-    /// Streams from SQLite inside one read transaction: memory stays flat. `movement` gives the
-    /// label of the scan-path sample with the given sequence number (fixation/saccade/unknown).
-    public func exportCSV(id: String, to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
-                          movement: ((Int) -> String?)? = nil) throws {
-        try guarded("export session \(id) as CSV") {
+    /// empty cell. The blend-shape columns are those of any of the sessions, by name. RFC 4180
+    /// quoting, `.` as decimal separator, numbers in shortest round-trip form. Streams from SQLite
+    /// inside one read transaction: memory stays flat. `movement` gives the label of a session's
+    /// scan-path sample with the given sequence number (fixation/saccade/unknown).
+    public func exportCSV(ids: [String], to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
+                          movement: ((String, Int) -> String?)? = nil) throws {
+        try guarded("export sessions as CSV") {
             try writer.read { db in
-                guard let rowid = try Self.rowid(db, id: id) else {
-                    throw StoreError.unknownSession(id: id, databasePath: path)
+                var sessions: [(id: String, rowid: Int64)] = []
+                for id in ids {
+                    guard let rowid = try Self.rowid(db, id: id) else {
+                        throw StoreError.unknownSession(id: id, databasePath: path)
+                    }
+                    sessions.append((try String.fetchOne(db, sql: "SELECT id FROM session WHERE rowid = ?", arguments: [rowid])!, rowid))
                 }
-                try CSVSessionWriter(db: db, sessionRowID: rowid, sink: sink, keyStyle: keyStyle, movement: movement).write()
+                let names = try String.fetchAll(db, sql: """
+                    SELECT DISTINCT name FROM blendShapeSeries WHERE sessionRowID IN (\(sessions.map { String($0.rowid) }.joined(separator: ",")))
+                    ORDER BY name
+                    """)
+                let out = JSONWriter(sink: sink)
+                for (index, session) in sessions.enumerated() {
+                    try CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out, keyStyle: keyStyle,
+                                         blendShapeNames: names, movement: movement.map { label in { label(session.id, $0) } })
+                        .write(header: index == 0)
+                }
+                if sessions.isEmpty { try CSVSessionWriter.header(out: out, keyStyle: keyStyle, blendShapeNames: names) }
+                try out.flush()
             }
         }
     }
@@ -28,9 +51,11 @@ extension SessionDatabase {
 /// The k-way merge behind `exportCSV`.
 public final class CSVSessionWriter {
     private let db: Database
+    private let sessionID: String
     private let sessionRowID: Int64
     private let out: JSONWriter
     private let keyStyle: KeyStyle
+    private let blendShapeNames: [String]
     private let movement: ((Int) -> String?)?
 
     /// One series being read: its statement and current row.
@@ -56,12 +81,27 @@ public final class CSVSessionWriter {
         }
     }
 
-    init(db: Database, sessionRowID: Int64, sink: ByteSink, keyStyle: KeyStyle, movement: ((Int) -> String?)?) {
+    init(db: Database, sessionID: String, sessionRowID: Int64, out: JSONWriter, keyStyle: KeyStyle,
+         blendShapeNames: [String], movement: ((Int) -> String?)?) {
         self.db = db
+        self.sessionID = sessionID
         self.sessionRowID = sessionRowID
-        out = JSONWriter(sink: sink)
+        self.out = out
         self.keyStyle = keyStyle
+        self.blendShapeNames = blendShapeNames
         self.movement = movement
+    }
+
+    /// Columns before the blend shapes, and the frame columns after them (camelCase).
+    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "orientation", "trackingState", "movement"]
+    static let frameColumns = ["faceFound", "blink", "confidence"] + SampleTables.frameOptionalColumns
+
+    /// The header line.
+    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String]) throws {
+        func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
+        let names = leadingColumns.map(name) + blendShapeNames + frameColumns.map(name)
+        var line = names.map(quoted).joined(separator: ",") + "\n"
+        try line.withUTF8 { try out.rawBytes($0) }
     }
 
     /// A sample's stored `trackingState` (the session format's spelling; NULL when normal) in
@@ -71,31 +111,42 @@ public final class CSVSessionWriter {
         return TrackingState(eyeTrackingValue: text).rawValue
     }
 
+    /// Foundation's `convertToSnakeCase` for a column name: a capital starts a word, a run of
+    /// capitals is one word (`sessionID` → `session_id`, `pupilLeftU` → `pupil_left_u`).
     static func snake(_ name: String) -> String {
+        let characters = Array(name)
         var result = ""
-        for character in name {
-            if character.isUppercase {
-                if !result.isEmpty { result += "_" }
-                result += character.lowercased()
-            } else {
-                result.append(character)
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    result += "_"
+                }
             }
+            result += character.lowercased()
         }
         return result
     }
 
-    func write() throws {
-        let series = try Row.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name",
+    func write(header: Bool) throws {
+        let stored = try Row.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name",
                                       arguments: [sessionRowID])
+        let rowidByName = Dictionary(stored.map { ($0["name"] as String, $0["rowid"] as Int64) }) { first, _ in first }
+        // Blinks (kind blink, not long closures) flag the frames they span.
+        let blinkSpans = try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = 'blink' ORDER BY start",
+                                          arguments: [sessionRowID]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
+        var blinkIndex = 0
         let gaze = Cursor(try db.makeStatement(sql: """
             SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
             """))
         sqlite3_bind_int64(gaze.handle, 1, sessionRowID)
-        let blends: [Cursor] = try series.map { row in
+        // One cursor per column; a column this session lacks reads nothing (series rowid 0 does not exist).
+        let blends: [Cursor] = try blendShapeNames.map { name in
             let cursor = Cursor(try db.makeStatement(sql: """
                 SELECT timestamp, value, orientation, trackingState FROM blendShapeSample WHERE seriesRowID = ? ORDER BY seq
                 """))
-            sqlite3_bind_int64(cursor.handle, 1, row["rowid"] as Int64)
+            sqlite3_bind_int64(cursor.handle, 1, rowidByName[name] ?? 0)
             return cursor
         }
         let frames = Cursor(try db.makeStatement(sql: """
@@ -106,12 +157,8 @@ public final class CSVSessionWriter {
         let all = [gaze] + blends + [frames]
         for cursor in all { try cursor.advance() }
 
-        // Header.
-        let fixed = ["timestamp", "x", "y", "orientation", "trackingState", "movement"]
-        let frameColumns = ["confidence"] + SampleTables.frameOptionalColumns
-        let names = fixed.map(name) + series.map { $0["name"] as String } + frameColumns.map(name)
-        try text(names.map(Self.quoted).joined(separator: ","))
-        try out.byte(0x0A)
+        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames) }
+        let idCell = Self.quoted(sessionID)
 
         while true {
             // The earliest time among the series' current rows.
@@ -121,6 +168,10 @@ public final class CSVSessionWriter {
             let gazeHere = gaze.hasRow && gaze.timestamp == time
             let frameHere = frames.hasRow && frames.timestamp == time
             var orientation: Double?, state: String?, stateFound = false
+            try text(idCell)
+            try comma()
+            if frameHere { try out.number(Double(frames.seq)) }
+            try comma()
             try out.number(time)
             try comma()
             if gazeHere {
@@ -152,7 +203,17 @@ public final class CSVSessionWriter {
                 try comma()
                 if blend.hasRow && blend.timestamp == time { try optional(blend.double(1)) }
             }
-            for column in 0..<frameColumns.count {
+            try comma()
+            if frameHere {
+                let found = frames.text(1) != TrackingState.missing.rawValue
+                try text(found ? "1" : "0")
+                try comma()
+                while blinkIndex < blinkSpans.count && blinkSpans[blinkIndex].end < time { blinkIndex += 1 }
+                try text(blinkIndex < blinkSpans.count && blinkSpans[blinkIndex].start <= time ? "1" : "0")
+            } else {
+                try comma()
+            }
+            for column in 0..<(Self.frameColumns.count - 2) {
                 try comma()
                 if frameHere { try optional(frames.double(Int32(2 + column))) }
             }
@@ -164,10 +225,8 @@ public final class CSVSessionWriter {
             }
         }
         for cursor in all { sqlite3_reset(cursor.handle) }
-        try out.flush()
     }
 
-    private func name(_ camel: String) -> String { keyStyle == .snakeCase ? Self.snake(camel) : camel }
     private func comma() throws { try out.byte(0x2C) }
     private func optional(_ value: Double?) throws { if let value { try out.number(value) } }
     private func text(_ value: String) throws {

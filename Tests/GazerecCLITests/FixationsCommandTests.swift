@@ -72,27 +72,85 @@ struct CSVExportTests {
         #expect(csv.status == 0)
         let lines = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let header = lines.first!.split(separator: ",").map(String.init)
-        #expect(header.prefix(8) == ["timestamp", "x", "y", "orientation", "trackingState", "movement", "eyeBlink_L", "eyeBlink_R"])
+        #expect(header.prefix(10) == ["sessionID", "frame", "timestamp", "x", "y", "orientation", "trackingState", "movement",
+                                      "eyeBlink_L", "eyeBlink_R"])
+        #expect(header[10...12] == ["faceFound", "blink", "confidence"])
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count == 558)  // the union of the scan-path and blend-shape times
         #expect(rows.allSatisfy { $0.count == header.count })
-        #expect(rows.filter { !$0[1].isEmpty }.count == 380)
-        #expect(Set(rows.map { $0[5] }) == ["", "fixation", "saccade"])
+        #expect(rows.allSatisfy { $0[0] == id })
+        // An iOS session has no per-frame data: no frame index, face flag or blink flag.
+        #expect(rows.allSatisfy { $0[1].isEmpty && $0[10].isEmpty && $0[11].isEmpty })
+        let x = 3, time = 2, movement = 7
+        #expect(rows.filter { !$0[x].isEmpty }.count == 380)
+        #expect(Set(rows.map { $0[movement] }) == ["", "fixation", "saccade"])
         // Same numbers as the JSON export, matched by time.
         let json = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
         var xByTime: [Double: Double] = [:]
         for sample in json["scanPath"]?.arrayValue ?? [] {
             if case .number(let t)? = sample["timestamp"], case .number(let x)? = sample["x"] { xByTime[t] = x }
         }
-        let csvX = rows.filter { !$0[1].isEmpty }.map { (Double($0[0])!, Double($0[1])!) }
+        let csvX = rows.filter { !$0[x].isEmpty }.map { (Double($0[time])!, Double($0[x])!) }
         #expect(csvX.allSatisfy { xByTime[$0.0] == $0.1 })
         // snake_case converts column names but not blend-shape names.
         let snake = try Binary.run(["export", "--format", "csv", "--snake-case", id], environment: environment)
-        #expect(snake.stdout.hasPrefix("timestamp,x,y,orientation,tracking_state,movement,eyeBlink_L,eyeBlink_R,confidence,openness_left"))
-        // Several sessions need a folder.
-        #expect(try Binary.run(["export", "--format", "csv", "--all"], environment: environment).status == 64)
+        #expect(snake.stdout.hasPrefix("session_id,frame,timestamp,x,y,orientation,tracking_state,movement,eyeBlink_L,eyeBlink_R,"
+                                       + "face_found,blink,confidence,openness_left"))
+        // Several sessions: one long table, one header, each row with its session (stdout or --output).
+        let second = folder.path("second.json")
+        try (try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8))
+            .replacingOccurrences(of: id, with: "4BE54760-F1E8-4799-A3CB-78806270E72A")
+            .write(toFile: second, atomically: true, encoding: .utf8)
+        #expect(try Binary.run(["import", second], environment: environment).status == 0)
+        let long = try Binary.run(["export", "--format", "csv", "--all"], environment: environment)
+        #expect(long.status == 0, "\(long.stderr)")
+        let longLines = long.stdout.split(separator: "\n")
+        #expect(longLines.count == 1 + 2 * 558)
+        #expect(longLines.filter { $0.hasPrefix("sessionID,") }.count == 1)
+        #expect(longLines.dropFirst().filter { $0.hasPrefix("4BE54760-F1E8-4799-A3CB-78806270E72A,") }.count == 558)
+        #expect(longLines.dropFirst(1 + 558).allSatisfy { $0.hasPrefix("4BE54760") })
+        let longFile = folder.path("all.csv")
+        #expect(try Binary.run(["export", "--format", "csv", "--all", "--output", longFile], environment: environment).status == 0)
+        #expect(FileManager.default.contents(atPath: longFile) == long.stdoutData)
+        #expect(try Binary.run(["delete", "4BE54760-F1E8-4799-A3CB-78806270E72A"], environment: environment).status == 0)
         let dir = folder.path("csv")
         #expect(try Binary.run(["export", "--format", "csv", "--all", "--output-dir", dir], environment: environment).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["\(id).csv"])
     }
+
+    @Test("a recorded session as CSV: a frame index and a face flag on every frame row, the blink flag spans the stored blinks",
+          .enabled(if: Fixtures.available && FileManager.default.fileExists(atPath: "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"),
+                   "needs ../shared/fixtures and the dlib model"))
+    func recordedFrames() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let recorded = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--as-fast-as-possible"],
+                                      environment: environment)
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let csv = try Binary.run(["export", "--format", "csv", id], environment: environment)
+        let lines = csv.stdout.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let frame = header.firstIndex(of: "frame")!, face = header.firstIndex(of: "faceFound")!
+        let blink = header.firstIndex(of: "blink")!, time = header.firstIndex(of: "timestamp")!
+        let frameRows = rows.filter { !$0[frame].isEmpty }
+        #expect(frameRows.map { Int($0[frame])! } == Array(0..<500))
+        #expect(frameRows.allSatisfy { $0[face] == "1" || $0[face] == "0" })
+        #expect(frameRows.filter { $0[face] == "1" }.count > 450)
+        // The flagged rows are exactly the frames inside the stored blink events.
+        let json = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let spans: [(Double, Double)] = (json["gazerec"]?["blinks"]?.arrayValue ?? []).compactMap {
+            guard $0["kind"] == .string("blink"), case .number(let start)? = $0["start"], case .number(let end)? = $0["end"] else { return nil }
+            return (start, end)
+        }
+        #expect(!spans.isEmpty)
+        for row in frameRows {
+            let t = Double(row[time])!
+            let inside = spans.contains { t >= $0.0 && t <= $0.1 }
+            #expect(row[blink] == (inside ? "1" : "0"), "frame \(row[frame]) at \(t)")
+        }
+    }
+
 }

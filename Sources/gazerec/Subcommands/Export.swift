@@ -55,9 +55,6 @@ extension Gazerec {
             if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
             if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
             if output != nil && outputDir != nil { throw ValidationError("Use either --output or --output-dir, not both.") }
-            if format == .csv && outputDir == nil && (all || ids.count > 1) {
-                throw ValidationError("A CSV file holds one session: give one id, or --output-dir for one file per session.")
-            }
             if fixations && noExtensions { throw ValidationError("--fixations writes under \"gazerec\"; drop --no-extensions.") }
             if format == .csv && (pretty || noExtensions || fixations) {
                 throw ValidationError("--pretty, --no-extensions and --fixations apply to JSON only (CSV has a movement column).")
@@ -96,27 +93,33 @@ extension Gazerec {
         private func exportCSV(_ database: SessionDatabase, _ selected: [String]) throws {
             let style: KeyStyle = snakeCase ? .snakeCase : .camelCase
             let canonical = try selected.map { try database.summary(id: $0).header.id }
-            func write(_ id: String, _ sink: ByteSink) throws {
-                // Movement labels from fixation detection (I-DT defaults) over the scan path.
+            // Movement labels from fixation detection (I-DT defaults) over each scan path, computed
+            // before the export's read transaction, one byte per sample.
+            let vocabulary = EyeMovement.allCases
+            func labels(_ id: String) throws -> [UInt8] {
                 let (samples, screenWidth, _) = try database.scanPath(id: id)
                 let header = try database.summary(id: id).header
-                let labels = SessionViewing.detector(header, screenWidth: screenWidth).detect(samples).labels
-                try database.exportCSV(id: id, to: sink, keyStyle: style) { index in
-                    index < labels.count ? labels[index].rawValue : nil
+                return SessionViewing.detector(header, screenWidth: screenWidth).detect(samples).labels
+                    .map { UInt8(vocabulary.firstIndex(of: $0)!) }
+            }
+            func write(_ ids: [String], _ sink: ByteSink) throws {
+                let byID = try Dictionary(uniqueKeysWithValues: ids.map { ($0, try labels($0)) })
+                try database.exportCSV(ids: ids, to: sink, keyStyle: style) { id, index in
+                    byID[id].flatMap { index < $0.count ? vocabulary[Int($0[index])].rawValue : nil }
                 }
             }
             if let outputDir {
-                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+                try SessionDatabase.createFolder(outputDir)
                 for id in canonical {
                     try SessionDatabase.writeAtomically(to: (outputDir as NSString).appendingPathComponent("\(id).csv")) {
-                        try write(id, $0)
+                        try write([id], $0)
                     }
                 }
                 Console.note("exported \(canonical.count) session\(canonical.count == 1 ? "" : "s") as CSV to \(outputDir)")
             } else if let output {
-                try SessionDatabase.writeAtomically(to: output) { try write(canonical[0], $0) }
+                try SessionDatabase.writeAtomically(to: output) { try write(canonical, $0) }
             } else {
-                try write(canonical[0], FileByteSink.standardOutput())
+                try write(canonical, FileByteSink.standardOutput())
             }
         }
 
