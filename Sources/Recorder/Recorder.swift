@@ -151,6 +151,7 @@ public final class Recorder {
         var lagsMilliseconds: [Double] = []
         var failure: (any Error)?
         var warned = false
+        var blendShapeRest = BlendShapeRest()
         let startMonotonic = SystemClock.monotonic()
 
         func status(_ state: String) -> RecorderStatus {
@@ -170,8 +171,10 @@ public final class Recorder {
                 // Lag: from the frame's capture (or due) time to its features being ready.
                 lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
                 let measurement = features.measurement(timestampSeconds: time)
+                blendShapeRest.observe(features)
+                let rest = blendShapeRest.rest
                 let values: [(BlendShapeName, Double)] = features.face == nil ? [] : configuration.blendShapes.compactMap { name in
-                    BlendShapeEstimator.value(name, features).map { (name, $0) }
+                    BlendShapeEstimator.value(name, features, rest: rest).map { (name, $0) }
                 }
                 let gaze = try session.record(measurement, blendShapeValues: values,
                                               blink: event.map { $0.shifted(by: replayStart ?? 0) })

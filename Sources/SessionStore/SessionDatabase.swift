@@ -278,8 +278,17 @@ public final class SessionDatabase: Sendable {
     }
 
     /// The row id of the session with `id` (case-insensitive), or nil.
-    static func rowid(_ db: Database, id: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [id.uppercased()])
+    ///
+    /// As git does, a shorter prefix of at least 4 characters names the one session whose id
+    /// starts with it (`allowPrefix`); a prefix that fits several throws `ambiguousSession`.
+    static func rowid(_ db: Database, id: String, allowPrefix: Bool = true) throws -> Int64? {
+        let key = id.uppercased()
+        if let exact = try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [key]) { return exact }
+        guard allowPrefix, key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, id FROM session WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
+                                    arguments: [key.count, key])
+        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: rows.map { $0["id"] }) }
+        return rows.first?["rowid"]
     }
 
     static func header(_ db: Database, rowid: Int64) throws -> (SessionHeader, interrupted: Bool) {
@@ -325,8 +334,10 @@ public final class SessionDatabase: Sendable {
 
     // MARK: - Deleting
 
-    /// Deletes the sessions with these ids in one transaction; if any is unknown, deletes none.
-    public func delete(ids: [String]) throws {
+    /// Deletes the sessions with these ids (or unambiguous prefixes) in one transaction; if any
+    /// is unknown, deletes none. Returns the full ids deleted.
+    @discardableResult
+    public func delete(ids: [String]) throws -> [String] {
         try guarded("delete sessions") {
             try writer.write { db in
                 var rowids: [Int64] = []
@@ -336,11 +347,19 @@ public final class SessionDatabase: Sendable {
                     }
                     rowids.append(rowid)
                 }
+                var deleted: [String] = []
                 for rowid in rowids {
+                    deleted += try String.fetchAll(db, sql: "SELECT id FROM session WHERE rowid = ?", arguments: [rowid])
                     try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
                 }
+                return deleted
             }
         }
+    }
+
+    /// The full id of the session named by `id` or an unambiguous prefix of it.
+    public func canonicalID(_ id: String) throws -> String {
+        try summary(id: id).header.id
     }
 
     /// Deletes every session (the iOS package's `deleteAll()`); returns how many there were.

@@ -214,7 +214,7 @@ final class SessionImporter {
         }
         seenIDs[id] = source.displayName
 
-        if let stored = try SessionDatabase.rowid(db, id: id) {
+        if let stored = try SessionDatabase.rowid(db, id: id, allowPrefix: false) {
             switch existing {
             case .fail:
                 throw StoreError.sessionExists(id: id, source: source.displayName)

@@ -18,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unknownCalibration(id: String, databasePath: String)
     /// An import found a calibration id that is already stored.
     case calibrationExists(id: String, source: String)
+    /// A shortened id fits more than one session.
+    case ambiguousSession(prefix: String, matches: [String])
     /// A command that only reads was pointed at a database file that does not exist.
     case noDatabase(path: String)
     /// The file was written by an older gazerec and cannot be upgraded where it lies (not writable).
@@ -44,6 +46,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
                 + "or make one with 'gazerec calibrate'."
         case let .calibrationExists(id, source):
             return "cannot import \(source): calibration \(id) is already stored."
+        case let .ambiguousSession(prefix, matches):
+            return "the id prefix \(prefix) fits several sessions (\(matches.joined(separator: ", "))\(matches.count >= 5 ? ", …" : "")). "
+                + "Give more of the id."
         case let .noDatabase(path):
             return "no session database at \(path)."
         case let .outdatedSchema(path):

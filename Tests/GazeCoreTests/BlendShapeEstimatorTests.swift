@@ -43,16 +43,21 @@ struct BlendShapeEstimatorTests {
         #expect(BlendShapeEstimator.value(.eyeWideLeft, Self.features(aperture: (0.8, 1))) == 0)
     }
 
-    @Test("looking up and down: the pupil's v from −0.06 over a span of 0.08")
+    @Test("looking up and down: both eyes' mean v from the rest over a span of 0.08; the pairs read alike")
     func upDown() {
+        // Without a learned rest: v = −0.06. Mean displacement (−0.04 + 0.08) / 2 = 0.02 down → 0.25.
         let frame = Self.features(pupils: (Point2(0.5, -0.1), Point2(0.5, 0.02)))
-        #expect(abs(BlendShapeEstimator.value(.eyeLookUpLeft, frame)! - 0.5) < 1e-12)
-        #expect(BlendShapeEstimator.value(.eyeLookDownLeft, frame) == 0)
-        #expect(abs(BlendShapeEstimator.value(.eyeLookDownRight, frame)! - 1) < 1e-12)
+        #expect(abs(BlendShapeEstimator.value(.eyeLookDownLeft, frame)! - 0.25) < 1e-12)
+        #expect(BlendShapeEstimator.value(.eyeLookDownRight, frame) == BlendShapeEstimator.value(.eyeLookDownLeft, frame))
+        #expect(BlendShapeEstimator.value(.eyeLookUpLeft, frame) == 0)
         #expect(BlendShapeEstimator.value(.eyeLookUpRight, frame) == 0)
+        // One eye alone counts alone.
+        var one = Self.features(pupils: (Point2(0.5, -0.1), Point2(0.5, -0.1)))
+        one.pupils[.right] = nil
+        #expect(abs(BlendShapeEstimator.value(.eyeLookUpRight, one)! - 0.5) < 1e-12)
     }
 
-    @Test("in and out: towards the nose is the image's left for the left eye, its right for the right eye")
+    @Test("in and out: the eyes move together; towards the image's left the left eye looks in and the right eye out")
     func inOut() {
         // Both pupils shifted towards the image's left by 0.075 (half the span).
         let frame = Self.features(pupils: (Point2(0.425, 0), Point2(0.425, 0)))
@@ -60,6 +65,35 @@ struct BlendShapeEstimatorTests {
         #expect(BlendShapeEstimator.value(.eyeLookOutLeft, frame) == 0)
         #expect(abs(BlendShapeEstimator.value(.eyeLookOutRight, frame)! - 0.5) < 1e-12)
         #expect(BlendShapeEstimator.value(.eyeLookInRight, frame) == 0)
+    }
+
+    @Test("the rest is learned from the first frames: looking as then reads 0 on every look shape")
+    func restLearned() {
+        var rest = BlendShapeRest(frames: 5)
+        // A participant whose pupils rest off the generic centre (the shift that read eyeLookOut_L 0.53).
+        let resting = Self.features(pupils: (Point2(0.58, -0.02), Point2(0.47, -0.1)))
+        for _ in 0..<5 { rest.observe(resting) }
+        // Later frames do not move it.
+        rest.observe(Self.features(pupils: (Point2(0.2, 0.3), Point2(0.2, 0.3))))
+        #expect(rest.rest[.left] == Point2(0.58, -0.02) && rest.rest[.right] == Point2(0.47, -0.1))
+        let looks: [BlendShapeName] = [.eyeLookInLeft, .eyeLookInRight, .eyeLookOutLeft, .eyeLookOutRight, .eyeLookUpLeft,
+                                       .eyeLookUpRight, .eyeLookDownLeft, .eyeLookDownRight]
+        for name in looks {
+            #expect(BlendShapeEstimator.value(name, resting, rest: rest.rest) == 0, "\(name)")
+        }
+        // With the generic rest the same frame looks to the image's right.
+        #expect(BlendShapeEstimator.value(.eyeLookOutLeft, resting)! > 0.15)
+        #expect(BlendShapeEstimator.value(.eyeLookInRight, resting)! > 0.15)
+        // A glance to the image's right by 0.075 from the rest.
+        let glance = Self.features(pupils: (Point2(0.655, -0.02), Point2(0.545, -0.1)))
+        #expect(abs(BlendShapeEstimator.value(.eyeLookOutLeft, glance, rest: rest.rest)! - 0.5) < 1e-9)
+        #expect(abs(BlendShapeEstimator.value(.eyeLookInRight, glance, rest: rest.rest)! - 0.5) < 1e-9)
+        // Frames not steadily tracked do not teach it.
+        var fresh = BlendShapeRest(frames: 5)
+        var unsteady = resting
+        unsteady.trackingState = .initializing
+        fresh.observe(unsteady)
+        #expect(fresh.rest.isEmpty)
     }
 
     @Test("jawOpen: the inner-lip gap over 0.6 inter-ocular distances")

@@ -41,9 +41,13 @@ struct ReplayCommandTests {
         try tmux.expectCookedMode()
     }
 
-    @Test("without a terminal, replay is a usage error")
+    @Test("without a terminal, replay of a session with gaze is a usage error", .enabled(if: Fixtures.available, Fixtures.missingReason))
     func notATerminal() throws {
-        let result = try Binary.run(["replay", Self.id])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
+        let result = try Binary.run(["replay", Self.id], environment: environment)
         #expect(result.status == 64)
         #expect(result.stderr.contains("replay draws on a terminal"))
     }

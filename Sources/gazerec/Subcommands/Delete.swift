@@ -43,12 +43,12 @@ extension Gazerec {
                     throw StoreError.unknownSession(id: ids[0], databasePath: path)
                 }
                 // Sessions beside a running recording may go; the one being recorded may not.
-                let wanted = Set(ids.map { $0.uppercased() })
-                try RecorderLock.whileNotRecording(
+                let wanted = Set(try ids.map { try SessionDatabase.openForReading(path: path).canonicalID($0) })
+                let deleted = try RecorderLock.whileNotRecording(
                     databasePath: path, action: "delete session \(ids.count == 1 ? ids[0] : "s \(ids.joined(separator: ", "))")",
                     allowed: { !wanted.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
                 ) { try SessionDatabase(path: path).delete(ids: ids) }
-                Console.output(ids.map { $0.uppercased() + "\n" }.joined())
+                Console.output(deleted.map { $0 + "\n" }.joined())
                 Console.note("deleted \(ids.count) session\(ids.count == 1 ? "" : "s")")
                 return
             }

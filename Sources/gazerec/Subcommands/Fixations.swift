@@ -77,7 +77,7 @@ extension Gazerec {
 
         func run() throws {
             let database = try store.openForReading()
-            let (samples, screenWidth, screenHeight) = try database.scanPath(id: id)
+            let (samples, screenWidth, screenHeight) = try SessionViewing.scanPath(database, id: id)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {
                     ScreenGeometry(widthPoints: screenWidth, heightPoints: screenHeight, widthMillimetres: size.width,

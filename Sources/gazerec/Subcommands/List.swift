@@ -60,9 +60,12 @@ extension Gazerec {
                 Console.note("no sessions in \(store.resolvedPath).")
                 return
             }
-            var rows = [["ID", "APP ID", "BEGIN (UTC)", "DURATION S", "GAZE", "BLEND SHAPES", "STATE"]]
+            var rows = [["ID", "APP ID", "BEGIN (UTC)", "DURATION S", "GAZE", "BLEND-SHAPE FRAMES", "STATE"]]
             for summary in summaries {
-                let blend = summary.blendShapeSampleCounts.reduce(0) { $0 + $1.count }
+                // Frames with blend shapes (the longest series), not the samples of all series added up.
+                let series = summary.blendShapeSampleCounts
+                let frames = series.map(\.count).max() ?? 0
+                let blend = series.count > 1 ? "\(frames) × \(series.count)" : "\(frames)"
                 let state = summary.interrupted ? "interrupted" : (summary.header.endTimeSeconds == nil ? "open" : "ended")
                 rows.append([
                     summary.header.id, summary.header.appID, Formatting.isoTime(summary.header.beginTimeSeconds),

@@ -51,7 +51,7 @@ extension Gazerec {
             TemporaryFileCleanup.install()
             let database = try store.openForReading()
             let summary = try database.summary(id: id)
-            let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
+            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
             let points = samples
             let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations

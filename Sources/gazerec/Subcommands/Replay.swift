@@ -31,15 +31,14 @@ extension Gazerec {
         }
 
         func run() throws {
+            // What there is to replay first (as fixations and plot do), then where to draw it.
+            let database = try store.openForReading()
+            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id)
             guard TerminalScreen.available else {
                 throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }
-            let database = try store.openForReading()
-            let (samples, storedWidth, storedHeight) = try database.scanPath(id: id)
             let (width, height) = Plot.orientedScreen(samples, storedWidth, storedHeight)
-            guard let first = samples.first, let last = samples.last else {
-                throw UsageError(message: "session \(id) has no scan path to replay (was it calibrated?).")
-            }
+            let first = samples[0], last = samples[samples.count - 1]
             let points = samples
             let header = try database.summary(id: id).header
             let fixations = SessionViewing.detector(header, screenWidth: storedWidth).detect(points).fixations
