@@ -104,7 +104,8 @@ extension CalibrationRecord {
             ("screen", .object(screen)),
             ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
                                 ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))]
-                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? []))),
+                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? [])
+                               + [("headPoseModel", .string(headPoseModel))])),
             ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
                                    ("collectSeconds", .number(collectSeconds))])),
             ("model", .object(model)),
@@ -178,6 +179,8 @@ extension CalibrationRecord {
         let resolution = try r.numbers(source, "source.resolution", count: 2)
         (sourceWidth, sourceHeight) = (Int(resolution[0]), Int(resolution[1]))
         focalLengthPixels = try r.optionalPositive(source, "source.focalLengthPixels")
+        // Calibrations made before the head-pose model was named measured with the six-point one.
+        headPoseModel = try r.optionalString(source, "source.headPoseModel") ?? HeadPoseModelName.sixPoint
         let procedure = try r.object(root, "procedure")
         mode = try r.string(procedure, "procedure.mode")
         settleSeconds = try r.number(procedure, "procedure.settleSeconds")

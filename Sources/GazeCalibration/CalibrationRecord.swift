@@ -44,6 +44,8 @@ public struct CalibrationRecord: Sendable {
     /// The camera focal length given for head pose (`--focal-length`); nil when the frame width
     /// stood in for it. Recordings applying the calibration use the same.
     public var focalLengthPixels: Double?
+    /// The face model its head poses were measured with (`HeadPoseModelName`).
+    public var headPoseModel = HeadPoseModelName.current
     /// "interactive" or "scripted".
     public var mode: String
     public var settleSeconds: Double

@@ -86,7 +86,7 @@ public struct EyeFeatureExtractor: Sendable {
     private var framesSinceAcquired = 0
     private var lastTime: Double?
 
-    public init(intrinsics: CameraIntrinsics, model: FaceModel3D = .sixPoint) {
+    public init(intrinsics: CameraIntrinsics, model: FaceModel3D = .rigid) {
         poseEstimator = HeadPoseEstimator(model: model, intrinsics: intrinsics)
     }
 

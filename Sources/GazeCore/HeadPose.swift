@@ -37,7 +37,97 @@ public struct FaceModel3D: Sendable {
         self.points = points
     }
 
-    /// The common six-point model (nose tip at the origin, units ≈ 0.1 mm): nose tip 30, chin 8,
+    /// The model gazerec measures head pose with: `meanShape`'s points that move with the skull
+    /// and not with expressions — brows 17–26, nose 27–35, the four eye corners, the mouth
+    /// corners. The jaw line (0–16, a silhouette that slides over the face as it turns), the
+    /// eyelids (they close) and the lips (they open) are left out.
+    public static let rigid = meanShape.subset([Int](17...35) + [36, 39, 42, 45, 48, 54])
+
+    /// The points with these landmark indices, in that order.
+    public func subset(_ landmarks: [Int]) -> FaceModel3D {
+        FaceModel3D(points: landmarks.map { index in points.first { $0.landmark == index }! })
+    }
+
+    /// dlib's 68 points on a mean face, in millimetres, in camera axes for a face looking into
+    /// the camera (x to the image's right, y down, z away from the camera), origin midway between
+    /// the four eye corners, outer eye corners 90 mm apart (the adult mean biocular breadth).
+    ///
+    /// Made by Scripts/derive-face-model.sh: each dlib point of 102 faces of the shared fixtures
+    /// (two portraits and frames of both webcam clips) takes the depth MediaPipe FaceMesh
+    /// (Apache-2.0) gives the face there; the faces are aligned (generalised Procrustes) to the
+    /// frontal portrait `sergey.png`, whose pose defines pitch, yaw and roll 0.
+    public static let meanShape = FaceModel3D(points: [
+        (0, Vector3(-74.24, 5.64, 43.45)),
+        (1, Vector3(-72.26, 24.46, 44.88)),
+        (2, Vector3(-69.36, 43.33, 42.66)),
+        (3, Vector3(-65.55, 61.63, 41.28)),
+        (4, Vector3(-59.10, 79.40, 36.67)),
+        (5, Vector3(-49.44, 96.71, 24.57)),
+        (6, Vector3(-35.98, 109.83, 15.89)),
+        (7, Vector3(-19.87, 119.61, 6.51)),
+        (8, Vector3(-0.58, 122.72, 4.40)),
+        (9, Vector3(18.25, 119.66, 6.41)),
+        (10, Vector3(33.66, 109.09, 14.89)),
+        (11, Vector3(46.31, 95.70, 23.12)),
+        (12, Vector3(55.47, 77.90, 35.98)),
+        (13, Vector3(60.49, 61.19, 36.80)),
+        (14, Vector3(63.37, 43.63, 36.32)),
+        (15, Vector3(66.05, 25.09, 38.58)),
+        (16, Vector3(67.27, 7.74, 37.25)),
+        (17, Vector3(-59.60, -16.65, 12.15)),
+        (18, Vector3(-51.02, -23.13, -2.40)),
+        (19, Vector3(-37.60, -24.16, -12.54)),
+        (20, Vector3(-23.65, -22.23, -17.11)),
+        (21, Vector3(-10.16, -17.66, -18.91)),
+        (22, Vector3(11.64, -18.66, -19.28)),
+        (23, Vector3(24.17, -24.06, -17.01)),
+        (24, Vector3(37.63, -26.01, -12.29)),
+        (25, Vector3(50.52, -24.61, -1.43)),
+        (26, Vector3(58.02, -16.42, 9.95)),
+        (27, Vector3(0.25, -4.89, -18.76)),
+        (28, Vector3(-0.03, 6.63, -23.81)),
+        (29, Vector3(-0.45, 18.75, -32.39)),
+        (30, Vector3(-0.83, 31.45, -39.30)),
+        (31, Vector3(-14.84, 43.19, -19.33)),
+        (32, Vector3(-7.77, 44.93, -21.38)),
+        (33, Vector3(-0.58, 46.84, -24.80)),
+        (34, Vector3(6.41, 45.67, -23.68)),
+        (35, Vector3(13.53, 43.42, -18.91)),
+        (36, Vector3(-45.18, 0.26, 2.25)),
+        (37, Vector3(-37.41, -3.48, -4.33)),
+        (38, Vector3(-28.19, -4.27, -6.08)),
+        (39, Vector3(-19.51, -0.42, -2.88)),
+        (40, Vector3(-27.95, 2.67, -4.28)),
+        (41, Vector3(-37.06, 3.19, -2.38)),
+        (42, Vector3(19.87, -0.42, -2.13)),
+        (43, Vector3(28.67, -4.22, -5.28)),
+        (44, Vector3(37.76, -3.86, -3.47)),
+        (45, Vector3(44.82, 0.58, 2.76)),
+        (46, Vector3(37.37, 3.59, -1.47)),
+        (47, Vector3(28.24, 2.83, -3.50)),
+        (48, Vector3(-26.49, 73.24, -3.73)),
+        (49, Vector3(-17.42, 65.88, -15.03)),
+        (50, Vector3(-7.76, 62.19, -21.09)),
+        (51, Vector3(-0.94, 64.39, -21.70)),
+        (52, Vector3(6.05, 62.72, -21.81)),
+        (53, Vector3(15.55, 66.66, -15.58)),
+        (54, Vector3(24.56, 73.90, -4.30)),
+        (55, Vector3(15.68, 81.87, -11.65)),
+        (56, Vector3(6.60, 85.09, -14.25)),
+        (57, Vector3(-0.77, 85.50, -14.33)),
+        (58, Vector3(-8.01, 84.82, -13.72)),
+        (59, Vector3(-17.53, 81.07, -10.07)),
+        (60, Vector3(-22.02, 72.49, -5.04)),
+        (61, Vector3(-7.55, 69.69, -15.86)),
+        (62, Vector3(-0.74, 70.59, -17.09)),
+        (63, Vector3(6.32, 70.06, -16.33)),
+        (64, Vector3(19.97, 73.58, -7.29)),
+        (65, Vector3(6.26, 74.11, -14.67)),
+        (66, Vector3(-0.83, 74.83, -15.34)),
+        (67, Vector3(-7.61, 73.67, -13.96)),
+    ])
+
+    /// The common six-point model (nose tip at the origin, units ≈ 0.2 mm): nose tip 30, chin 8,
     /// eye outer corners 36 and 45, mouth corners 48 and 54. The same model as the OpenCV
     /// `solvePnP` reference in the fixtures, so results compare directly.
     public static let sixPoint = FaceModel3D(points: [
@@ -54,15 +144,16 @@ public struct FaceModel3D: Sendable {
 public struct HeadPose: Sendable, Equatable {
     /// Rodrigues rotation vector (radians).
     public var rotationVector: Vector3
-    /// Translation in model units (0.1 mm for `FaceModel3D.sixPoint`), camera axes.
+    /// Translation of the model's origin in model units (millimetres for `FaceModel3D.rigid`), camera axes.
     public var translation: Vector3
     /// RMS reprojection error of the fit, in pixels.
     public var reprojectionErrorPixels: Double
 
     public var rotation: Matrix3 { Matrix3.rotation(rodrigues: rotationVector) }
 
-    /// Rotation about the camera's x axis, degrees: pitch = atan2(R21, R22).
-    public var pitchDegrees: Double { let r = rotation; return atan2(r[2, 1], r[2, 2]) * 180 / .pi }
+    /// Rotation about the camera's x axis, degrees, positive when the face tilts up (chin up, the
+    /// head-pose datasets' sign): pitch = −atan2(R21, R22), the opposite of OpenCV's Euler angle.
+    public var pitchDegrees: Double { let r = rotation; return -atan2(r[2, 1], r[2, 2]) * 180 / .pi }
     /// Rotation about the camera's y axis, degrees: yaw = atan2(−R20, hypot(R00, R10)).
     public var yawDegrees: Double { let r = rotation; return atan2(-r[2, 0], hypot(r[0, 0], r[1, 0])) * 180 / .pi }
     /// Rotation about the camera's z axis, degrees: roll = atan2(R10, R00).
@@ -79,7 +170,7 @@ public struct HeadPoseEstimator: Sendable {
     public var intrinsics: CameraIntrinsics
     public var maximumIterations: Int
 
-    public init(model: FaceModel3D = .sixPoint, intrinsics: CameraIntrinsics, maximumIterations: Int = 100) {
+    public init(model: FaceModel3D = .rigid, intrinsics: CameraIntrinsics, maximumIterations: Int = 100) {
         self.model = model
         self.intrinsics = intrinsics
         self.maximumIterations = maximumIterations

@@ -1,14 +1,28 @@
+/// The face model head poses are measured with. Poses of different models differ (another
+/// origin, other angles for the same face), so a calibration applies only to poses of its own.
+public enum HeadPoseModelName {
+    /// dlib's 68 points on a mean face (their rigid subset), millimetres: this version's.
+    public static let current = "mean68-rigid-1"
+    /// The six-point generic model of gazerec before it (nose-tip origin, ≈ 0.2 mm units); the
+    /// model of a calibration or session that names none.
+    public static let sixPoint = "sixPoint"
+}
+
 /// A head pose as gazerec records it: angles in degrees and the head's position, camera axes.
 ///
-/// Camera axes: x right, y down, z away from the camera. Yaw is the rotation about y (positive:
-/// the face turns towards the image's left, the participant's right), pitch about x (positive:
-/// the face tilts down), roll about z. Translation is the generic face model's origin (between
-/// the eyes, on the nose bridge) in the model's units, 0.1 mm for gazerec's six-point model.
+/// Camera axes: x to the image's right, y down, z away from the camera. Angles are those of the
+/// face's rotation from looking straight into the camera: yaw about y, positive when the face
+/// turns towards the image's left (the participant's right); pitch about x, positive when the
+/// face tilts up (chin up, as AFLW2000-3D and 300W-LP count it); roll about z, positive when the
+/// head leans towards the image's right (the participant's left shoulder), clockwise in the
+/// image. Translation is the point midway between the four eye corners, in millimetres, for the
+/// mean face with outer eye corners 90 mm apart (`HeadPoseModelName.current`).
 public struct HeadPoseMeasurement: Sendable, Equatable {
     public var yawDegrees: Double
     public var pitchDegrees: Double
     public var rollDegrees: Double
-    /// Translation in model units (≈ 0.1 mm), camera axes.
+    /// Translation in millimetres (the six-point model's units, ≈ 0.2 mm, in sessions recorded
+    /// with it), camera axes.
     public var translation: Vector3
 
     public init(yawDegrees: Double, pitchDegrees: Double, rollDegrees: Double, translation: Vector3) {

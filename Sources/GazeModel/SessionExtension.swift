@@ -150,6 +150,9 @@ public struct RecordingFacts: Sendable, Equatable {
     public var requestedFramesPerSecond: Double
     /// The landmark model file.
     public var modelPath: String
+    /// The face model head poses were measured with (`HeadPoseModelName`); nil in sessions
+    /// recorded before it was named: the six-point model.
+    public var headPoseModel: String?
     public var grantedFramesPerSecond: Double?
     /// Frames over the recording's wall time, to two decimals.
     public var achievedFramesPerSecond: Double?

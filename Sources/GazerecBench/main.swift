@@ -9,6 +9,7 @@ let usage = """
            gazerec-bench vision <clip> <model>
            gazerec-bench calibration <clip> <model>
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
+           gazerec-bench headpose <model> [--still-frames N] <image | video>...
     """
 switch arguments.first {
 case "store":
@@ -40,6 +41,17 @@ case "detection":
     }
     guard !rest.isEmpty else { print(usage); exit(64) }
     try DetectionBenchmark.run(inputs: rest, cnnModel: cnn, videoStride: stride, slowStages: slow)
+case "headpose":
+    var rest = Array(arguments.dropFirst())
+    guard !rest.isEmpty else { print(usage); exit(64) }
+    let modelPath = rest.removeFirst()
+    var still = 50
+    if rest.first == "--still-frames", rest.count >= 2 {
+        still = Int(rest[1]) ?? 50
+        rest.removeFirst(2)
+    }
+    guard !rest.isEmpty else { print(usage); exit(64) }
+    try HeadPoseBenchmark.run(inputs: rest, modelPath: modelPath, stillFrames: still)
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)

@@ -129,10 +129,11 @@ public final class Recorder {
         let beginMonotonic = SystemClock.monotonic()
         let cpuAtBegin = SystemClock.cpuSeconds()
         let replayStart = input.isReplay ? begin : nil
-        let facts = RecordingFacts(
+        var facts = RecordingFacts(
             version: GazerecVersion.current, sourceKind: input.camera == nil ? .file : .camera,
             sourceName: input.description, width: input.source.width, height: input.source.height,
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
+        facts.headPoseModel = HeadPoseModelName.current
         let session = try RecordingSession(
             database: database, id: UUID().uuidString, appID: configuration.appID, beginTimeSeconds: begin,
             device: DeviceInfo(model: input.deviceModel, screenWidth: configuration.screenWidth,

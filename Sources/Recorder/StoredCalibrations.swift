@@ -50,6 +50,8 @@ public enum CalibrationChoiceError: Error, CustomStringConvertible, Equatable {
     /// The recording would measure head pose with another focal length than the calibration did
     /// (nil: the calibration used the frame width).
     case otherFocalLength(id: String, calibratedPixels: Double?, requestedPixels: Double)
+    /// The calibration's head poses were measured with another face model than this version's.
+    case otherHeadPoseModel(id: String, model: String)
 
     /// A screen size in points.
     public struct Size: Sendable, Equatable {
@@ -70,6 +72,9 @@ public enum CalibrationChoiceError: Error, CustomStringConvertible, Equatable {
             let used = calibrated.map { "\(($0 * 10).rounded() / 10) px" } ?? "the frame width"
             return "focal length \((requested * 10).rounded() / 10) px differs from the focal length calibration \(id) "
                 + "measured head pose with (\(used))."
+        case let .otherHeadPoseModel(id, model):
+            return "calibration \(id) measured head pose with the \(model) face model of an earlier gazerec; this version "
+                + "measures it with \(HeadPoseModelName.current), so the calibration's mapping does not apply. Calibrate again."
         }
     }
 }
@@ -97,6 +102,9 @@ extension SessionDatabase {
                 throw CalibrationChoiceError.otherScreen(
                     id: record.id, calibrated: .init(width: record.screenWidth, height: record.screenHeight), requested: screen)
             }
+        }
+        guard record.headPoseModel == HeadPoseModelName.current else {
+            throw CalibrationChoiceError.otherHeadPoseModel(id: record.id, model: record.headPoseModel)
         }
         if let given = focalLengthPixels, record.focalLengthPixels != given {
             throw CalibrationChoiceError.otherFocalLength(id: record.id, calibratedPixels: record.focalLengthPixels,

@@ -88,6 +88,7 @@ extension RecordingFacts {
             ("requestedFramesPerSecond", .number(requestedFramesPerSecond)),
             ("model", .string(modelPath)),
         ]
+        if let headPoseModel { members.append(("headPoseModel", .string(headPoseModel))) }
         func add(_ name: String, _ value: Double?) { if let value { members.append((name, .number(value))) } }
         add("grantedFramesPerSecond", grantedFramesPerSecond)
         add("achievedFramesPerSecond", achievedFramesPerSecond)
@@ -112,6 +113,7 @@ extension RecordingFacts {
         self.init(version: version, sourceKind: kind, sourceName: name, width: Int(width), height: Int(height),
                   requestedFramesPerSecond: requested, modelPath: model)
         func number(_ key: String) -> Double? { if case .number(let value)? = json[key] { value } else { nil } }
+        if case .string(let headPoseModel)? = json["headPoseModel"] { self.headPoseModel = headPoseModel }
         grantedFramesPerSecond = number("grantedFramesPerSecond")
         achievedFramesPerSecond = number("achievedFramesPerSecond")
         frames = number("frames").map { Int($0) }

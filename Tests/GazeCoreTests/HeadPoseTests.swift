@@ -35,10 +35,10 @@ struct HeadPoseTests {
         let model = FaceModel3D.sixPoint
         let image = model.points.map { intrinsics.project(rotation * $0.position + translation) }
         // When the pose is estimated from the projections
-        let pose = HeadPoseEstimator(intrinsics: intrinsics).estimate(imagePoints: image)
+        let pose = HeadPoseEstimator(model: model, intrinsics: intrinsics).estimate(imagePoints: image)
         // Then angles and translation come back
         #expect(abs(pose.yawDegrees - yaw) < 0.1, "yaw \(pose.yawDegrees)")
-        #expect(abs(pose.pitchDegrees - pitch) < 0.1, "pitch \(pose.pitchDegrees)")
+        #expect(abs(-pose.pitchDegrees - pitch) < 0.1, "pitch \(pose.pitchDegrees)")  // rotation(pitch:) tilts the face down
         #expect(abs(pose.rollDegrees - roll) < 0.1, "roll \(pose.rollDegrees)")
         #expect(pose.rotation.angleDegrees(to: rotation) < 0.1)
         #expect((pose.translation - translation).length < 1)
@@ -54,11 +54,12 @@ struct HeadPoseTests {
         var betterFits = 0
         for face in reference.faces {
             let intrinsics = CameraIntrinsics(focalLengthPixels: face.width, centre: Point2(face.width / 2, face.height / 2))
-            let estimator = HeadPoseEstimator(intrinsics: intrinsics)
+            let estimator = HeadPoseEstimator(model: .sixPoint, intrinsics: intrinsics)
             let pose = estimator.estimate(face.landmarks)
             let openCV = Matrix3.rotation(rodrigues: face.rvec)
+            // gazerec's pitch is positive chin up, OpenCV's Euler angle the other way.
             let difference = max(pose.rotation.angleDegrees(to: openCV), abs(pose.yawDegrees - face.yaw),
-                                 abs(pose.pitchDegrees - face.pitch), abs(pose.rollDegrees - face.roll))
+                                 abs(-pose.pitchDegrees - face.pitch), abs(pose.rollDegrees - face.roll))
             if difference <= 1 {
                 agreeing += 1
                 continue

