@@ -45,6 +45,33 @@ struct HeadPoseTests {
         #expect(pose.reprojectionErrorPixels < 1e-3)
     }
 
+    @Test("signs in words: turned to the image's left, chin up and leaning to the image's right read positive; millimetres come back")
+    func signsAndUnits() {
+        let model = FaceModel3D.rigid
+        let placed = Vector3(30, -20, 600)  // the point between the eyes, 60 cm away, a little right and up
+        func pose(_ rotation: Matrix3) -> HeadPose {
+            let image = model.points.map { intrinsics.project(rotation * $0.position + placed) }
+            return HeadPoseEstimator(model: model, intrinsics: intrinsics).estimate(imagePoints: image)
+        }
+        // The nose (in front of the eyes, z < 0) moves to the image's left: the face turns to the image's left.
+        let turned = pose(Self.rotation(yaw: 15, pitch: 0, roll: 0))
+        let noseTip = model.points.first { $0.landmark == 30 }!.position
+        #expect((Self.rotation(yaw: 15, pitch: 0, roll: 0) * noseTip).x < noseTip.x)
+        #expect(abs(turned.yawDegrees - 15) < 0.1 && abs(turned.pitchDegrees) < 0.1)
+        // rotation(pitch: −10) moves the nose up (y down is positive): chin up reads +10.
+        let up = Self.rotation(yaw: 0, pitch: -10, roll: 0)
+        #expect((up * noseTip).y < noseTip.y)
+        #expect(abs(pose(up).pitchDegrees - 10) < 0.1)
+        // The top of the head moves to the image's right: leaning right reads positive roll.
+        let lean = Self.rotation(yaw: 0, pitch: 0, roll: 8)
+        #expect((lean * Vector3(0, -100, 0)).x > 0)
+        #expect(abs(pose(lean).rollDegrees - 8) < 0.1)
+        #expect((turned.translation - placed).length < 0.5, "\(turned.translation) mm")
+        // The model's scale: outer eye corners 90 mm apart.
+        let corners = FaceModel3D.meanShape.subset([36, 45]).points.map(\.position)
+        #expect(abs((corners[1] - corners[0]).length - 90) < 0.01)
+    }
+
     @Test("agrees with OpenCV solvePnP within 1° wherever OpenCV converged, and fits at least as well elsewhere",
           .enabled(if: Fixtures.available, Fixtures.missingReason))
     func agreesWithSolvePnP() throws {

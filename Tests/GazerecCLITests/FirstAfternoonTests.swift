@@ -331,4 +331,45 @@ struct FirstAfternoonTests {
         }
     }
 
+
+    // MARK: 9: poses of another face model do not mix
+
+    @Test("a calibration made with the earlier six-point head pose is refused by start and validate, naming it",
+          .enabled(if: ready, reason))
+    func earlierHeadPoseModelRefused() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+        let calibrated = try work.run(["calibrate", "--input", clip, "--script", script])
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let id = calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let document = try work.run(["calibrations", "export", id]).stdout
+        #expect(document.contains("\"headPoseModel\":\"mean68-rigid-1\""))
+        // The same document as an earlier gazerec wrote it: no headPoseModel, another id.
+        let earlierID = "0A1B2C3D-0000-4000-8000-000000000001"
+        let earlier = document.replacingOccurrences(of: ",\"headPoseModel\":\"mean68-rigid-1\"", with: "")
+            .replacingOccurrences(of: id, with: earlierID)
+        let file = work.folder.path("earlier.json")
+        try earlier.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try work.run(["calibrations", "import", file]).status == 0)
+        for arguments in [["start", "--input", clip, "--calibration", earlierID, "--duration", "1"],
+                          ["validate", "--input", clip, "--calibration", earlierID, "--script", work.folder.path("none.txt")]] {
+            try "validate 50% 50% 1 2\n".write(toFile: work.folder.path("none.txt"), atomically: true, encoding: .utf8)
+            let refused = try work.run(arguments)
+            #expect(refused.status == 1, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.contains("calibration \(earlierID) measured head pose with the sixPoint face model of an "
+                                            + "earlier gazerec"), "\(arguments): \(refused.stderr)")
+        }
+        // A session recorded now keeps its model, and the calibration of this version applies to it.
+        let recorded = try work.run(["start", "--input", clip, "--as-fast-as-possible", "--duration", "1", "--calibration", "none"])
+        let session = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let exported = try JSONValue.parse(Array(try work.run(["export", session]).stdoutData))
+        #expect(exported["gazerec"]?["recorder"]?["headPoseModel"] == .string("mean68-rigid-1"))
+        #expect(try work.run(["recalibrate", session, "--calibration", id]).status == 0)
+        let mismatch = try work.run(["recalibrate", session, "--calibration", earlierID])
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("head poses were measured with the mean68-rigid-1 face model"),
+                "\(mismatch.stderr)")
+    }
+
 }
