@@ -15,6 +15,9 @@ public final class VideoFileSource: FrameSource {
     /// Frame count from the container (0 if unknown).
     public let frameCountHint: Int
     public let codec: String
+    /// When the recording began, Unix seconds, from the container's `creation_time` tag (a
+    /// camera's or a recorder's); nil when the file does not say.
+    public let creationTimeSeconds: Double?
 
     private var handle: OpaquePointer?
     private var produced = 0
@@ -33,6 +36,8 @@ public final class VideoFileSource: FrameSource {
         durationSeconds = info.duration_seconds
         frameCountHint = info.frame_count
         codec = withUnsafeBytes(of: info.codec) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let created = withUnsafeBytes(of: info.creation_time) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        creationTimeSeconds = Self.unixSeconds(iso8601: created)
         name = path.split(separator: "/").last.map(String.init) ?? path
     }
 
@@ -53,5 +58,31 @@ public final class VideoFileSource: FrameSource {
         default:
             throw CaptureError.decodingFailed(path: path, frame: produced, reason: cString(error))
         }
+    }
+}
+
+extension VideoFileSource {
+    /// Unix seconds of an ISO 8601 UTC time as FFmpeg writes `creation_time`
+    /// ("2020-07-24T21:40:43.000000Z", with or without the fraction and the Z); nil otherwise.
+    static func unixSeconds(iso8601 text: String) -> Double? {
+        let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard parts.count == 2 else { return nil }
+        let date = parts[0].split(separator: "-").compactMap { Int($0) }
+        var clock = String(parts[1])
+        if clock.hasSuffix("Z") { clock.removeLast() }
+        let fields = clock.split(separator: ":")
+        guard date.count == 3, fields.count == 3, let hour = Int(fields[0]), let minute = Int(fields[1]),
+              let second = Double(fields[2]), (1...12).contains(date[1]), (1...31).contains(date[2]),
+              (0..<24).contains(hour), (0..<60).contains(minute), second >= 0, second < 61 else { return nil }
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+        let y = date[1] <= 2 ? date[0] - 1 : date[0]
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (date[1] + (date[1] > 2 ? -3 : 9)) + 2) / 5 + date[2] - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60) + second
+        // FFmpeg writes 1970-01-01T00:00:00 for "unknown" in some muxers.
+        return seconds > 0 ? seconds : nil
     }
 }

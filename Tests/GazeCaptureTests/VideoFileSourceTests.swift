@@ -93,4 +93,16 @@ struct VideoFileSourceTests {
             }
         }
     }
+
+    @Test("creation_time as FFmpeg writes it becomes Unix seconds; anything else is nil")
+    func creationTimeParsing() {
+        #expect(VideoFileSource.unixSeconds(iso8601: "2020-07-24T21:40:43.000000Z") == 1_595_626_843)
+        #expect(VideoFileSource.unixSeconds(iso8601: "2020-07-24T21:40:43.25Z") == 1_595_626_843.25)
+        #expect(VideoFileSource.unixSeconds(iso8601: "2000-02-29 00:00:00") == 951_782_400)
+        #expect(VideoFileSource.unixSeconds(iso8601: "1970-01-01T00:00:00.000000Z") == nil)
+        for text in ["", "yesterday", "2020-13-01T00:00:00Z", "2020-07-24", "2020-07-24T25:00:00Z"] {
+            #expect(VideoFileSource.unixSeconds(iso8601: text) == nil, "\(text)")
+        }
+    }
+
 }

@@ -97,4 +97,26 @@ struct AnalyzeCommandTests {
         let focal = try Binary.run(["analyze", "--input", text, "--focal-length", "-3"])
         #expect(focal.status == 64)
     }
+
+    @Test("--time unix: the file's creation time plus each frame's time; a file that does not say is refused",
+          .enabled(if: ready, reason))
+    func unixTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dated = folder.path("dated.mp4")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", Fixtures.path(Self.clip), "-t", "1",
+                                                             "-metadata", "creation_time=2024-03-05T14:30:15Z", "-c", "copy", dated])
+        try #require(made.status == 0, "\(made.stderr)")
+        let relative = try Binary.run(["analyze", "--input", dated, "--format", "csv", "--quiet"])
+        let unix = try Binary.run(["analyze", "--input", dated, "--format", "csv", "--quiet", "--time", "unix"])
+        #expect(unix.status == 0, "\(unix.stderr)")
+        func times(_ csv: String) -> [Double] { csv.split(separator: "\n").dropFirst().map { Double($0.split(separator: ",")[1])! } }
+        let start = 1_709_649_015.0  // 2024-03-05T14:30:15Z
+        #expect(times(relative.stdout).first == 0)
+        #expect(zip(times(unix.stdout), times(relative.stdout)).allSatisfy { abs($0 - ($1 + start)) < 1e-6 })
+        let undated = try Binary.run(["analyze", "--input", Fixtures.path(Self.clip), "--time", "unix"])
+        #expect(undated.status == 64 && undated.stdout.isEmpty)
+        #expect(undated.stderr.contains("does not say when it was recorded (no creation_time in its metadata)"))
+    }
+
 }

@@ -37,6 +37,9 @@ typedef struct gz_video_info {
     long frame_count;
     /// Codec name, e.g. "h264".
     char codec[32];
+    /// The container's (else the stream's) `creation_time` tag as written, e.g.
+    /// "2020-07-24T21:40:43.000000Z"; empty when the file has none.
+    char creation_time[64];
 } gz_video_info;
 
 /// Opens `path`; returns NULL with `error` set if it is not a readable video.

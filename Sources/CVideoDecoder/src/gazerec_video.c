@@ -57,6 +57,7 @@ static struct {
     __typeof__(&av_packet_free) av_packet_free;
     __typeof__(&avcodec_free_context) avcodec_free_context;
     __typeof__(&avformat_close_input) avformat_close_input;
+    __typeof__(&av_dict_get) av_dict_get;
 } ff;
 static int ff_loaded = 0;
 static char ff_error[256];
@@ -104,6 +105,7 @@ static void load_ffmpeg_once(void) {
     GZ_LOAD(1, av_packet_free)
     GZ_LOAD(1, avcodec_free_context)
     GZ_LOAD(2, avformat_close_input)
+    GZ_LOAD(0, av_dict_get)
 #undef GZ_LOAD
     ff_loaded = 1;
 }
@@ -195,6 +197,11 @@ gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
     }
     video->info.frame_count = stream->nb_frames > 0 ? (long)stream->nb_frames : 0;
     snprintf(video->info.codec, sizeof video->info.codec, "%s", decoder->name);
+    AVDictionaryEntry *created = ff.av_dict_get(video->format->metadata, "creation_time", NULL, 0);
+    if (created == NULL) created = ff.av_dict_get(stream->metadata, "creation_time", NULL, 0);
+    if (created != NULL && created->value != NULL) {
+        snprintf(video->info.creation_time, sizeof video->info.creation_time, "%s", created->value);
+    }
     return video;
 }
 

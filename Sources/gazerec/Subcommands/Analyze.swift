@@ -9,6 +9,14 @@ import SessionStore
 
 extension AnalysisFormat: ExpressibleByArgument {}
 
+/// What `analyze` timestamps count.
+enum AnalysisTime: String, CaseIterable, ExpressibleByArgument {
+    /// Seconds from the video's first frame (its presentation times).
+    case video
+    /// Unix seconds: the recording's start from the file's creation_time tag, plus the presentation time.
+    case unix
+}
+
 extension Gazerec {
     /// `gazerec analyze`: every frame of a video through the vision pipeline.
     struct Analyze: ParsableCommand {
@@ -18,7 +26,9 @@ extension Gazerec {
                 Every frame of the video (no frame dropped) goes through face detection/tracking, \
                 dlib's 68 landmarks and the eye features; one row per frame goes to stdout \
                 (NDJSON or CSV, columns in docs/ExportFormat.md). With --events, one row per blink \
-                instead. A summary and, for long files, progress go to stderr.
+                instead. A summary and, for long files, progress go to stderr. Times are seconds \
+                from the video's first frame, or with --time unix Unix seconds from the recording \
+                start the file's metadata gives (its creation_time tag, as cameras and recorders write it).
                 """)
 
         @Option(name: .long, help: ArgumentHelp("The video file (any container FFmpeg reads; a still image works too).",
@@ -33,6 +43,9 @@ extension Gazerec {
 
         @Flag(help: "Write one row per blink event instead of one per frame.")
         var events = false
+
+        @Option(help: "What the timestamps count: 'video' (seconds from the first frame) or 'unix' (the file's creation_time plus that).")
+        var time: AnalysisTime = .video
 
         @OptionGroup var vision: VisionOptions
 
@@ -53,7 +66,16 @@ extension Gazerec {
             let model = try vision.loadModel()
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength, finding: vision.faceFinding(live: false))
-            let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput())
+            var offset = 0.0
+            if time == .unix {
+                guard let created = video.creationTimeSeconds else {
+                    throw UsageError(message: "--time unix: \(input) does not say when it was recorded (no creation_time in "
+                                     + "its metadata), so its times can only count from its first frame. Leave out --time unix.")
+                }
+                offset = created
+            }
+            let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput(),
+                                       timeOffsetSeconds: offset)
             if events { try writer.writeEventHeader() } else { try writer.writeFrameHeader() }
 
             let progress = Progress(total: video.frameCountHint, enabled: !quiet)

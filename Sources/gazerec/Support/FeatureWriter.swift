@@ -21,10 +21,14 @@ final class FeatureWriter {
     private let includeLandmarks: Bool
     private let json: JSONWriter
     private let sink: ByteSink
+    /// Added to every time written: 0 for seconds from the video's first frame, the recording's
+    /// start in Unix seconds for Unix time.
+    private let timeOffsetSeconds: Double
 
-    init(format: AnalysisFormat, includeLandmarks: Bool, sink: ByteSink) {
+    init(format: AnalysisFormat, includeLandmarks: Bool, sink: ByteSink, timeOffsetSeconds: Double = 0) {
         self.format = format
         self.includeLandmarks = includeLandmarks
+        self.timeOffsetSeconds = timeOffsetSeconds
         self.sink = sink
         json = JSONWriter(sink: sink)
     }
@@ -71,7 +75,7 @@ final class FeatureWriter {
         }
         func optional(_ value: Double?, _ decimals: Int) -> Value { value.map { .number($0, decimals: decimals) } ?? .missing }
         var values: [Value] = [
-            .int(features.frameIndex), .number(features.timestampSeconds, decimals: 6),
+            .int(features.frameIndex), .number(features.timestampSeconds + timeOffsetSeconds, decimals: 6),
             .text(features.trackingState.rawValue), .number(features.confidence, decimals: 4),
             .bool(features.face != nil), .bool(features.face?.detected ?? false),
             optional(features.aspectRatio[.left], 4), optional(features.aspectRatio[.right], 4),
@@ -93,7 +97,7 @@ final class FeatureWriter {
 
     func write(_ event: BlinkEvent) throws {
         try row(Self.eventColumns, [
-            .number(event.startSeconds, decimals: 6), .number(event.endSeconds, decimals: 6),
+            .number(event.startSeconds + timeOffsetSeconds, decimals: 6), .number(event.endSeconds + timeOffsetSeconds, decimals: 6),
             .number(event.durationSeconds, decimals: 6), .text(event.eyes.rawValue), .text(event.kind.rawValue),
             .number(event.minimumOpenness, decimals: 4),
         ])
