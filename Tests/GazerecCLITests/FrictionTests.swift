@@ -64,4 +64,26 @@ struct FrictionTests {
                              + "'gazerec recalibrate \(id) --calibration ID'.\n"])
         #expect(!FileManager.default.fileExists(atPath: folder.path("p.svg")))
     }
+
+    @Test("delete --all on a terminal asks with the number of sessions; 'n' says nothing was deleted and keeps them",
+          .enabled(if: Tmux.available && Fixtures.available, "needs tmux and ../shared/fixtures"))
+    func deleteAllAsks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        #expect(try Binary.run(["import", Fixtures.iosSession], environment: ["GAZEREC_DATABASE": database]).status == 0)
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        try tmux.start("GAZEREC_DATABASE='\(database)' '\(Binary.gazerec)' delete --all; echo DELETE-ENDED $?; sleep 30")
+        let question = try tmux.waitFor("Delete all 1 session in \(database)? [y/N]")
+        #expect(question.contains("Delete all 1 session in"))
+        try tmux.send("n")
+        try tmux.send("Enter")
+        let after = try tmux.waitFor("DELETE-ENDED")
+        #expect(after.contains("gazerec: nothing deleted"))
+        #expect(after.contains("DELETE-ENDED 1"))
+        #expect(try Binary.run(["list", "--ids"], environment: ["GAZEREC_DATABASE": database]).stdout
+                == "3BE54760-F1E8-4799-A3CB-78806270E72A\n")
+    }
+
 }
