@@ -97,10 +97,14 @@ struct FirstAfternoonTests {
         let id = "3BE54760-F1E8-4799-A3CB-78806270E72A"
         let expected = try work.run(["export", "--all"]).stdoutData
         let before = try #require(work.bytes(work.database))
+        // The binary where another user can run it (the checkout may lie in a folder only root enters).
+        let binary = work.folder.path("gazerec")
+        try FileManager.default.copyItem(atPath: Binary.gazerec, toPath: binary)
+        try #require(chmod(binary, 0o755) == 0)
         // Another user may read the folder and the file, but write neither.
         try #require(chmod(work.folder.url.path, 0o555) == 0)
         func asNobody(_ arguments: [String]) throws -> CommandResult {
-            try Binary.runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.gazerec]
+            try Binary.runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary]
                                   + arguments, environment: ["GAZEREC_DATABASE": work.database, "HOME": "/nonexistent"])
         }
         let list = try asNobody(["list", "--ids"])
