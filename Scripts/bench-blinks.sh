@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Blink detection on labelled clips, scored as events: gazerec's per-frame blink flag beside a
+# naive per-clip threshold on the same eye aspect ratios, in one run.
+#   Scripts/bench-blinks.sh [LABEL_DIR [--videos VIDEO_DIR]] [--jobs N] [--json FILE]
+# LABEL_DIR holds Eyeblink8-style NAME.tag files and, unless --videos says where, the clips
+# NAME.avi/.mp4/… beside them (docs/Benchmarks.md). Without arguments: the hand-labelled shared
+# webcam clips (Tests/BlinkLabels, clips in ../shared/fixtures/video).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup-system.sh
+Scripts/setup-models.sh
+swift build -c release --product gazerec >&2
+gazerec="$(swift build -c release --show-bin-path)/gazerec"
+if [ $# -eq 0 ]; then
+  [ -d ../shared/fixtures/video ] || { echo "bench-blinks: no ../shared/fixtures/video; give a labelled folder" >&2; exit 1; }
+  set -- Tests/BlinkLabels --videos ../shared/fixtures/video
+fi
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
+exec python3 Scripts/bench_blinks.py --gazerec "$gazerec" "$@"

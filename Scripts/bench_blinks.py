@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Blink detection on labelled clips: gazerec's per-frame blink flag, scored as events.
+
+Takes a folder of Eyeblink8-style label files (`NAME.tag`: after `#start`, one line per frame
+`frameID : blinkID : …`, blinkID >= 0 on the frames of a blink) and, beside them or in --videos,
+the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`). Every clip goes through
+`gazerec analyze`; its `blink` column gives flagged runs of frames. A labelled blink counts as found
+when a flagged run touches it (shares a frame), a flagged run is right when it touches a labelled
+blink. Prints precision, recall and F1 per clip and overall, beside a naive per-clip threshold on
+the same eye aspect ratios (both eyes' mean EAR below 0.8 x the clip's median), measured in the
+same run. Run through Scripts/bench-blinks.sh.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv")
+
+
+def fail(message):
+    print(f"bench-blinks: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_tag(path):
+    """Labelled events as (first, last) frame indices from the clip's first frame."""
+    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip().lower().startswith("#start"))
+    except StopIteration:
+        fail(f"{path}: no #start line (Eyeblink8 .tag format)")
+    frames = []
+    for number, line in enumerate(lines[start + 1:], start + 2):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = [f.strip() for f in line.split(":")]
+        try:
+            frames.append((int(fields[0]), int(fields[1])))
+        except (ValueError, IndexError):
+            fail(f"{path}:{number}: expected 'frameID : blinkID : …', got '{line[:40]}'")
+    if not frames:
+        fail(f"{path}: no frames after #start")
+    first = frames[0][0]  # the file's first frame is the clip's first (0- or 1-based alike)
+    events, current = [], None
+    for frame, blink in frames:
+        index = frame - first
+        if blink >= 0 and current and current[2] == blink and index == current[1] + 1:
+            current[1] = index
+        else:
+            if current:
+                events.append((current[0], current[1]))
+            current = [index, index, blink] if blink >= 0 else None
+    if current:
+        events.append((current[0], current[1]))
+    return events
+
+
+def runs(flags):
+    """Runs of consecutive True frames as (first, last)."""
+    result, start = [], None
+    for index, flag in enumerate(flags + [False]):
+        if flag and start is None:
+            start = index
+        elif not flag and start is not None:
+            result.append((start, index - 1))
+            start = None
+    return result
+
+
+def score(labels, found):
+    touches = lambda a, b: a[0] <= b[1] and b[0] <= a[1]
+    hit_labels = sum(1 for label in labels if any(touches(label, run) for run in found))
+    right_runs = sum(1 for run in found if any(touches(run, label) for label in labels))
+    return {"labels": len(labels), "found": hit_labels, "runs": len(found), "rightRuns": right_runs}
+
+
+def figures(counts):
+    precision = counts["rightRuns"] / counts["runs"] if counts["runs"] else 1.0
+    recall = counts["found"] / counts["labels"] if counts["labels"] else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def analyse(gazerec, video):
+    out = subprocess.run([gazerec, "analyze", "--input", video, "--format", "csv", "--quiet"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"gazerec analyze {video}: {out.stderr.strip()}")
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    flags = [row["blink"] == "1" for row in rows]
+    ears = [(float(row["earLeft"]) + float(row["earRight"])) / 2 if row["earLeft"] and row["earRight"] else None
+            for row in rows]
+    known = [e for e in ears if e is not None]
+    median = statistics.median(known) if known else 0
+    naive = [e is not None and e < 0.8 * median for e in ears]
+    return flags, naive
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("labels", help="folder of NAME.tag files")
+    parser.add_argument("--videos", help="folder of the clips (default: beside the labels)")
+    parser.add_argument("--gazerec", required=True)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", help="write every clip's counts here")
+    args = parser.parse_args()
+    videos = args.videos or args.labels
+    tags = sorted(f for f in os.listdir(args.labels) if f.endswith(".tag"))
+    if not tags:
+        fail(f"no .tag files in {args.labels}")
+    work = []
+    for tag in tags:
+        stem = tag[:-4]
+        video = next((os.path.join(videos, stem + e) for e in VIDEO_EXTENSIONS
+                      if os.path.isfile(os.path.join(videos, stem + e))), None)
+        if video is None:
+            fail(f"no clip for {tag} in {videos} ({', '.join(VIDEO_EXTENSIONS)})")
+        work.append((stem, os.path.join(args.labels, tag), video))
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda w: (w[0], read_tag(w[1]), analyse(args.gazerec, w[2])), work))
+
+    totals = {name: {"labels": 0, "found": 0, "runs": 0, "rightRuns": 0} for name in ("gazerec", "naive")}
+    report = []
+    print(f"{'clip':32} {'blinks':>6}  {'gazerec P/R/F1':>20}  {'naive 0.8×median P/R/F1':>26}")
+    for stem, labels, (flags, naive) in results:
+        row = {"clip": stem}
+        cells = []
+        for name, found in (("gazerec", runs(flags)), ("naive", runs(naive))):
+            counts = score(labels, found)
+            for key in counts:
+                totals[name][key] += counts[key]
+            row[name] = counts
+            p, r, f = figures(counts)
+            cells.append(f"{p:.3f}/{r:.3f}/{f:.3f}")
+        report.append(row)
+        print(f"{stem:32} {len(labels):6d}  {cells[0]:>20}  {cells[1]:>26}")
+    print()
+    for name in ("gazerec", "naive"):
+        p, r, f = figures(totals[name])
+        missed = totals[name]["labels"] - totals[name]["found"]
+        wrong = totals[name]["runs"] - totals[name]["rightRuns"]
+        print(f"{name:8} over {len(results)} clips, {totals[name]['labels']} labelled blinks: precision {p:.3f}, "
+              f"recall {r:.3f}, F1 {f:.3f} ({missed} missed, {wrong} false)")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"clips": report, "totals": totals}, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
