@@ -1,68 +1,95 @@
 import GazeModel
 
-/// Finds blinks in per-eye openness with hysteresis and plausible duration limits.
+/// Finds blinks from the shape of both eyes' aperture over time, not from one absolute threshold.
 ///
-/// An eye counts as closed when its openness falls below `closeThreshold` and as open again when
-/// it rises above `openThreshold` (hysteresis against flicker). A closure is the span during which
-/// at least one eye is closed. Closures shorter than `minimumDuration` are noise and dropped;
-/// those up to `maximumBlinkDuration` are blinks (typically 100–400 ms); longer ones are
-/// `longClosure`s. A frame without a face ends nothing: the closure continues across the gap,
-/// unless the gap exceeds `maximumGap`, which discards it.
+/// Its input is each eye's aperture relative to its own open level (the eye aspect ratio over
+/// the ratio that eye usually has open, `FrameFeatures.relativeAperture`): about 1 while open,
+/// whatever the face's size, lids or glasses. Both eyes are taken together (their mean), as
+/// blinks are. A closure begins when the aperture drops below `enterAperture` — and, right after
+/// a closure, `rearmDrop` below the highest aperture since, so an eye that reopens only partly
+/// (looking down) starts no new closure — and ends when it has recovered `recovery` of its drop:
+/// at `minimum + recovery × (1 − minimum)`. A dip that deep and that quick is a blink whatever the
+/// eye's size: a small eye whose lids never meet in the landmarks still halves its drop and
+/// recovers. Closures shorter than `minimumDuration` are noise. Whether a closure is a blink or a
+/// `longClosure` depends on how long the eye stays nearly shut — within `closedDepth` of the
+/// drop from its minimum (the lids' slow start and end left out): up to `maximumBlinkDuration`
+/// it is a blink (typically 100–400 ms), longer a long closure. A frame without a face ends
+/// nothing: the closure continues across the gap, unless the gap exceeds `maximumGap`, which
+/// discards it. The eyes an event names are those whose own aperture fell below `eyeClosedAperture`.
 public struct BlinkDetector: Sendable {
-    public var closeThreshold: Double
-    public var openThreshold: Double
+    public var enterAperture: Double
+    public var recovery: Double
+    public var rearmDrop: Double
+    public var eyeClosedAperture: Double
     public var minimumDuration: Double
     public var maximumBlinkDuration: Double
     public var maximumGap: Double
+    /// The part of the drop, above the minimum, within which the eye counts as shut.
+    public var closedDepth: Double
 
-    private var closed: [Eye: Bool] = [.left: false, .right: false]
-    private var eyesClosedDuringEvent: Set<Eye> = []
     private var startSeconds: Double?
+    /// This closure's frames: time and both eyes' mean aperture.
+    private var trace: [(time: Double, aperture: Double)] = []
+    private var minimumAperture = 1.0
+    private var minimumEyeAperture: [Eye: Double] = [.left: 1, .right: 1]
     private var minimumOpenness = 1.0
+    private var peakSinceClosure = 1.0
     private var lastSeconds: Double?
 
-    public init(closeThreshold: Double = 0.35, openThreshold: Double = 0.55, minimumDuration: Double = 0.05,
-                maximumBlinkDuration: Double = 0.5, maximumGap: Double = 0.25) {
-        precondition(closeThreshold < openThreshold, "the hysteresis needs close < open")
-        self.closeThreshold = closeThreshold
-        self.openThreshold = openThreshold
+    public init(enterAperture: Double = 0.8, recovery: Double = 0.6, rearmDrop: Double = 0.08,
+                eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
+                maximumGap: Double = 0.25, closedDepth: Double = 0.35) {
+        precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
+        self.enterAperture = enterAperture
+        self.recovery = recovery
+        self.rearmDrop = rearmDrop
+        self.eyeClosedAperture = eyeClosedAperture
         self.minimumDuration = minimumDuration
         self.maximumBlinkDuration = maximumBlinkDuration
         self.maximumGap = maximumGap
+        self.closedDepth = closedDepth
     }
 
-    /// Whether either eye is currently closed (the per-frame blink flag).
+    /// Whether a closure is in progress (the per-frame blink flag).
     public var isClosed: Bool { startSeconds != nil }
 
-    /// Feeds one frame; returns the event that this frame completed, if any.
-    public mutating func update(timeSeconds: Double, leftOpenness: Double, rightOpenness: Double) -> BlinkEvent? {
+    /// Feeds one frame: each eye's relative aperture and openness (for the event's minimum).
+    /// Returns the event this frame completed, if any.
+    public mutating func update(timeSeconds: Double, leftAperture: Double, rightAperture: Double,
+                                leftOpenness: Double, rightOpenness: Double) -> BlinkEvent? {
         if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
             reset()
         }
         lastSeconds = timeSeconds
-        for (eye, openness) in [(Eye.left, leftOpenness), (Eye.right, rightOpenness)] {
-            if closed[eye]! {
-                if openness > openThreshold { closed[eye] = false }
-            } else if openness < closeThreshold {
-                closed[eye] = true
+        let aperture = (leftAperture + rightAperture) / 2
+        guard let start = startSeconds else {
+            peakSinceClosure = Swift.max(peakSinceClosure, aperture)
+            if aperture < Swift.min(enterAperture, peakSinceClosure - rearmDrop) {
+                startSeconds = timeSeconds
+                trace = [(timeSeconds, aperture)]
+                minimumAperture = aperture
+                minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
+                minimumOpenness = Swift.min(leftOpenness, rightOpenness)
             }
-            if closed[eye]! { eyesClosedDuringEvent.insert(eye) }
+            return nil
         }
-        let anyClosed = closed[.left]! || closed[.right]!
-        if anyClosed {
-            if startSeconds == nil { startSeconds = timeSeconds }
+        minimumAperture = Swift.min(minimumAperture, aperture)
+        trace.append((timeSeconds, aperture))
+        minimumEyeAperture[.left] = Swift.min(minimumEyeAperture[.left]!, leftAperture)
+        minimumEyeAperture[.right] = Swift.min(minimumEyeAperture[.right]!, rightAperture)
+        guard aperture >= minimumAperture + recovery * (1 - minimumAperture) else {
             minimumOpenness = Swift.min(minimumOpenness, leftOpenness, rightOpenness)
             return nil
         }
-        guard let start = startSeconds else { return nil }
         let event = makeEvent(start: start, end: timeSeconds)
         reset()
+        peakSinceClosure = aperture
         return event
     }
 
     /// A frame without a face: continues a closure unless the gap grows too long.
     public mutating func missing(timeSeconds: Double) {
-        if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
+        if let last = lastSeconds, timeSeconds - last > maximumGap {
             reset()
             lastSeconds = nil
         }
@@ -79,16 +106,79 @@ public struct BlinkDetector: Sendable {
     private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
         let duration = end - start
         guard duration >= minimumDuration else { return nil }
-        let eyes: BlinkEyes = eyesClosedDuringEvent.count == 2 ? .both : (eyesClosedDuringEvent.contains(.left) ? .left : .right)
+        let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
+        let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
         return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes,
-                          kind: duration <= maximumBlinkDuration ? .blink : .longClosure,
+                          kind: shutSeconds <= maximumBlinkDuration ? .blink : .longClosure,
                           minimumOpenness: minimumOpenness)
+    }
+
+    /// How long this closure stayed within `closedDepth` of its drop from the minimum: from the
+    /// first to the last such frame, plus one frame interval.
+    var shutSeconds: Double {
+        let level = minimumAperture + closedDepth * (1 - minimumAperture)
+        let shut = trace.filter { $0.aperture <= level }
+        guard let first = shut.first, let last = shut.last else { return 0 }
+        let interval = trace.count > 1 ? (trace[trace.count - 1].time - trace[0].time) / Double(trace.count - 1) : 0
+        return last.time - first.time + interval
     }
 
     private mutating func reset() {
         startSeconds = nil
-        eyesClosedDuringEvent = []
+        trace.removeAll(keepingCapacity: true)
+        minimumAperture = 1
+        minimumEyeAperture = [.left: 1, .right: 1]
         minimumOpenness = 1
-        closed = [.left: false, .right: false]
+        peakSinceClosure = 1
+    }
+}
+
+/// A recording's blink figures as its frames and blink events come: blinks, long closures, the
+/// blink rate over the time with a face, and PERCLOS. The recorder stores them with the session
+/// and `analyze` prints them, from the same frames and events.
+public struct EyeStatistics: Sendable {
+    /// Mean openness of both eyes at or below which a frame counts as closed for PERCLOS (P80).
+    public static let perclosOpenness = 0.2
+    /// Frame intervals longer than this (the face lost, a stall) do not count as time with a face.
+    public static let maximumInterval = 0.25
+
+    public private(set) var blinks = 0
+    public private(set) var longClosures = 0
+    public private(set) var framesWithFace = 0
+    public private(set) var closedFrames = 0
+    public private(set) var faceSeconds = 0.0
+    private var lastFaceTime: Double?
+
+    public init() {}
+
+    public mutating func add(_ frame: FrameMeasurement) {
+        guard frame.hasFace else {
+            lastFaceTime = nil
+            return
+        }
+        framesWithFace += 1
+        if let last = lastFaceTime, frame.timestampSeconds - last <= Self.maximumInterval {
+            faceSeconds += frame.timestampSeconds - last
+        }
+        lastFaceTime = frame.timestampSeconds
+        if let left = frame.opennessLeft, let right = frame.opennessRight, (left + right) / 2 <= Self.perclosOpenness {
+            closedFrames += 1
+        }
+    }
+
+    public mutating func add(_ event: BlinkEvent) {
+        switch event.kind {
+        case .blink: blinks += 1
+        case .longClosure: longClosures += 1
+        }
+    }
+
+    /// The figures so far; nil before any frame with a face.
+    public var summary: EyeSummary? {
+        guard framesWithFace > 0 else { return nil }
+        return EyeSummary(blinks: blinks, longClosures: longClosures,
+                          blinksPerMinute: faceSeconds > 0 ? (Double(blinks) / faceSeconds * 60).rounded(toDecimals: 2) : 0,
+                          perclos: (Double(closedFrames) / Double(framesWithFace)).rounded(toDecimals: 4),
+                          framesWithFace: framesWithFace)
     }
 }

@@ -126,7 +126,9 @@ public struct EyeFeatureExtractor: Sendable {
             features.openness[eye] = openness[eye]!.update(ratio: ratio)
             features.relativeAperture[eye] = ratio / Swift.max(openness[eye]!.openRatio, 1e-6)
         }
-        let event = blinkDetector.update(timeSeconds: timestampSeconds, leftOpenness: features.openness[.left]!,
+        let event = blinkDetector.update(timeSeconds: timestampSeconds, leftAperture: features.relativeAperture[.left]!,
+                                         rightAperture: features.relativeAperture[.right]!,
+                                         leftOpenness: features.openness[.left]!,
                                          rightOpenness: features.openness[.right]!)
         features.blinking = blinkDetector.isClosed
 

@@ -16,7 +16,8 @@ public func eyeAspectRatio(_ contour: [Point2]) -> Double {
 ///
 /// EARs differ between people and head poses, so openness is relative to this eye's own recent
 /// open level: the `openPercentile` of the last `window` ratios (80th of ~3 s). Openness is
-/// 1 at or above that level and 0 at or below `closedFraction` × that level:
+/// 1 at or above that level and 0 at or below `closedFraction` × that level (0.55: dlib's lids
+/// rarely meet, and a shut eye keeps about half its open ratio, more in a small face):
 /// `openness = clamp((ear − closed) / (open − closed), 0, 1)`. ARKit's `eyeBlink_X` is `1 − openness`.
 public struct OpennessEstimator: Sendable {
     /// How many recent ratios set the open level.
@@ -31,7 +32,7 @@ public struct OpennessEstimator: Sendable {
     private var history: [Double] = []
     private var next = 0
 
-    public init(window: Int = 90, openPercentile: Double = 0.8, closedFraction: Double = 0.45,
+    public init(window: Int = 90, openPercentile: Double = 0.8, closedFraction: Double = 0.55,
                 initialOpenRatio: Double = 0.3) {
         precondition(window > 0 && (0...1).contains(openPercentile) && (0..<1).contains(closedFraction))
         self.window = window

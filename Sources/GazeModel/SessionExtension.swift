@@ -28,6 +28,8 @@ public struct SessionExtension: Sendable, Equatable {
         case interrupted(Bool)
         /// `warnings`: what makes the session's data doubtful (no face found, say), one sentence each.
         case warnings([String])
+        /// `eyes`: the session's blink figures (blinks, long closures, PERCLOS).
+        case eyes(EyeSummary)
         /// Any other member, as compact JSON text.
         case other(json: String)
     }
@@ -60,6 +62,7 @@ public struct SessionExtension: Sendable, Equatable {
         public static let endedBy = "endedBy"
         public static let interrupted = "interrupted"
         public static let warnings = "warnings"
+        public static let eyes = "eyes"
     }
 
     /// The current layout version written by recorders.
@@ -119,6 +122,11 @@ public struct SessionExtension: Sendable, Equatable {
     public var warnings: [String]? {
         get { if case .warnings(let v)? = self[Name.warnings] { v } else { nil } }
         set { set(Name.warnings, newValue.map { .warnings($0) }) }
+    }
+
+    public var eyes: EyeSummary? {
+        get { if case .eyes(let v)? = self[Name.eyes] { v } else { nil } }
+        set { set(Name.eyes, newValue.map { .eyes($0) }) }
     }
 
     /// Records the calibration that maps the scan path (nil: none, no scan path) and the smoothing.
@@ -230,5 +238,28 @@ public struct ViewingDistances: Sendable, Equatable {
     public func geometry(widthPoints: Double, heightPoints: Double) -> ScreenGeometry {
         ScreenGeometry(widthPoints: widthPoints, heightPoints: heightPoints, widthMillimetres: screenWidthMillimetres,
                        heightMillimetres: screenHeightMillimetres, distanceMillimetres: distanceMillimetres)
+    }
+}
+
+/// A session's blink figures (`"gazerec"."eyes"`), from its frames with a face.
+public struct EyeSummary: Sendable, Equatable {
+    /// Blink events of kind `blink`.
+    public var blinks: Int
+    /// Blink events of kind `longClosure` (the eyes shut longer than a blink).
+    public var longClosures: Int
+    /// Blinks per minute of frames with a face.
+    public var blinksPerMinute: Double
+    /// PERCLOS (P80): the share 0…1 of frames with a face in which the eyes were at least 80 %
+    /// closed (both eyes' mean openness ≤ 0.2), the drowsiness measure of driver monitoring.
+    public var perclos: Double
+    /// Frames with a face the figures are over.
+    public var framesWithFace: Int
+
+    public init(blinks: Int, longClosures: Int, blinksPerMinute: Double, perclos: Double, framesWithFace: Int) {
+        self.blinks = blinks
+        self.longClosures = longClosures
+        self.blinksPerMinute = blinksPerMinute
+        self.perclos = perclos
+        self.framesWithFace = framesWithFace
     }
 }

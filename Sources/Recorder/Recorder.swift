@@ -61,6 +61,8 @@ public struct RecordingResult: Sendable {
     public var frames: Int
     public var framesWithFace: Int
     public var blinks: Int
+    /// Blinks, long closures, blink rate and PERCLOS (nil without a face).
+    public var eyes: EyeSummary?
     /// Scan-path samples recorded (0 without a calibration).
     public var gazeSamples: Int
     public var droppedFrames: Int
@@ -231,7 +233,7 @@ public final class Recorder {
         }
         unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
         return RecordingResult(sessionID: session.id, frames: session.frames, framesWithFace: session.framesWithFace,
-                               blinks: session.blinks, gazeSamples: session.gazeSamples, droppedFrames: final.droppedFrames,
+                               blinks: session.blinks, eyes: session.eyeStatistics.summary, gazeSamples: session.gazeSamples, droppedFrames: final.droppedFrames,
                                durationSeconds: endTime - begin, failure: failure, closed: closed)
     }
 }

@@ -25,6 +25,8 @@ public final class RecordingSession {
     public private(set) var frames = 0
     public private(set) var framesWithFace = 0
     public private(set) var blinks = 0
+    /// Blinks, long closures, blink rate and PERCLOS so far.
+    public private(set) var eyeStatistics = EyeStatistics()
     public private(set) var gazeSamples = 0
     /// Seconds (frame time) without a face after which the recording warns.
     public static let noFaceWarningSeconds = 5.0
@@ -74,6 +76,7 @@ public final class RecordingSession {
     public func record(_ frame: FrameMeasurement, blendShapeValues: [(BlendShapeName, Double)] = [],
                        blink: BlinkEvent? = nil) throws -> GazeSample? {
         frames += 1
+        eyeStatistics.add(frame)
         let time = frame.timestampSeconds
         if firstFrameTime == nil { firstFrameTime = time }
         lastFrameTime = time
@@ -132,6 +135,7 @@ public final class RecordingSession {
     public func record(blink: BlinkEvent) {
         pending.blinks.append(blink)
         if blink.kind == .blink { blinks += 1 }
+        eyeStatistics.add(blink)
     }
 
     /// Commits what is pending now.
@@ -149,6 +153,7 @@ public final class RecordingSession {
         try commit()
         gazerecExtension.recorder = facts
         gazerecExtension.endedBy = endedBy
+        gazerecExtension.eyes = eyeStatistics.summary
         let warnings = closingWarnings
         gazerecExtension.warnings = warnings.isEmpty ? nil : warnings
         try writer.close(endTimeSeconds: endTimeSeconds, gazerecExtension: gazerecExtension)

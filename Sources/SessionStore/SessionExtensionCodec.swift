@@ -54,6 +54,12 @@ extension SessionExtension {
             return .endedBy(text)
         case (Name.interrupted, .bool(let flag)):
             return .interrupted(flag)
+        case (Name.eyes, _):
+            guard case .number(let blinks)? = value["blinks"], case .number(let long)? = value["longClosures"],
+                  case .number(let rate)? = value["blinksPerMinute"], case .number(let perclos)? = value["perclos"],
+                  case .number(let frames)? = value["framesWithFace"] else { return nil }
+            return .eyes(EyeSummary(blinks: Int(blinks), longClosures: Int(long), blinksPerMinute: rate, perclos: perclos,
+                                    framesWithFace: Int(frames)))
         case (Name.warnings, .array(let elements)):
             let texts = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
             return texts.count == elements.count ? .warnings(texts) : nil
@@ -72,6 +78,10 @@ extension SessionExtension {
         case .endedBy(let text): return .string(text)
         case .interrupted(let flag): return .bool(flag)
         case .warnings(let texts): return .array(texts.map { .string($0) })
+        case .eyes(let summary):
+            return .object([("blinks", .number(Double(summary.blinks))), ("longClosures", .number(Double(summary.longClosures))),
+                            ("blinksPerMinute", .number(summary.blinksPerMinute)), ("perclos", .number(summary.perclos)),
+                            ("framesWithFace", .number(Double(summary.framesWithFace)))])
         case .other(let text): return (try? JSONValue.parse(Array(text.utf8))) ?? .null
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GazeModel
 import Testing
 @testable import GazeCore
@@ -42,12 +43,15 @@ struct EyeOpennessTests {
 
 @Suite("Blink detection")
 struct BlinkDetectorTests {
-    /// Feeds (left, right) openness at `rate` Hz from t = 0 and collects the events.
+    /// Feeds both eyes' relative aperture at `rate` Hz from t = 0 (openness follows it as the
+    /// estimator maps it: 0 at 0.55, 1 at 1) and collects the events.
     func run(_ samples: [(Double, Double)], rate: Double = 100, detector: BlinkDetector = BlinkDetector()) -> [BlinkEvent] {
         var detector = detector
         var events: [BlinkEvent] = []
+        func openness(_ aperture: Double) -> Double { max(0, min(1, (aperture - 0.55) / 0.45)) }
         for (index, sample) in samples.enumerated() {
-            if let event = detector.update(timeSeconds: Double(index) / rate, leftOpenness: sample.0, rightOpenness: sample.1) {
+            if let event = detector.update(timeSeconds: Double(index) / rate, leftAperture: sample.0, rightAperture: sample.1,
+                                           leftOpenness: openness(sample.0), rightOpenness: openness(sample.1)) {
                 events.append(event)
             }
         }
@@ -57,44 +61,84 @@ struct BlinkDetectorTests {
 
     func repeated(_ value: (Double, Double), _ count: Int) -> [(Double, Double)] { Array(repeating: value, count: count) }
 
-    @Test("a 150 ms closure of both eyes is one blink with exact start and end")
+    @Test("a 150 ms dip of both eyes is one blink with exact start and end")
     func simpleBlink() {
-        let samples = repeated((1, 1), 20) + repeated((0.1, 0.1), 15) + repeated((1, 1), 20)
+        let samples = repeated((1, 1), 20) + repeated((0.4, 0.4), 15) + repeated((1, 1), 20)
         let events = run(samples)
-        #expect(events == [BlinkEvent(startSeconds: 0.20, endSeconds: 0.35, eyes: .both, kind: .blink, minimumOpenness: 0.1)])
+        #expect(events == [BlinkEvent(startSeconds: 0.20, endSeconds: 0.35, eyes: .both, kind: .blink, minimumOpenness: 0)])
     }
 
-    @Test("hysteresis: flicker between the thresholds does not split a blink")
+    @Test("a small eye whose lids never meet: a dip to 0.7 of its open aperture is a blink, as deep ones are")
+    func shallowBlink() {
+        let samples = repeated((1, 1), 20) + repeated((0.85, 0.85), 2) + repeated((0.7, 0.72), 6) + repeated((0.86, 0.86), 2)
+            + repeated((1, 1), 20)
+        let events = run(samples)
+        #expect(events.count == 1)
+        #expect(events.first?.kind == .blink && events.first?.eyes == .both)
+        #expect(events.first?.startSeconds == 0.22)  // the first frame below 0.8
+        #expect(events.first?.endSeconds == 0.30)    // 0.86 ≥ 0.7 + 0.6 × 0.3: recovered
+    }
+
+    @Test("wobble of an open eye and a slow narrowing (looking down) are no blinks")
+    func noBlink() {
+        var wobble: [(Double, Double)] = []
+        for index in 0..<300 { let value = 1 + 0.12 * sin(Double(index) * 0.7); wobble.append((value, value)) }
+        #expect(run(wobble).isEmpty)
+        // Down to 0.85 over a second and back: never below 0.8.
+        let narrowing = (0..<200).map { index -> (Double, Double) in
+            let value = 1 - 0.15 * sin(Double(index) / 200 * .pi)
+            return (value, value)
+        }
+        #expect(run(narrowing).isEmpty)
+    }
+
+    @Test("hysteresis: a partial reopening inside a closure does not split it")
     func hysteresis() {
-        // Down to 0.2, up to 0.5 (between close 0.35 and open 0.55), down again, then open.
-        let samples = repeated((1, 1), 10) + repeated((0.2, 0.2), 5) + repeated((0.5, 0.5), 3)
-            + repeated((0.2, 0.2), 5) + repeated((0.9, 0.9), 10)
+        // Down to 0.4, up to 0.6 (below 0.4 + 0.6 × 0.6 = 0.76), down again, then open.
+        let samples = repeated((1, 1), 10) + repeated((0.4, 0.4), 5) + repeated((0.6, 0.6), 3)
+            + repeated((0.4, 0.4), 5) + repeated((1, 1), 10)
         let events = run(samples)
         #expect(events.count == 1)
         #expect(events.first?.startSeconds == 0.10)
         #expect(events.first?.endSeconds == 0.23)
     }
 
-    @Test("closures shorter than 50 ms are noise; longer than 500 ms are long closures")
+    @Test("after a long closure the eye reopening only partly (0.8, looking down) starts no new closure; a real blink then does")
+    func partialReopening() {
+        let samples = repeated((1, 1), 10) + repeated((0.4, 0.4), 80) + repeated((0.78, 0.78), 30)
+            + repeated((0.5, 0.5), 10) + repeated((0.78, 0.78), 20)
+        let events = run(samples)
+        #expect(events.map(\.kind) == [.longClosure, .blink])
+        #expect(events.first?.endSeconds == 0.90)
+        #expect(events.last?.startSeconds == 1.20)
+    }
+
+    @Test("dips shorter than 50 ms are noise; eyes shut over 0.5 s make a long closure, however slow the lids")
     func durationLimits() {
-        let short = run(repeated((1, 1), 10) + repeated((0, 0), 4) + repeated((1, 1), 10))  // 40 ms
+        let short = run(repeated((1, 1), 10) + repeated((0.3, 0.3), 4) + repeated((1, 1), 10))  // 40 ms
         #expect(short.isEmpty)
-        let long = run(repeated((1, 1), 10) + repeated((0, 0), 80) + repeated((1, 1), 10))  // 800 ms
+        let long = run(repeated((1, 1), 10) + repeated((0.3, 0.3), 80) + repeated((1, 1), 10))  // 800 ms
         #expect(long.map(\.kind) == [.longClosure])
         #expect(abs((long.first?.durationSeconds ?? 0) - 0.8) < 1e-9)
+        // 0.55 s from first drop to reopening, but shut (within 35 % of the drop) for 0.3 s: a slow blink.
+        let slowLids = repeated((1, 1), 10) + repeated((0.75, 0.75), 12) + repeated((0.4, 0.4), 30)
+            + repeated((0.72, 0.72), 13) + repeated((1, 1), 10)
+        let slow = run(slowLids)
+        #expect(slow.map(\.kind) == [.blink])
+        #expect(abs((slow.first?.durationSeconds ?? 0) - 0.55) < 1e-9)
     }
 
     @Test("a wink names the eye that closed (the participant's)")
     func wink() {
-        let left = run(repeated((1, 1), 10) + repeated((0.1, 0.9), 20) + repeated((1, 1), 10))
+        let left = run(repeated((1, 1), 10) + repeated((0.3, 0.95), 20) + repeated((1, 1), 10))
         #expect(left.map(\.eyes) == [.left])
-        let right = run(repeated((1, 1), 10) + repeated((0.9, 0.1), 20) + repeated((1, 1), 10))
+        let right = run(repeated((1, 1), 10) + repeated((0.95, 0.3), 20) + repeated((1, 1), 10))
         #expect(right.map(\.eyes) == [.right])
     }
 
     @Test("a closure still open at the end of the stream is reported")
     func openAtEnd() {
-        let events = run(repeated((1, 1), 10) + repeated((0.1, 0.1), 20))
+        let events = run(repeated((1, 1), 10) + repeated((0.4, 0.4), 20))
         #expect(events.count == 1)
         #expect(events.first?.startSeconds == 0.10)
     }
@@ -102,11 +146,33 @@ struct BlinkDetectorTests {
     @Test("a long gap without a face discards a closure in progress")
     func gap() {
         var detector = BlinkDetector()
-        _ = detector.update(timeSeconds: 0, leftOpenness: 1, rightOpenness: 1)
-        _ = detector.update(timeSeconds: 0.1, leftOpenness: 0, rightOpenness: 0)
+        _ = detector.update(timeSeconds: 0, leftAperture: 1, rightAperture: 1, leftOpenness: 1, rightOpenness: 1)
+        _ = detector.update(timeSeconds: 0.1, leftAperture: 0.3, rightAperture: 0.3, leftOpenness: 0, rightOpenness: 0)
         #expect(detector.isClosed)
         detector.missing(timeSeconds: 0.5)
         #expect(!detector.isClosed)
-        #expect(detector.update(timeSeconds: 0.6, leftOpenness: 1, rightOpenness: 1) == nil)
+        #expect(detector.update(timeSeconds: 0.6, leftAperture: 1, rightAperture: 1, leftOpenness: 1, rightOpenness: 1) == nil)
+    }
+
+    @Test("eye statistics: blinks and long closures apart, the rate over time with a face, PERCLOS over frames with a face")
+    func statistics() {
+        var statistics = EyeStatistics()
+        #expect(statistics.summary == nil)
+        // 30 s at 10 Hz with a face, a tenth of the frames shut; then 10 s without a face.
+        for index in 0..<300 {
+            let shut = index % 10 == 0
+            statistics.add(FrameMeasurement(timestampSeconds: Double(index) / 10, trackingState: .normal, confidence: 1,
+                                            opennessLeft: shut ? 0.1 : 0.9, opennessRight: shut ? 0.2 : 1))
+        }
+        for index in 300..<400 {
+            statistics.add(FrameMeasurement(timestampSeconds: Double(index) / 10, trackingState: .missing, confidence: 0))
+        }
+        for kind in [BlinkEvent.Kind.blink, .blink, .blink, .longClosure] {
+            statistics.add(BlinkEvent(startSeconds: 1, endSeconds: 1.2, eyes: .both, kind: kind, minimumOpenness: 0))
+        }
+        let summary = statistics.summary
+        #expect(summary?.blinks == 3 && summary?.longClosures == 1 && summary?.framesWithFace == 300)
+        #expect(summary?.perclos == 0.1)
+        #expect(abs((summary?.blinksPerMinute ?? 0) - 3 / 29.9 * 60) < 0.01)
     }
 }

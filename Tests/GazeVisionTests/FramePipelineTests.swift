@@ -96,4 +96,60 @@ struct FramePipelineTests {
         let yaws = pairs.map(\.ours)
         #expect(yaws.max()! > 9 && yaws.min()! < -9)
     }
+
+    /// Labelled events of `Tests/BlinkLabels/NAME.tag` (Eyeblink8 format) as frame ranges.
+    static func labelledBlinks(_ name: String) throws -> [ClosedRange<Int>] {
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Tests/BlinkLabels/\(name).tag").path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        var events: [ClosedRange<Int>] = []
+        var current: (first: Int, last: Int, id: Int)?
+        for line in lines.drop(while: { !$0.hasPrefix("#start") }).dropFirst() where !line.hasPrefix("#") {
+            let fields = line.split(separator: ":")
+            guard let frame = Int(fields[0]), let id = Int(fields[1]) else { continue }
+            if id >= 0, let open = current, open.id == id, open.last == frame - 1 {
+                current = (open.first, frame, id)
+            } else {
+                if let open = current { events.append(open.first...open.last) }
+                current = id >= 0 ? (frame, frame, id) : nil
+            }
+        }
+        if let open = current { events.append(open.first...open.last) }
+        return events
+    }
+
+    @Test("blinks on the hand-labelled clips: every labelled blink flagged, nothing else, events agree with the flags",
+          .enabled(if: VisionFixtures.available, VisionFixtures.missingReason),
+          arguments: ["cap13_blinks_20s", "cap12_headturns_20s"])
+    func labelledBlinks(clip: String) throws {
+        let result = try run("video/\(clip).mp4")
+        let labels = try Self.labelledBlinks(clip)
+        #expect(!labels.isEmpty)
+        // Runs of the per-frame flag, scored as events: each touches a label, each label is touched.
+        var runs: [ClosedRange<Int>] = []
+        var start: Int?
+        for (index, features) in result.features.enumerated() {
+            if features.blinking, start == nil { start = index }
+            if !features.blinking, let first = start { runs.append(first...(index - 1)); start = nil }
+        }
+        if let first = start { runs.append(first...(result.features.count - 1)) }
+        for label in labels { #expect(runs.contains { $0.overlaps(label) }, "labelled blink \(label) missed; flagged \(runs)") }
+        for run in runs { #expect(labels.contains { $0.overlaps(run) }, "flagged \(run) is no labelled blink") }
+        // The events are the flagged runs: an event starts on a run's first frame and ends on the frame after it.
+        let frameTime = 0.04
+        #expect(result.events.count == runs.count)
+        for (event, run) in zip(result.events, runs) {
+            #expect(abs(event.startSeconds - Double(run.lowerBound) * frameTime) < 1e-6)
+            #expect(abs(event.endSeconds - Double(run.upperBound + 1) * frameTime) < 1e-6)
+        }
+    }
+
+    @Test("the blink clip's three closures: two blinks and the 1.3 s closure, told apart by how long the eyes stay shut",
+          .enabled(if: VisionFixtures.available, VisionFixtures.missingReason))
+    func blinkKinds() throws {
+        let result = try run("video/cap13_blinks_20s.mp4")
+        #expect(result.events.map(\.kind) == [.blink, .longClosure, .blink])
+        #expect(result.events.allSatisfy { $0.eyes == .both })
+        #expect(result.events[1].durationSeconds > 1.2 && result.events[1].durationSeconds < 1.4)
+    }
+
 }

@@ -95,7 +95,8 @@ struct RecordingSessionTests {
         // 18 frames with a face and pupils: 18 gaze samples.
         #expect(summary.gazeSampleCount == 18)
         let gazerec = try #require(summary.header.gazerecExtension)
-        #expect(gazerec.members.map(\.name) == ["formatVersion", "recorder", "calibrationApplied", "calibration", "smoothing"])
+        #expect(gazerec.members.map(\.name) == ["formatVersion", "recorder", "calibrationApplied", "calibration", "smoothing", "eyes"])
+        #expect(gazerec.eyes?.blinks == 1 && gazerec.eyes?.framesWithFace == 18)
         #expect(gazerec.recorder?.frames == 20)
         #expect(gazerec.recorder?.framesWithFace == 18)
         #expect(gazerec.calibration == Self.calibration.reference)

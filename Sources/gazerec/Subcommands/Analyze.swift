@@ -80,19 +80,21 @@ extension Gazerec {
 
             let progress = Progress(total: video.frameCountHint, enabled: !quiet)
             let start = DispatchTime.now().uptimeNanoseconds
-            var blinkCount = 0
+            // The same figures a recording stores under "gazerec"."eyes", from the same frames and events.
+            var statistics = EyeStatistics()
             try pipeline.processAll(source) { features, event in
                 if events {
                     if let event { try writer.write(event) }
                 } else {
                     try writer.write(features)
                 }
-                if event?.kind == .blink { blinkCount += 1 }
+                statistics.add(features.measurement)
+                if let event { statistics.add(event) }
                 progress.update(features.frameIndex + 1)
             }
             if let event = pipeline.finish() {
                 if events { try writer.write(event) }
-                if event.kind == .blink { blinkCount += 1 }
+                statistics.add(event)
             }
             try writer.flush()
             progress.finish()
@@ -102,7 +104,7 @@ extension Gazerec {
             let facePercent = frames > 0 ? 100 * Double(pipeline.framesWithFace) / Double(frames) : 0
             Console.note("analysed \(frames) frames of \(source.name) (\(source.width)×\(source.height), "
                          + "\(Formatting.fixed(source.framesPerSecond, 2)) fps): face in \(Formatting.fixed(facePercent, 1)) %, "
-                         + "\(blinkCount) blink\(blinkCount == 1 ? "" : "s"), \(pipeline.tracker.detectorRuns) detector runs, "
+                         + EyeFigures.text(statistics.summary) + ", \(pipeline.tracker.detectorRuns) detector runs, "
                          + "\(Formatting.fixed(Double(frames) / max(seconds, 1e-9), 0)) frames/s")
         }
     }

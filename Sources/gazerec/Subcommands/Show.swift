@@ -69,6 +69,7 @@ extension Gazerec {
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
+            if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }

@@ -220,10 +220,9 @@ extension Gazerec {
                 Console.output(result.sessionID + "\n")
             }
             let facePercent = result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0"
-            let blinkWord = result.blinks == 1 ? "blink" : "blinks"
             let gazeText = applied == nil ? "" : ", \(result.gazeSamples) gaze samples"
             Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
-                         + "(face in \(facePercent) %\(gazeText), \(result.blinks) \(blinkWord), \(result.droppedFrames) dropped)")
+                         + "(face in \(facePercent) %\(gazeText), \(EyeFigures.text(result.eyes)), \(result.droppedFrames) dropped)")
             if let failure = result.failure {
                 Console.error("\(failure) " + (result.closed
                     ? "Session \(result.sessionID) was closed with what was captured."

@@ -45,3 +45,14 @@ extension Fixation {
                  ("samples", .number(Double(sampleCount))), ("dispersion", .number(dispersionPoints))])
     }
 }
+
+/// Blink figures in words, the same in every summary: blinks and long closures apart.
+enum EyeFigures {
+    static func text(_ summary: EyeSummary?) -> String {
+        guard let summary else { return "no blinks (no face)" }
+        let blinks = "\(summary.blinks) blink\(summary.blinks == 1 ? "" : "s")"
+        let long = "\(summary.longClosures) long closure\(summary.longClosures == 1 ? "" : "s") (eyes shut over 0.5 s)"
+        return blinks + ", " + long + ", \(Formatting.fixed(summary.blinksPerMinute, 1)) blinks/min, PERCLOS "
+            + Formatting.fixed(100 * summary.perclos, 1) + " %"
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import JSONStream
+import Testing
+import TestSupport
+
+/// Blinks said the same way everywhere: analyze's summary and --events, a recording's summary,
+/// its stored events and figures, show, and the CSV.
+@Suite("blinks everywhere alike")
+struct BlinkCommandTests {
+    static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
+
+    @Test("the blink clip: 2 blinks and 1 long closure in analyze's summary and events, the recording's summary, its stored events and figures, show and the CSV",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func sameEverywhere() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let words = "2 blinks, 1 long closure (eyes shut over 0.5 s)"
+
+        let analyzed = try Binary.run(["analyze", "--input", clip, "--events", "--format", "csv"])
+        #expect(analyzed.stderr.contains(words), "\(analyzed.stderr)")
+        let rows = analyzed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.map { $0[4] } == ["blink", "longClosure", "blink"])
+
+        let recorded = try Binary.run(["start", "--input", clip, "--as-fast-as-possible"], environment: environment)
+        #expect(recorded.stderr.contains(words), "\(recorded.stderr)")
+        let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let stored = session["gazerec"]?["blinks"]?.arrayValue ?? []
+        #expect(stored.compactMap { if case .string(let kind)? = $0["kind"] { kind } else { nil } } == rows.map { $0[4] })
+        // The same closures, at the same times from the clip's start.
+        guard case .number(let begin)? = session["beginTime"] else { Issue.record("no beginTime"); return }
+        for (event, row) in zip(stored, rows) {
+            guard case .number(let start)? = event["start"], case .number(let end)? = event["end"] else { continue }
+            #expect(abs(start - begin - Double(row[0])!) < 1e-4 && abs(end - begin - Double(row[1])!) < 1e-4)
+        }
+        #expect(session["gazerec"]?["eyes"]?["blinks"] == .number(2))
+        #expect(session["gazerec"]?["eyes"]?["longClosures"] == .number(1))
+        if case .number(let perclos)? = session["gazerec"]?["eyes"]?["perclos"] {
+            #expect(perclos > 0.03 && perclos < 0.15, "\(perclos)")
+        } else {
+            Issue.record("no PERCLOS")
+        }
+        #expect(try Binary.run(["show", id], environment: environment).stdout.contains("Eyes           " + words))
+        // The CSV flags the frames of the two blinks (long closures are not blinks).
+        let csv = try Binary.run(["export", id, "--format", "csv"], environment: environment).stdout
+        let lines = csv.split(separator: "\n")
+        let blink = lines[0].split(separator: ",").firstIndex(of: "blink")!
+        let flags = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[blink] == "1" }
+        let runs = zip(flags, [false] + flags).filter { $0.0 && !$0.1 }.count
+        #expect(runs == 2)
+    }
+}
