@@ -13,7 +13,9 @@ import GazeModel
 /// recovers. Closures shorter than `minimumDuration` are noise. Whether a closure is a blink or a
 /// `longClosure` depends on how long the eye stays nearly shut — within `closedDepth` of the
 /// drop from its minimum (the lids' slow start and end left out): up to `maximumBlinkDuration`
-/// it is a blink (typically 100–400 ms), longer a long closure. A frame without a face ends
+/// it is a blink (typically 100–400 ms), longer a long closure — which must also go deep, below
+/// `longClosureAperture`, or it was no closure but a change of expression (wide eyes relaxing, a
+/// look down: shallow and slow), and no event is reported. A frame without a face ends
 /// nothing: the closure continues across the gap, unless the gap exceeds `maximumGap`, which
 /// discards it. The eyes an event names are those whose own aperture fell below `eyeClosedAperture`.
 public struct BlinkDetector: Sendable {
@@ -26,6 +28,8 @@ public struct BlinkDetector: Sendable {
     public var maximumGap: Double
     /// The part of the drop, above the minimum, within which the eye counts as shut.
     public var closedDepth: Double
+    /// The aperture a long closure must fall below (a blink need not: it is quick).
+    public var longClosureAperture: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -38,7 +42,7 @@ public struct BlinkDetector: Sendable {
 
     public init(enterAperture: Double = 0.8, recovery: Double = 0.6, rearmDrop: Double = 0.08,
                 eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
-                maximumGap: Double = 0.25, closedDepth: Double = 0.35) {
+                maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         self.enterAperture = enterAperture
         self.recovery = recovery
@@ -48,6 +52,7 @@ public struct BlinkDetector: Sendable {
         self.maximumBlinkDuration = maximumBlinkDuration
         self.maximumGap = maximumGap
         self.closedDepth = closedDepth
+        self.longClosureAperture = longClosureAperture
     }
 
     /// Whether a closure is in progress (the per-frame blink flag).
@@ -108,9 +113,9 @@ public struct BlinkDetector: Sendable {
         guard duration >= minimumDuration else { return nil }
         let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
         let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
-        return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes,
-                          kind: shutSeconds <= maximumBlinkDuration ? .blink : .longClosure,
-                          minimumOpenness: minimumOpenness)
+        let kind: BlinkEvent.Kind = shutSeconds <= maximumBlinkDuration ? .blink : .longClosure
+        if kind == .longClosure && minimumAperture > longClosureAperture { return nil }
+        return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes, kind: kind, minimumOpenness: minimumOpenness)
     }
 
     /// How long this closure stayed within `closedDepth` of its drop from the minimum: from the
@@ -180,5 +185,39 @@ public struct EyeStatistics: Sendable {
                           blinksPerMinute: faceSeconds > 0 ? (Double(blinks) / faceSeconds * 60).rounded(toDecimals: 2) : 0,
                           perclos: (Double(closedFrames) / Double(framesWithFace)).rounded(toDecimals: 4),
                           framesWithFace: framesWithFace)
+    }
+}
+
+/// Holds back frames while a closure is undecided, so each frame's blink flag says what the
+/// detector finally made of its closure: frames of a closure that became no event (under 50 ms,
+/// or a slow shallow narrowing) are given back unflagged. Feeds frames in order with the event
+/// each completed; gets them back in order, decided. A closure holds back at most its own length.
+public struct BlinkFlagResolver: Sendable {
+    private var pending: [FrameFeatures] = []
+
+    public init() {}
+
+    /// The frames decided by this one (none while its closure is undecided).
+    public mutating func add(_ features: FrameFeatures, completed event: BlinkEvent?) -> [FrameFeatures] {
+        if features.blinking || (features.face == nil && !pending.isEmpty && event == nil) {
+            pending.append(features)
+            return []
+        }
+        return resolve(event) + [features]
+    }
+
+    /// The frames still held at the end of the stream, decided by the stream's last event.
+    public mutating func finish(completed event: BlinkEvent?) -> [FrameFeatures] {
+        resolve(event)
+    }
+
+    private mutating func resolve(_ event: BlinkEvent?) -> [FrameFeatures] {
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard event == nil else { return pending }
+        return pending.map { frame in
+            var frame = frame
+            frame.blinking = false
+            return frame
+        }
     }
 }

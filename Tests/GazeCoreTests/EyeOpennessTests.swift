@@ -128,6 +128,38 @@ struct BlinkDetectorTests {
         #expect(abs((slow.first?.durationSeconds ?? 0) - 0.55) < 1e-9)
     }
 
+    @Test("a slow shallow narrowing held over a second (wide eyes relaxing, a look down) is no closure; a deep one is")
+    func shallowLongIsNoClosure() {
+        let relaxing = run(repeated((1, 1), 10) + repeated((0.72, 0.72), 120) + repeated((1, 1), 10))
+        #expect(relaxing.isEmpty)
+        let shut = run(repeated((1, 1), 10) + repeated((0.5, 0.5), 120) + repeated((1, 1), 10))
+        #expect(shut.map(\.kind) == [.longClosure])
+    }
+
+    @Test("flags are decided with their closure: frames of a dropped candidate come back unflagged, an event's stay flagged")
+    func flagResolver() {
+        func frame(_ index: Int, blinking: Bool, face: Bool = true) -> FrameFeatures {
+            var features = FrameFeatures(frameIndex: index, timestampSeconds: Double(index), trackingState: face ? .normal : .missing,
+                                         confidence: 1, face: face ? FaceObservation(landmarks: FaceLandmarks(points: Array(
+                                             repeating: .zero, count: 68)), confidence: 1, detected: false) : nil)
+            features.blinking = blinking
+            return features
+        }
+        var resolver = BlinkFlagResolver()
+        #expect(resolver.add(frame(0, blinking: false), completed: nil).map(\.blinking) == [false])
+        #expect(resolver.add(frame(1, blinking: true), completed: nil).isEmpty)
+        #expect(resolver.add(frame(2, blinking: false, face: false), completed: nil).isEmpty)  // a gap inside the closure
+        #expect(resolver.add(frame(3, blinking: true), completed: nil).isEmpty)
+        // The closure ends with no event: its frames come back unflagged, in order.
+        let dropped = resolver.add(frame(4, blinking: false), completed: nil)
+        #expect(dropped.map(\.frameIndex) == [1, 2, 3, 4] && dropped.allSatisfy { !$0.blinking })
+        #expect(resolver.add(frame(5, blinking: true), completed: nil).isEmpty)
+        let event = BlinkEvent(startSeconds: 5, endSeconds: 6, eyes: .both, kind: .blink, minimumOpenness: 0)
+        #expect(resolver.add(frame(6, blinking: false), completed: event).map(\.blinking) == [true, false])
+        #expect(resolver.add(frame(7, blinking: true), completed: nil).isEmpty)
+        #expect(resolver.finish(completed: event).map(\.blinking) == [true])
+    }
+
     @Test("a wink names the eye that closed (the participant's)")
     func wink() {
         let left = run(repeated((1, 1), 10) + repeated((0.3, 0.95), 20) + repeated((1, 1), 10))

@@ -127,7 +127,23 @@ struct FramePipelineTests {
         // Runs of the per-frame flag, scored as events: each touches a label, each label is touched.
         var runs: [ClosedRange<Int>] = []
         var start: Int?
-        for (index, features) in result.features.enumerated() {
+        // The flags as analyze writes them: decided once each closure is.
+        var resolver = BlinkFlagResolver()
+        var decided: [FrameFeatures] = []
+        var events = result.events.makeIterator()
+        var nextEvent = events.next()
+        for features in result.features {
+            // The event a frame completed ends on that frame's time.
+            var completed: BlinkEvent?
+            if let event = nextEvent, abs(event.endSeconds - features.timestampSeconds) < 1e-9 {
+                completed = event
+                nextEvent = events.next()
+            }
+            decided += resolver.add(features, completed: completed)
+        }
+        decided += resolver.finish(completed: nextEvent)
+        #expect(decided.count == result.features.count)
+        for (index, features) in decided.enumerated() {
             if features.blinking, start == nil { start = index }
             if !features.blinking, let first = start { runs.append(first...(index - 1)); start = nil }
         }

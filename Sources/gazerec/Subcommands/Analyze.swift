@@ -82,20 +82,24 @@ extension Gazerec {
             let start = DispatchTime.now().uptimeNanoseconds
             // The same figures a recording stores under "gazerec"."eyes", from the same frames and events.
             var statistics = EyeStatistics()
+            // Frame rows wait while their closure is undecided, so their blink flag is the final word.
+            var flags = BlinkFlagResolver()
             try pipeline.processAll(source) { features, event in
                 if events {
                     if let event { try writer.write(event) }
                 } else {
-                    try writer.write(features)
+                    for decided in flags.add(features, completed: event) { try writer.write(decided) }
                 }
                 statistics.add(features.measurement)
                 if let event { statistics.add(event) }
                 progress.update(features.frameIndex + 1)
             }
-            if let event = pipeline.finish() {
+            let last = pipeline.finish()
+            if let event = last {
                 if events { try writer.write(event) }
                 statistics.add(event)
             }
+            if !events { for decided in flags.finish(completed: last) { try writer.write(decided) } }
             try writer.flush()
             progress.finish()
             guard !quiet else { return }
