@@ -160,6 +160,24 @@ struct BlinkDetectorTests {
         #expect(resolver.finish(completed: event).map(\.blinking) == [true])
     }
 
+    @Test("the first second: a blink on the 4th frame of a recording is found, the open level learnt from 3 frames")
+    func firstFrames() {
+        var left = OpennessEstimator(), right = OpennessEstimator()
+        var detector = BlinkDetector()
+        var events: [BlinkEvent] = []
+        let ratios = [0.28, 0.29, 0.28] + Array(repeating: 0.17, count: 5) + Array(repeating: 0.285, count: 20)
+        for (index, ratio) in ratios.enumerated() {
+            let opennessLeft = left.update(ratio: ratio), opennessRight = right.update(ratio: ratio * 1.05)
+            let apertureLeft = ratio / left.openRatio, apertureRight = ratio * 1.05 / right.openRatio
+            if let event = detector.update(timeSeconds: Double(index) / 30, leftAperture: apertureLeft, rightAperture: apertureRight,
+                                           leftOpenness: opennessLeft, rightOpenness: opennessRight) {
+                events.append(event)
+            }
+        }
+        #expect(events.count == 1)
+        #expect(events.first?.kind == .blink && abs((events.first?.startSeconds ?? 0) - 3.0 / 30) < 1e-9)
+    }
+
     @Test("a wink names the eye that closed (the participant's)")
     func wink() {
         let left = run(repeated((1, 1), 10) + repeated((0.3, 0.95), 20) + repeated((1, 1), 10))
