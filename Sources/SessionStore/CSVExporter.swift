@@ -93,7 +93,7 @@ public final class CSVSessionWriter {
     }
 
     /// Columns before the blend shapes, and the frame columns after them (camelCase).
-    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "orientation", "trackingState", "movement"]
+    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "orientation", "trackingState", "movement", "marker"]
     static let frameColumns = ["faceFound", "blink", "confidence"] + SampleTables.frameOptionalColumns
 
     /// The header line.
@@ -137,6 +137,9 @@ public final class CSVSessionWriter {
         let blinkSpans = try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = 'blink' ORDER BY start",
                                           arguments: [sessionRowID]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
         var blinkIndex = 0
+        // The marker whose interval holds each row: from its time until the next marker's.
+        let markers = try SampleTables.markers(db, sessionRowID: sessionRowID).sorted { $0.timestampSeconds < $1.timestampSeconds }
+        var markerIndex = -1
         let gaze = Cursor(try db.makeStatement(sql: """
             SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
             """))
@@ -199,6 +202,9 @@ public final class CSVSessionWriter {
             if let state { try text(state) }
             try comma()
             if gazeHere, let label = movement?(gaze.seq) { try text(label) }
+            try comma()
+            while markerIndex + 1 < markers.count && markers[markerIndex + 1].timestampSeconds <= time { markerIndex += 1 }
+            if markerIndex >= 0 { try text(Self.quoted(markers[markerIndex].label)) }
             for blend in blends {
                 try comma()
                 if blend.hasRow && blend.timestamp == time { try optional(blend.double(1)) }

@@ -47,6 +47,20 @@ enum SampleTables {
         try db.cachedStatement(sql: insertFrame).execute(arguments: StatementArguments(values))
     }
 
+    static let insertMarker = "INSERT INTO marker (sessionRowID, seq, timestamp, label, data) VALUES (?, ?, ?, ?, ?)"
+
+    static func insert(_ marker: Marker, sessionRowID: Int64, seq: Int, db: Database) throws {
+        try db.cachedStatement(sql: insertMarker).execute(arguments: [
+            sessionRowID, seq, marker.timestampSeconds, marker.label, marker.dataJSON,
+        ])
+    }
+
+    static func markers(_ db: Database, sessionRowID: Int64) throws -> [Marker] {
+        try Row.fetchAll(db, sql: "SELECT timestamp, label, data FROM marker WHERE sessionRowID = ? ORDER BY seq",
+                         arguments: [sessionRowID])
+            .map { Marker(timestampSeconds: $0["timestamp"], label: $0["label"], dataJSON: $0["data"]) }
+    }
+
     static func insert(_ event: BlinkEvent, sessionRowID: Int64, seq: Int, db: Database) throws {
         try db.cachedStatement(sql: insertBlink).execute(arguments: [
             sessionRowID, seq, event.startSeconds, event.endSeconds, event.eyes.rawValue, event.kind.rawValue,

@@ -243,6 +243,28 @@ public final class SessionDatabase: Sendable {
             // calibration maps; NULL for frames without a face and frames recorded before.
             try db.execute(sql: "ALTER TABLE frameSample ADD COLUMN appearance BLOB")
         }
+        migrator.registerMigration("v5: event markers") { db in
+            try db.execute(sql: """
+                CREATE TABLE marker (
+                    sessionRowID INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    timestamp REAL NOT NULL,
+                    label TEXT NOT NULL,
+                    data TEXT,
+                    PRIMARY KEY (sessionRowID, seq)
+                ) WITHOUT ROWID;
+                DROP TRIGGER sessionDeletesSamples;
+                CREATE TRIGGER sessionDeletesSamples BEFORE DELETE ON session BEGIN
+                    DELETE FROM gazeSample WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM blendShapeSample
+                        WHERE seriesRowID IN (SELECT rowid FROM blendShapeSeries WHERE sessionRowID = OLD.rowid);
+                    DELETE FROM blendShapeSeries WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM frameSample WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM blinkEvent WHERE sessionRowID = OLD.rowid;
+                    DELETE FROM marker WHERE sessionRowID = OLD.rowid;
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -370,7 +392,7 @@ public final class SessionDatabase: Sendable {
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
                 try db.execute(sql: """
                     DELETE FROM blendShapeSample; DELETE FROM blendShapeSeries; DELETE FROM gazeSample;
-                    DELETE FROM frameSample; DELETE FROM blinkEvent; DELETE FROM session
+                    DELETE FROM frameSample; DELETE FROM blinkEvent; DELETE FROM marker; DELETE FROM session
                     """)
                 return count
             }

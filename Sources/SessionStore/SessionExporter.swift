@@ -225,10 +225,13 @@ final class SessionExporter {
         let blinks = try Row.fetchAll(db, sql: """
             SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
+        let markers = try SampleTables.markers(db, sessionRowID: sessionRowID)
         let derived = try options.derivedExtension.map {
             $0(header, try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID))
         } ?? []
-        guard header.gazerecExtension != nil || frameCount > 0 || !blinks.isEmpty || !derived.isEmpty else { return }
+        guard header.gazerecExtension != nil || frameCount > 0 || !blinks.isEmpty || !markers.isEmpty || !derived.isEmpty else {
+            return
+        }
         try key(.gazerec)
         try json.beginObject()
         let stored = header.gazerecExtension?.jsonMembers ?? []
@@ -284,6 +287,21 @@ final class SessionExporter {
                 try json.key("eyes"); try json.string(row["eyes"])
                 try json.key("kind"); try json.string(row["kind"])
                 try json.key("minimumOpenness"); try json.number(row["minimumOpenness"])
+                try json.endObject()
+            }
+            try json.endArray()
+        }
+        if !markers.isEmpty {
+            try json.key("markers")
+            try json.beginArray()
+            for marker in markers {
+                try json.element()
+                try json.beginObject()
+                try json.key("timestamp"); try json.number(marker.timestampSeconds)
+                try json.key("label"); try json.string(marker.label)
+                if let data = marker.dataJSON, let value = try? JSONValue.parse(Array(data.utf8)) {
+                    try json.key("data"); try json.value(value)
+                }
                 try json.endObject()
             }
             try json.endArray()

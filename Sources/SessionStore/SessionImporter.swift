@@ -286,7 +286,7 @@ final class SessionImporter {
         guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
         try reader.expect(0x7B, "'{'")
         var members: [(String, JSONValue)] = []
-        var seenFrames = false, seenBlinks = false
+        var seenFrames = false, seenBlinks = false, seenMarkers = false
         if !(try reader.consume(0x7D)) {
             repeat {
                 let key = try reader.readString("a key in double quotes")
@@ -301,6 +301,10 @@ final class SessionImporter {
                     seenBlinks = true
                     try inserter.drain()
                     try readBlinks(reader, sessionRowID: sessionRowID)
+                case "markers" where !seenMarkers:
+                    seenMarkers = true
+                    try inserter.drain()
+                    try readMarkers(reader, sessionRowID: sessionRowID)
                 default:
                     guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
                     members.append((key, try reader.readValue()))
@@ -400,6 +404,36 @@ final class SessionImporter {
             let event = BlinkEvent(startSeconds: start, endSeconds: end, eyes: blinkEyes, kind: blinkKind,
                                    minimumOpenness: minimum)
             try SampleTables.insert(event, sessionRowID: sessionRowID, seq: seq, db: db)
+            reader.path.removeLast()
+            seq += 1
+        } while try reader.nextSeparator(close: 0x5D)
+    }
+
+    private func readMarkers(_ reader: JSONReader, sessionRowID: Int64) throws {
+        try reader.expect(0x5B, "an array of markers")
+        if try reader.consume(0x5D) { return }
+        let keys = KeyTable(["timestamp", "label", "data"])
+        var seq = 0
+        repeat {
+            reader.path.append(.index(seq))
+            try reader.expect(0x7B, "a marker object")
+            var timestamp: Double?, label: String?, data: String?
+            if !(try reader.consume(0x7D)) {
+                repeat {
+                    let index = try reader.readKey(matching: keys)
+                    reader.path.append(.key(reader.lastKey))
+                    switch index {
+                    case 0?: timestamp = try reader.readNumber()
+                    case 1?: label = try reader.readString()
+                    case 2?: data = try reader.readValue().compactText
+                    default: try reader.skipValue()
+                    }
+                    reader.path.removeLast()
+                } while try reader.nextSeparator(close: 0x7D)
+            }
+            guard let timestamp, let label else { throw reader.error("a marker needs timestamp and label") }
+            try SampleTables.insert(Marker(timestampSeconds: timestamp, label: label, dataJSON: data),
+                                    sessionRowID: sessionRowID, seq: seq, db: db)
             reader.path.removeLast()
             seq += 1
         } while try reader.nextSeparator(close: 0x5D)

@@ -177,3 +177,29 @@ extension SessionDatabase {
         return samples
     }
 }
+
+extension SessionDatabase {
+    /// Adds an event marker to a session (one short transaction beside a running recorder's).
+    public func addMarker(_ marker: Marker, sessionID: String) throws {
+        try guarded("add a marker to session \(sessionID)") {
+            try writer.write { db in
+                guard let rowid = try Self.rowid(db, id: sessionID) else {
+                    throw StoreError.unknownSession(id: sessionID, databasePath: path)
+                }
+                let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq) + 1, 0) FROM marker WHERE sessionRowID = ?",
+                                            arguments: [rowid]) ?? 0
+                try SampleTables.insert(marker, sessionRowID: rowid, seq: next, db: db)
+            }
+        }
+    }
+
+    /// A session's markers in the order they were added.
+    public func markers(id: String) throws -> [Marker] {
+        try guarded("read the markers of session \(id)") {
+            try writer.read { db in
+                guard let rowid = try Self.rowid(db, id: id) else { throw StoreError.unknownSession(id: id, databasePath: path) }
+                return try SampleTables.markers(db, sessionRowID: rowid)
+            }
+        }
+    }
+}

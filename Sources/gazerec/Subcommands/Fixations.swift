@@ -41,6 +41,8 @@ extension Gazerec {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var interval: IntervalOptions
+
         @Argument(help: "The session id.")
         var id: String
 
@@ -77,7 +79,7 @@ extension Gazerec {
 
         func run() throws {
             let database = try store.openForReading()
-            let (samples, screenWidth, screenHeight) = try SessionViewing.scanPath(database, id: id)
+            let (samples, screenWidth, screenHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {
                     ScreenGeometry(widthPoints: screenWidth, heightPoints: screenHeight, widthMillimetres: size.width,

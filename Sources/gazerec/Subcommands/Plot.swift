@@ -18,6 +18,8 @@ extension Gazerec {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var interval: IntervalOptions
+
         @Argument(help: "The session id.")
         var id: String
 
@@ -51,7 +53,7 @@ extension Gazerec {
             TemporaryFileCleanup.install()
             let database = try store.openForReading()
             let summary = try database.summary(id: id)
-            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id)
+            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
             let points = samples
             let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations

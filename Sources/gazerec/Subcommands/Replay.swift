@@ -20,6 +20,8 @@ extension Gazerec {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var interval: IntervalOptions
+
         @Argument(help: "The session id.")
         var id: String
 
@@ -33,7 +35,7 @@ extension Gazerec {
         func run() throws {
             // What there is to replay first (as fixations and plot do), then where to draw it.
             let database = try store.openForReading()
-            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id)
+            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
             guard TerminalScreen.available else {
                 throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }
