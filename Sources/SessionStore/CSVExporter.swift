@@ -139,6 +139,8 @@ public final class CSVSessionWriter {
         var blinkIndex = 0
         // The marker whose interval holds each row: from its time until the next marker's.
         let markers = try SampleTables.markers(db, sessionRowID: sessionRowID).sorted { $0.timestampSeconds < $1.timestampSeconds }
+        // Quoted once here, not per row (rows of one interval all repeat its label).
+        let markerCells = markers.map { Self.quoted($0.label) }
         var markerIndex = -1
         let gaze = Cursor(try db.makeStatement(sql: """
             SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
@@ -204,7 +206,7 @@ public final class CSVSessionWriter {
             if gazeHere, let label = movement?(gaze.seq) { try text(label) }
             try comma()
             while markerIndex + 1 < markers.count && markers[markerIndex + 1].timestampSeconds <= time { markerIndex += 1 }
-            if markerIndex >= 0 { try text(Self.quoted(markers[markerIndex].label)) }
+            if markerIndex >= 0 { try text(markerCells[markerIndex]) }
             for blend in blends {
                 try comma()
                 if blend.hasRow && blend.timestamp == time { try optional(blend.double(1)) }

@@ -43,7 +43,8 @@ extension Gazerec {
                     throw StoreError.unknownSession(id: ids[0], databasePath: path)
                 }
                 // Sessions beside a running recording may go; the one being recorded may not.
-                let wanted = Set(try ids.map { try SessionDatabase.openForReading(path: path).canonicalID($0) })
+                let reading = try SessionDatabase.openForReading(path: path)
+                let wanted = Set(try ids.map { try reading.canonicalID($0) })
                 let deleted = try RecorderLock.whileNotRecording(
                     databasePath: path, action: "delete session \(ids.count == 1 ? ids[0] : "s \(ids.joined(separator: ", "))")",
                     allowed: { !wanted.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
