@@ -38,6 +38,10 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var smoothing: GazeSmoothing = .none
     /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).
     public var faceFinding = FaceFinding()
+    /// Event markers read line by line while recording (a pipe, a named pipe, a growing file), if any.
+    public var markerInput: MarkerFeed.Input?
+    /// Told about marker lines that could not be stored as given (on the marker feed's thread).
+    public var markerWarning: MarkerFeed.Warning = { _ in }
 
     public init(source: RecordingSource, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
@@ -145,6 +149,10 @@ public final class Recorder {
             orientation: configuration.orientation, blendShapes: configuration.blendShapes, recorderPID: getpid(),
             flushIntervalSeconds: configuration.flushIntervalSeconds, clock: SystemClock.monotonic)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: session.id, startedAt: begin))
+        let markerFeed = configuration.markerInput.map {
+            MarkerFeed(input: $0, database: database, sessionID: session.id, warning: configuration.markerWarning)
+        }
+        markerFeed?.start()
         let running = input.running(pacedFrom: beginMonotonic)
         defer { (running as? PrefetchingFrameSource)?.stop() }
 
@@ -201,7 +209,8 @@ public final class Recorder {
             failure = error
         }
 
-        // 5. Close: the last samples, then endTime and the extension data.
+        // 5. Close: no more markers, the last samples, then endTime and the extension data.
+        markerFeed?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: replayStart ?? 0)) }
         let final = status("ended")
         let endTime = input.camera == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())

@@ -93,7 +93,7 @@ public final class CSVSessionWriter {
     }
 
     /// Columns before the blend shapes, and the frame columns after them (camelCase).
-    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "orientation", "trackingState", "movement", "marker"]
+    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "onScreen", "orientation", "trackingState", "movement", "marker"]
     static let frameColumns = ["faceFound", "blink", "confidence"] + SampleTables.frameOptionalColumns
 
     /// The header line.
@@ -137,6 +137,10 @@ public final class CSVSessionWriter {
         let blinkSpans = try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = 'blink' ORDER BY start",
                                           arguments: [sessionRowID]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
         var blinkIndex = 0
+        // Gaze on the session's screen (its deviceInfo.screenSize, the calibration's screen).
+        let screen = try Row.fetchOne(db, sql: "SELECT screenWidth, screenHeight FROM session WHERE rowid = ?",
+                                      arguments: [sessionRowID])
+        let screenWidth: Double = screen?[0] ?? 0, screenHeight: Double = screen?[1] ?? 0
         // The marker whose interval holds each row: from its time until the next marker's.
         let markers = try SampleTables.markers(db, sessionRowID: sessionRowID).sorted { $0.timestampSeconds < $1.timestampSeconds }
         // Quoted once here, not per row (rows of one interval all repeat its label).
@@ -180,13 +184,16 @@ public final class CSVSessionWriter {
             try out.number(time)
             try comma()
             if gazeHere {
-                try optional(gaze.double(1)); try comma()
-                try optional(gaze.double(2)); try comma()
+                let x = gaze.double(1), y = gaze.double(2)
+                try optional(x); try comma()
+                try optional(y); try comma()
+                if let x, let y { try text(isOnScreen(x: x, y: y, width: screenWidth, height: screenHeight) ? "1" : "0") }
+                try comma()
                 orientation = gaze.double(3)
                 state = Self.state(gaze, column: 4)
                 stateFound = true
             } else {
-                try comma(); try comma()  // no x, no y
+                try comma(); try comma(); try comma()  // no x, y, onScreen
             }
             for blend in blends where blend.hasRow && blend.timestamp == time && !stateFound {
                 orientation = blend.double(2)

@@ -226,9 +226,13 @@ final class SessionExporter {
             SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
         let markers = try SampleTables.markers(db, sessionRowID: sessionRowID)
-        let derived = try options.derivedExtension.map {
+        var derived = try options.derivedExtension.map {
             $0(header, try SessionDatabase.scanPathSamples(db, sessionRowID: sessionRowID))
         } ?? []
+        // Attention follows the stored data (a recalibration, a late marker): computed on every export.
+        if frameCount > 0, let attention = try SessionDatabase.attention(db, sessionRowID: sessionRowID) {
+            derived.insert(("attention", attention.jsonValue), at: 0)
+        }
         guard header.gazerecExtension != nil || frameCount > 0 || !blinks.isEmpty || !markers.isEmpty || !derived.isEmpty else {
             return
         }

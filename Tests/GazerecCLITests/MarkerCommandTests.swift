@@ -63,6 +63,42 @@ struct MarkerCommandTests {
             #expect(String(cells[markerColumn]) == expected, "at \(time)")
         }
 
+        // Attention per interval: the frames the CSV puts in it, gaze on the screen as its onScreen flags say,
+        // the session's eye figures those recorded with it.
+        let onScreenColumn = columns.firstIndex(of: "onScreen")!, frameColumn = columns.firstIndex(of: "frame")!
+        let xColumn = columns.firstIndex(of: "x")!, yColumn = columns.firstIndex(of: "y")!
+        var framesByLabel: [String: Int] = [:], onScreenByLabel: [String: Int] = [:]
+        for line in lines.dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let label = cells[markerColumn]
+            if !cells[frameColumn].isEmpty { framesByLabel[label, default: 0] += 1 }
+            if let x = Double(cells[xColumn]), let y = Double(cells[yColumn]) {
+                let inside = x >= 0 && y >= 0 && x <= 1600 && y <= 900
+                #expect(cells[onScreenColumn] == (inside ? "1" : "0"))
+                if inside { onScreenByLabel[label, default: 0] += 1 }
+            } else {
+                #expect(cells[onScreenColumn].isEmpty)
+            }
+        }
+        let shown = try Binary.run(["show", id, "--json"], environment: environment)
+        let attention = try #require(try JSONValue.parse(Array(shown.stdoutData))["attention"])
+        #expect(session["gazerec"]?["attention"] == attention)
+        let intervals = attention["intervals"]?.arrayValue ?? []
+        #expect(intervals.count == 3)
+        for interval in intervals {
+            guard case .string(let label)? = interval["label"], case .number(let frames)? = interval["frames"],
+                  case .number(let onScreen)? = interval["onScreenShare"] else {
+                Issue.record("interval without label, frames or onScreenShare: \(interval)")
+                continue
+            }
+            #expect(Int(frames) == framesByLabel[label], "\(label)")
+            #expect(abs(onScreen - Double(onScreenByLabel[label] ?? 0) / frames) < 1e-4, "\(label)")
+        }
+        #expect(attention["blinks"] == session["gazerec"]?["eyes"]?["blinks"])
+        #expect(attention["perclos"] == session["gazerec"]?["eyes"]?["perclos"])
+        let text = try Binary.run(["show", id], environment: environment).stdout
+        #expect(text.contains("Attention") && text.contains("stimulus-B ("))
+
         // fixations --between reports only that interval.
         let all = try Binary.run(["fixations", id, "--format", "json"], environment: environment)
         let trial = try Binary.run(["fixations", id, "--format", "json", "--between", "stimulus-A", "stimulus-B"],
@@ -93,5 +129,61 @@ struct MarkerCommandTests {
         let elsewhere = ["GAZEREC_DATABASE": folder.path("other.sqlite")]
         #expect(try Binary.run(["import", file], environment: elsewhere).status == 0)
         #expect(try Binary.run(["export", id], environment: elsewhere).stdoutData == exported.stdoutData)
+    }
+
+    @Test("start --markers-from: markers from a named pipe into a background recording, from stdin into a foreground one",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func markersFromAPipe() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let environment = ["GAZEREC_DATABASE": database]
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let fifo = folder.path("markers")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let experiment = folder.path("experiment.sh")
+        try """
+            set -euo pipefail
+            gazerec="$1"
+            id=$("$gazerec" start --input "$2" --calibration none --detach --markers-from "$3")
+            exec 3>"$3"
+            sleep 1
+            echo stimulus-A >&3
+            sleep 1
+            printf 'stimulus-B\t{"trial": 2}\n' >&3
+            printf 'broken\tnot json\n\n' >&3
+            sleep 1
+            "$gazerec" stop > /dev/null
+            echo "$id"
+            """.write(toFile: experiment, atomically: true, encoding: .utf8)
+        let ran = try Binary.runProcess("/bin/bash", [experiment, Binary.gazerec, clip, fifo], environment: environment)
+        try #require(ran.status == 0, "\(ran.stderr)")
+        let id = ran.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let markers = session["gazerec"]?["markers"]?.arrayValue ?? []
+        #expect(markers.compactMap { if case .string(let label)? = $0["label"] { label } else { nil } }
+                == ["stimulus-A", "stimulus-B", "broken"])
+        #expect(markers.count == 3 && markers[1]["data"]?["trial"] == .number(2) && markers[2]["data"] == nil)
+        let times = markers.compactMap { if case .number(let t)? = $0["timestamp"] { t } else { nil } }
+        #expect(times.count == 3 && times[1] - times[0] > 0.8 && times[2] - times[1] < 0.5)
+        // The line whose data is not JSON is named in the recorder's log; its marker is kept.
+        let log = (try? String(contentsOfFile: database + ".recorder.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("marker 'broken' stored without its data, which is not JSON: \(fifo):3"), "\(log)")
+
+        // From stdin: each line stamped as it arrives.
+        let piped = try Binary.runProcess("/bin/bash", ["-c", """
+            (sleep 1; echo first; sleep 1; echo second) | "$1" start --input "$2" --calibration none --duration 3.5 --markers-from -
+            """, "bash", Binary.gazerec, clip], environment: environment)
+        try #require(piped.status == 0, "\(piped.stderr)")
+        let second = piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stdinSession = try JSONValue.parse(Array(try Binary.run(["export", second], environment: environment).stdoutData))
+        let stdinMarkers = stdinSession["gazerec"]?["markers"]?.arrayValue ?? []
+        #expect(stdinMarkers.compactMap { if case .string(let label)? = $0["label"] { label } else { nil } } == ["first", "second"])
+
+        // What cannot work is refused before recording.
+        let missing = try Binary.run(["start", "--input", clip, "--markers-from", folder.path("nothing")], environment: environment)
+        #expect(missing.status == 64 && missing.stderr.contains("--markers-from \(folder.path("nothing")): No such file or directory"))
+        let detachedStdin = try Binary.run(["start", "--input", clip, "--detach", "--markers-from", "-"], environment: environment)
+        #expect(detachedStdin.status == 64 && detachedStdin.stderr.contains("a background recorder has none"))
     }
 }

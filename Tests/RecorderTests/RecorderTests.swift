@@ -148,7 +148,7 @@ struct RecorderTests {
         try writer.close(endTimeSeconds: 100.5, gazerecExtension: header.gazerecExtension)
         let sink = MemoryByteSink()
         try store.export(ids: [header.id], asArray: false, to: sink)
-        #expect(sink.text.contains(#""gazerec":{"formatVersion":1,"frames":[{"timestamp":100.25,"trackingState":"normal","confidence":0.75,"opennessLeft":0.5,"yawDegrees":-12.5,"pitchDegrees":2,"rollDegrees":0.5,"tx":-10,"ty":20,"tz":5000},{"timestamp":100.5,"trackingState":"missing","confidence":0}],"blinks":[{"start":100.3,"end":100.45,"eyes":"both","kind":"blink","minimumOpenness":0.1}]}"#))
+        #expect(sink.text.contains(#""gazerec":{"formatVersion":1,"attention":{"frames":2,"faceShare":0.5,"blinks":1,"longClosures":0,"blinksPerMinute":0,"perclos":0},"frames":[{"timestamp":100.25,"trackingState":"normal","confidence":0.75,"opennessLeft":0.5,"yawDegrees":-12.5,"pitchDegrees":2,"rollDegrees":0.5,"tx":-10,"ty":20,"tz":5000},{"timestamp":100.5,"trackingState":"missing","confidence":0}],"blinks":[{"start":100.3,"end":100.45,"eyes":"both","kind":"blink","minimumOpenness":0.1}]}"#))
         let fresh = try SessionDatabase()
         try fresh.importSessions(from: [.bytes(sink.bytes, name: "x.json")])
         let again = MemoryByteSink()

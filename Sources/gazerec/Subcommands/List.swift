@@ -80,7 +80,7 @@ extension Gazerec {
 
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
-    static func write(_ summary: SessionSummary, to writer: JSONWriter) throws {
+    static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, to writer: JSONWriter) throws {
         let header = summary.header
         try writer.beginObject()
         try writer.key("id"); try writer.string(header.id)
@@ -100,6 +100,7 @@ enum SummaryJSON {
         try writer.endObject()
         try writer.key("interrupted"); try writer.bool(summary.interrupted)
         try writer.key("deviceModel"); try writer.string(header.deviceInfo.model)
+        if let attention { try writer.key("attention"); try writer.value(attention.jsonValue) }
         try writer.endObject()
     }
 }

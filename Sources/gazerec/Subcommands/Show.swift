@@ -36,10 +36,11 @@ extension Gazerec {
         func run() throws {
             let database = try store.openForReading()
             let summary = try database.summary(id: id)
+            let attention = try database.attention(id: summary.header.id)
             if json {
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try SummaryJSON.write(summary, to: writer)
+                try SummaryJSON.write(summary, attention: attention, to: writer)
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)
@@ -70,6 +71,12 @@ extension Gazerec {
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
             if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
+            if let attention {
+                lines.append(("Attention", AttentionText.text(attention.session)))
+                for (index, interval) in attention.intervals.enumerated() {
+                    lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
+                }
+            }
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }

@@ -106,6 +106,11 @@ extension Gazerec {
         @Flag(help: "Show the live gaze point on the terminal while recording (q, Esc or Ctrl-C stops).")
         var preview = false
 
+        @Option(help: ArgumentHelp("Read event markers while recording, one 'LABEL' (or 'LABEL<tab>JSON') a line, from "
+                                   + "this file (a named pipe, or a log followed as it grows) or '-' for stdin. Each is "
+                                   + "stamped when its line arrives, as 'gazerec mark' would.", valueName: "file"))
+        var markersFrom: String?
+
         @OptionGroup var smoothingOptions: SmoothingOptions
 
         @OptionGroup var vision: VisionOptions
@@ -123,6 +128,12 @@ extension Gazerec {
             if let fps, input != nil {
                 throw ValidationError("--fps \(fps.rawValue) requests a camera's rate; a video given with --input plays at the "
                                       + "rate it was recorded at. Leave out --fps.")
+            }
+            if markersFrom == "-" && (detach || preview) {
+                throw ValidationError("--markers-from - reads this process's stdin; a \(detach ? "background recorder has none" : "--preview reads its keys there"). Give a named pipe (mkfifo) or a file instead.")
+            }
+            if let markersFrom, markersFrom != "-", access(markersFrom, R_OK) != 0 {
+                throw ValidationError("--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, or '-' for stdin.")
             }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
@@ -171,6 +182,12 @@ extension Gazerec {
             configuration.calibration = applied
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
+            if let markersFrom {
+                configuration.markerInput = markersFrom == "-"
+                    ? MarkerFeed.Input(name: "stdin", descriptor: dup(STDIN_FILENO))
+                    : try MarkerFeed.Input.open(path: markersFrom)
+                configuration.markerWarning = { Console.note("warning: " + $0) }
+            }
             if applied == nil && configuration.smoothing != .none {
                 Console.note("--smoothing applies to gaze, and no calibration is applied: nothing to smooth")
             }

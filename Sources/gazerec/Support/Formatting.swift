@@ -56,3 +56,22 @@ enum EyeFigures {
             + Formatting.fixed(100 * summary.perclos, 1) + " %"
     }
 }
+
+/// Attention figures as `show` prints them.
+enum AttentionText {
+    static func text(_ figures: AttentionFigures) -> String {
+        var parts = ["face \(percent(figures.faceShare))"]
+        if let onScreen = figures.onScreenShare { parts.append("gaze on screen \(percent(onScreen))") }
+        if let eyes = figures.eyes {
+            parts.append("\(eyes.blinks) blink\(eyes.blinks == 1 ? "" : "s")")
+            parts.append("PERCLOS \(percent(eyes.perclos))")
+        }
+        return "\(figures.frames) frames: " + parts.joined(separator: ", ")
+    }
+
+    static func text(_ interval: IntervalAttention) -> String {
+        "\(interval.label) (\(Formatting.fixed(interval.end - interval.start, 1)) s): " + text(interval.figures)
+    }
+
+    private static func percent(_ share: Double) -> String { Formatting.fixed(100 * share, 1) + " %" }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import GazeCapture
+import GazeModel
+import JSONStream
+import SessionStore
+
+/// Event markers read line by line from a file descriptor (a pipe, a named pipe, a growing log
+/// file) while a session records, each stored with the session at the moment its line arrived.
+///
+/// A line is `LABEL`, or `LABEL<TAB>JSON` to keep data with the marker; blank lines are ignored.
+/// A pipe ends at its end of file; a regular file is followed as it grows (as `tail -f` does) until
+/// the recording ends. Each marker is one short transaction beside the recorder's batches, on this
+/// feed's own thread: a slow or silent writer never holds up a frame. Lines that arrive after
+/// `finish()` are not stored (the session is closed).
+/// THREAD SAFETY: `finish()` may be called from any thread; the rest runs on the feed's thread.
+public final class MarkerFeed: @unchecked Sendable {
+    /// Where the lines come from: its name for messages, and the descriptor to read.
+    public struct Input: Sendable {
+        public var name: String
+        public var descriptor: Int32
+
+        public init(name: String, descriptor: Int32) {
+            self.name = name
+            self.descriptor = descriptor
+        }
+
+        /// Opens `path` for reading. A named pipe is opened for reading and writing, so it never
+        /// reports an end of file: every writer (each `echo LABEL > pipe`) may come and go.
+        public static func open(path: String) throws -> Input {
+            var status = stat()
+            let isPipe = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO
+            let descriptor = Glibc.open(path, (isPipe ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+            guard descriptor >= 0 else { throw MarkerFeedError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            return Input(name: path, descriptor: descriptor)
+        }
+    }
+
+    /// One line the feed could not store as given, and what it did instead.
+    public typealias Warning = @Sendable (String) -> Void
+
+    private let input: Input
+    private let database: SessionDatabase
+    private let sessionID: String
+    private let clock: @Sendable () -> Double
+    private let warning: Warning
+    private let lock = NSLock()
+    private var open = true
+    private var stored = 0
+    private var thread: Thread?
+
+    /// `clock` gives the Unix time a marker is stamped with (its line's arrival).
+    public init(input: Input, database: SessionDatabase, sessionID: String,
+                clock: @escaping @Sendable () -> Double = { SystemClock.unixTime() }, warning: @escaping Warning) {
+        self.input = input
+        self.database = database
+        self.sessionID = sessionID
+        self.clock = clock
+        self.warning = warning
+    }
+
+    /// Starts reading on the feed's own thread.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "gazerec markers"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops storing: lines read from now on are dropped. Returns the number of markers stored.
+    @discardableResult
+    public func finish() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        open = false
+        return stored
+    }
+
+    private var isOpen: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return open
+    }
+
+    private func run() {
+        var status = stat()
+        let follows = fstat(input.descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var lineNumber = 0
+        while isOpen {
+            // Wait in short steps, so a feed whose writer stays silent still ends with the recording.
+            var poller = pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 100)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            let count = read(input.descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                warning("cannot read markers from \(input.name): \(String(cString: strerror(errno))); no more markers are read")
+                break
+            }
+            if count == 0 {
+                guard follows else { break }
+                usleep(20_000)
+                continue
+            }
+            let time = clock()
+            pending += buffer.prefix(count)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                lineNumber += 1
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                store(line, number: lineNumber, time: time)
+            }
+        }
+        // A last line without its newline, written before the pipe closed.
+        if !pending.isEmpty && isOpen { store(String(decoding: pending, as: UTF8.self), number: lineNumber + 1, time: clock()) }
+        close(input.descriptor)
+    }
+
+    private func store(_ line: String, number: Int, time: Double) {
+        guard let marker = Self.marker(line, time: time, where: "\(input.name):\(number)", warning: warning) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard open else { return }
+        do {
+            try database.addMarker(marker, sessionID: sessionID)
+            stored += 1
+        } catch {
+            warning("marker '\(marker.label)' (\(input.name):\(number)) was not stored: \(error)")
+        }
+    }
+
+    /// The marker a line stands for, nil for a blank line. Data that is not JSON is left out with a warning
+    /// (the marker itself is kept: an experiment's timing matters more than its payload).
+    static func marker(_ line: String, time: Double, where place: String, warning: Warning) -> Marker? {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        let parts = trimmed.split(separator: "\t", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let label = parts[0]
+        guard !label.isEmpty else {
+            warning("\(place): a marker line needs a label before its tab; line skipped")
+            return nil
+        }
+        var data: String?
+        if parts.count == 2, !parts[1].isEmpty {
+            do {
+                data = try JSONValue.parse(Array(parts[1].utf8), name: place).compactText
+            } catch {
+                warning("marker '\(label)' stored without its data, which is not JSON: \(error)")
+            }
+        }
+        return Marker(timestampSeconds: time, label: label, dataJSON: data)
+    }
+}
+
+/// Why a marker input cannot be read.
+public enum MarkerFeedError: Error, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason):
+            return "cannot read markers from \(path): \(reason). Give a file, a named pipe (mkfifo) or '-' for stdin."
+        }
+    }
+}
