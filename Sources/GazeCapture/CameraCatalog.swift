@@ -27,6 +27,8 @@ public struct CameraDescription: Sendable {
     public var driver: String
     public var busInfo: String
     public var formats: [Format]
+    /// The controls the driver lists, with their current values.
+    public var controls: [CameraControl]
 }
 
 /// Lists V4L2 capture devices and what they offer.
@@ -89,6 +91,7 @@ public enum CameraCatalog {
                                  supported: code == PixelFormat.yuyv || code == PixelFormat.mjpeg))
         }
         return CameraDescription(path: path, card: V4L2Camera.text(capability.card), driver: V4L2Camera.text(capability.driver),
-                                 busInfo: V4L2Camera.text(capability.bus_info), formats: formats)
+                                 busInfo: V4L2Camera.text(capability.bus_info), formats: formats,
+                                 controls: CameraControls(path: path, descriptor: descriptor, system: system).list())
     }
 }

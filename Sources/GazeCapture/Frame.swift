@@ -44,6 +44,8 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case unsupportedFormat(path: String, detail: String)
     case deviceLost(path: String, reason: String)
     case deviceError(path: String, operation: String, reason: String)
+    case unknownControl(path: String, name: String, available: [String])
+    case badControl(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,12 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "camera \(path) was lost: \(reason). Check the cable; what was captured so far is kept."
         case let .deviceError(path, operation, reason):
             return "camera \(path) failed during \(operation): \(reason)."
+        case let .unknownControl(path, name, available):
+            return "camera \(path) has no control '\(name)'"
+                + (available.isEmpty ? " (it offers none that can be set)." : "; it offers \(available.joined(separator: ", ")).")
+                + " See them with their ranges in 'gazerec devices'."
+        case let .badControl(path, detail):
+            return "camera \(path): \(detail). See its controls in 'gazerec devices'."
         }
     }
 }

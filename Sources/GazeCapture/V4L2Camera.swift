@@ -21,6 +21,8 @@ public final class V4L2Camera: FrameSource {
         public var bufferCount: Int
         /// How long `nextFrame` waits before declaring the camera lost.
         public var frameTimeoutSeconds: Double
+        /// Controls set, in this order, before streaming starts (auto-exposure off, say).
+        public var controls: [CameraControlSetting] = []
 
         public init(path: String = "/dev/video0", width: Int = 640, height: Int = 480, framesPerSecond: Int = 30,
                     bufferCount: Int = 4, frameTimeoutSeconds: Double = 2) {
@@ -47,6 +49,11 @@ public final class V4L2Camera: FrameSource {
     public private(set) var droppedFrames = 0
     /// Frames that arrived damaged and were skipped.
     public private(set) var damagedFrames = 0
+    /// The controls set on opening, with the values read back from the camera.
+    public private(set) var appliedControls: [CameraControlSetting] = []
+    /// Whether the camera flips its picture left to right (its horizontal-flip control is on):
+    /// the stream is mirrored.
+    public private(set) var flipsHorizontally = false
 
     private let system: V4L2SystemCalls
     private let converter: GrayConverter
@@ -76,6 +83,9 @@ public final class V4L2Camera: FrameSource {
             }
             try negotiateFormat()
             try requestFrameRate()
+            let controls = CameraControls(path: path, descriptor: descriptor, system: system)
+            appliedControls = try controls.apply(configuration.controls)
+            flipsHorizontally = controls.flipsHorizontally
             try mapBuffers()
             try startStreaming()
         } catch {

@@ -161,6 +161,10 @@ public struct RecordingFacts: Sendable, Equatable {
     /// The face model head poses were measured with (`HeadPoseModelName`); nil in sessions
     /// recorded before it was named: the six-point model.
     public var headPoseModel: String?
+    /// Why frames were turned back left to right before analysis (nil: they were not).
+    public var mirrored: MirrorReason?
+    /// Camera controls set when the camera opened, in order, with the values read back.
+    public var cameraControls: [NamedValue]?
     public var grantedFramesPerSecond: Double?
     /// Frames over the recording's wall time, to two decimals.
     public var achievedFramesPerSecond: Double?
@@ -173,6 +177,25 @@ public struct RecordingFacts: Sendable, Equatable {
     public var lagP95Milliseconds: Double?
     /// CPU time of the recording, all threads, model loading excluded, to the millisecond.
     public var cpuSeconds: Double?
+
+    /// Why a recording's frames were mirrored back.
+    public enum MirrorReason: String, Sendable, Equatable {
+        /// The user said the source is mirrored.
+        case option
+        /// The camera reported its horizontal-flip control on.
+        case camera
+    }
+
+    /// A camera control's name and value.
+    public struct NamedValue: Sendable, Equatable {
+        public var name: String
+        public var value: Int
+
+        public init(name: String, value: Int) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     /// Where frames came from.
     public enum SourceKind: String, Sendable, Equatable {

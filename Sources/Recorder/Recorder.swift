@@ -38,6 +38,9 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var smoothing: GazeSmoothing = .none
     /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).
     public var faceFinding = FaceFinding()
+    /// The source is mirrored (a selfie view): turn its frames back left to right. A camera that
+    /// reports its horizontal-flip control on is turned back without being told.
+    public var mirror = false
     /// Event markers read line by line while recording (a pipe, a named pipe, a growing file), if any.
     public var markerInput: MarkerFeed.Input?
     /// Told about marker lines that could not be stored as given (on the marker feed's thread).
@@ -126,7 +129,7 @@ public final class Recorder {
         let model = try LandmarkModel.shared(path: configuration.modelPath)
 
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
-        let input = try OpenedSource(configuration.source)
+        let input = try OpenedSource(configuration.source, mirror: configuration.mirror)
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
                                          focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
 
@@ -140,6 +143,10 @@ public final class Recorder {
             sourceName: input.description, width: input.source.width, height: input.source.height,
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
         facts.headPoseModel = HeadPoseModelName.current
+        facts.mirrored = input.mirrored
+        if let camera = input.camera, !camera.appliedControls.isEmpty {
+            facts.cameraControls = camera.appliedControls.map { .init(name: $0.name, value: $0.value) }
+        }
         let session = try RecordingSession(
             database: database, id: UUID().uuidString, appID: configuration.appID, beginTimeSeconds: begin,
             device: DeviceInfo(model: input.deviceModel, screenWidth: configuration.screenWidth,
@@ -262,21 +269,27 @@ struct OpenedSource {
     /// Whether a replay waits for each frame's presentation time.
     let paced: Bool
 
-    init(_ recordingSource: RecordingSource) throws {
+    /// Why frames are turned back left to right, if they are.
+    let mirrored: RecordingFacts.MirrorReason?
+
+    init(_ recordingSource: RecordingSource, mirror: Bool) throws {
         switch recordingSource {
         case .camera(let configuration):
             let camera = try V4L2Camera(configuration: configuration)
-            source = PrefetchingFrameSource(camera, policy: .keepNewest, capacity: 2)
+            mirrored = mirror ? .option : camera.flipsHorizontally ? .camera : nil
+            source = PrefetchingFrameSource(mirrored == nil ? camera : MirroredFrameSource(camera), policy: .keepNewest, capacity: 2)
             (description, self.camera, requestedFramesPerSecond, deviceModel) =
                 (configuration.path, camera, Double(configuration.framesPerSecond), camera.name)
             (isReplay, paced) = (false, false)
         case .file(let path, let asFastAsPossible):
             let video = try VideoFileSource(path: path)
-            source = video
+            mirrored = mirror ? .option : nil
+            source = mirror ? MirroredFrameSource(video) : video
             (description, camera, requestedFramesPerSecond, deviceModel) = (path, nil, video.framesPerSecond, video.name)
             (isReplay, paced) = (true, !asFastAsPossible)
         case .frames(let frames, let name):
-            source = frames
+            mirrored = mirror ? .option : nil
+            source = mirror ? MirroredFrameSource(frames) : frames
             (description, camera, requestedFramesPerSecond, deviceModel) = (name, nil, frames.framesPerSecond, name)
             (isReplay, paced) = (false, false)
         }

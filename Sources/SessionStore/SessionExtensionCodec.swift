@@ -99,6 +99,10 @@ extension RecordingFacts {
             ("model", .string(modelPath)),
         ]
         if let headPoseModel { members.append(("headPoseModel", .string(headPoseModel))) }
+        if let mirrored { members.append(("mirrored", .string(mirrored.rawValue))) }
+        if let cameraControls {
+            members.append(("cameraControls", .object(cameraControls.map { ($0.name, .number(Double($0.value))) })))
+        }
         func add(_ name: String, _ value: Double?) { if let value { members.append((name, .number(value))) } }
         add("grantedFramesPerSecond", grantedFramesPerSecond)
         add("achievedFramesPerSecond", achievedFramesPerSecond)
@@ -124,6 +128,17 @@ extension RecordingFacts {
                   requestedFramesPerSecond: requested, modelPath: model)
         func number(_ key: String) -> Double? { if case .number(let value)? = json[key] { value } else { nil } }
         if case .string(let headPoseModel)? = json["headPoseModel"] { self.headPoseModel = headPoseModel }
+        if case .string(let reason)? = json["mirrored"] {
+            guard let mirrored = MirrorReason(rawValue: reason) else { return nil }
+            self.mirrored = mirrored
+        }
+        if case .object(let controls)? = json["cameraControls"] {
+            cameraControls = []
+            for (name, value) in controls {
+                guard case .number(let number) = value, number == number.rounded() else { return nil }
+                cameraControls?.append(NamedValue(name: name, value: Int(number)))
+            }
+        }
         grantedFramesPerSecond = number("grantedFramesPerSecond")
         achievedFramesPerSecond = number("achievedFramesPerSecond")
         frames = number("frames").map { Int($0) }

@@ -27,6 +27,32 @@ final class SimulatedV4L2Device: V4L2SystemCalls {
         var sequenceGap: UInt32 = 0
         var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
         var card = "Simulated Camera"
+        /// Its controls, in id order (a UVC webcam's usual ones).
+        var controls: [Control] = Control.webcam
+    }
+
+    /// A control as the driver describes it; `value` changes with VIDIOC_S_CTRL.
+    struct Control {
+        var id: UInt32
+        var label: String
+        var type: v4l2_ctrl_type
+        var minimum: Int32
+        var maximum: Int32
+        var defaultValue: Int32
+        var value: Int32
+        var menu: [Int32: String] = [:]
+        var flags: UInt32 = 0
+
+        static let webcam: [Control] = [
+            Control(id: UInt32(V4L2_CID_BASE) + 12, label: "White Balance Temperature, Auto", type: V4L2_CTRL_TYPE_BOOLEAN,
+                    minimum: 0, maximum: 1, defaultValue: 1, value: 1),
+            Control(id: GZ_V4L2_CID_HFLIP, label: "Horizontal Flip", type: V4L2_CTRL_TYPE_BOOLEAN,
+                    minimum: 0, maximum: 1, defaultValue: 0, value: 0),
+            Control(id: UInt32(V4L2_CID_CAMERA_CLASS_BASE) + 1, label: "Exposure, Auto", type: V4L2_CTRL_TYPE_MENU,
+                    minimum: 0, maximum: 3, defaultValue: 3, value: 3, menu: [1: "Manual Mode", 3: "Aperture Priority Mode"]),
+            Control(id: UInt32(V4L2_CID_CAMERA_CLASS_BASE) + 2, label: "Exposure (Absolute)", type: V4L2_CTRL_TYPE_INTEGER,
+                    minimum: 3, maximum: 2047, defaultValue: 250, value: 250, flags: UInt32(V4L2_CTRL_FLAG_INACTIVE)),
+        ]
     }
 
     var options: Options
@@ -154,6 +180,52 @@ final class SimulatedV4L2Device: V4L2SystemCalls {
             return 0
         case GZ_VIDIOC_DQBUF:
             return dequeue(argument.assumingMemoryBound(to: v4l2_buffer.self))
+        case GZ_VIDIOC_QUERYCTRL:
+            let query = argument.assumingMemoryBound(to: v4l2_queryctrl.self)
+            let asked = query.pointee.id
+            let next = asked & GZ_V4L2_CTRL_FLAG_NEXT_CTRL != 0
+            let wanted = asked & ~GZ_V4L2_CTRL_FLAG_NEXT_CTRL
+            guard let control = options.controls.first(where: { next ? $0.id > wanted : $0.id == wanted }) else {
+                return fail(EINVAL)
+            }
+            var result = v4l2_queryctrl()
+            result.id = control.id
+            result.type = control.type.rawValue
+            withUnsafeMutableBytes(of: &result.name) { bytes in
+                for (index, byte) in control.label.utf8.prefix(31).enumerated() { bytes[index] = byte }
+            }
+            result.minimum = control.minimum
+            result.maximum = control.maximum
+            result.step = 1
+            result.default_value = control.defaultValue
+            result.flags = control.flags
+            query.pointee = result
+            return 0
+        case GZ_VIDIOC_QUERYMENU:
+            let item = argument.assumingMemoryBound(to: v4l2_querymenu.self)
+            guard let control = options.controls.first(where: { $0.id == item.pointee.id }),
+                  let name = control.menu[Int32(item.pointee.index)] else { return fail(EINVAL) }
+            withUnsafeMutableBytes(of: &item.pointee.name) { bytes in
+                for (index, byte) in name.utf8.prefix(31).enumerated() { bytes[index] = byte }
+            }
+            return 0
+        case GZ_VIDIOC_G_CTRL, GZ_VIDIOC_S_CTRL:
+            let control = argument.assumingMemoryBound(to: v4l2_control.self)
+            guard let index = options.controls.firstIndex(where: { $0.id == control.pointee.id }) else { return fail(EINVAL) }
+            if request == GZ_VIDIOC_G_CTRL {
+                control.pointee.value = options.controls[index].value
+                return 0
+            }
+            let entry = options.controls[index]
+            guard (entry.minimum...entry.maximum).contains(control.pointee.value) else { return fail(ERANGE) }
+            if streaming { return fail(EBUSY) }
+            options.controls[index].value = control.pointee.value
+            // Manual exposure makes the exposure time active, as UVC drivers do.
+            if entry.label == "Exposure, Auto" {
+                let exposure = options.controls.firstIndex { $0.label == "Exposure (Absolute)" }!
+                options.controls[exposure].flags = control.pointee.value == 1 ? 0 : UInt32(V4L2_CTRL_FLAG_INACTIVE)
+            }
+            return 0
         default:
             return fail(ENOTTY)
         }

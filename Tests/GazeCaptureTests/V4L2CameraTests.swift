@@ -138,6 +138,73 @@ struct V4L2CameraTests {
     }
 }
 
+@Suite("Camera controls against a simulated device")
+struct CameraControlTests {
+    func camera(_ controls: [CameraControlSetting], options: SimulatedV4L2Device.Options = .init()) throws
+        -> (V4L2Camera, SimulatedV4L2Device) {
+        let device = SimulatedV4L2Device(options: options, frames: V4L2CameraTests.frames)
+        var configuration = V4L2Camera.Configuration(path: "/dev/video7", frameTimeoutSeconds: 0.5)
+        configuration.controls = controls
+        return (try V4L2Camera(configuration: configuration, system: device), device)
+    }
+
+    @Test("the catalogue lists controls by v4l2-ctl's names, with value, default, range and menu")
+    func listed() throws {
+        let device = SimulatedV4L2Device(frames: V4L2CameraTests.frames)
+        let controls = try CameraCatalog.describe(path: "/dev/video7", system: device).controls
+        #expect(controls.map(\.name) == ["white_balance_temperature_auto", "horizontal_flip", "exposure_auto", "exposure_absolute"])
+        let exposure = try #require(controls.first { $0.name == "exposure_auto" })
+        #expect(exposure.kind == .menu && exposure.value == 3 && exposure.defaultValue == 3)
+        #expect(exposure.menu == [.init(value: 1, name: "Manual Mode"), .init(value: 3, name: "Aperture Priority Mode")])
+        #expect(exposure.summary == "exposure_auto  menu  3 (Aperture Priority Mode)  default 3, 1 Manual Mode, 3 Aperture Priority Mode")
+        #expect(controls[3].summary == "exposure_absolute  integer  250  default 250, 3…2047  (inactive)")
+    }
+
+    @Test("controls are set in order before streaming and read back; the camera keeps them")
+    func applied() throws {
+        let (camera, device) = try camera([.init(name: "exposure_auto", value: 1), .init(name: "exposure_absolute", value: 156),
+                                           .init(name: "white_balance_temperature_auto", value: 0)])
+        #expect(camera.appliedControls == [.init(name: "exposure_auto", value: 1), .init(name: "exposure_absolute", value: 156),
+                                           .init(name: "white_balance_temperature_auto", value: 0)])
+        #expect(device.options.controls.map(\.value) == [0, 0, 1, 156])
+        #expect(try camera.nextFrame() != nil)
+        #expect(!camera.flipsHorizontally)
+    }
+
+    @Test("an unknown control names those there are; a value out of range names the range; the device is released")
+    func refused() throws {
+        let device = SimulatedV4L2Device(frames: V4L2CameraTests.frames)
+        var configuration = V4L2Camera.Configuration(path: "/dev/video7")
+        configuration.controls = [.init(name: "exposure", value: 1)]
+        #expect(throws: CaptureError.unknownControl(path: "/dev/video7", name: "exposure", available: [
+            "white_balance_temperature_auto", "horizontal_flip", "exposure_auto", "exposure_absolute"])) {
+            _ = try V4L2Camera(configuration: configuration, system: device)
+        }
+        #expect(device.openDescriptors == 0)
+        configuration.controls = [.init(name: "exposure_auto", value: 2)]
+        do {
+            _ = try V4L2Camera(configuration: configuration, system: device)
+            Issue.record("a menu value the control lacks was accepted")
+        } catch {
+            #expect("\(error)" == "camera /dev/video7: exposure_auto cannot be set to 2: it takes 1 (Manual Mode), "
+                    + "3 (Aperture Priority Mode). See its controls in 'gazerec devices'.")
+        }
+        #expect(CameraControlSetting(argument: "exposure_auto=1") == .init(name: "exposure_auto", value: 1))
+        #expect(CameraControlSetting(argument: "exposure_auto") == nil && CameraControlSetting(argument: "a=b") == nil)
+    }
+
+    @Test("a camera with its horizontal flip on is known to be mirrored; its frames are turned back")
+    func flipped() throws {
+        let (camera, _) = try camera([.init(name: "horizontal_flip", value: 1)])
+        #expect(camera.flipsHorizontally)
+        let mirrored = MirroredFrameSource(camera)
+        let frame = try #require(try mirrored.nextFrame())
+        #expect(frame.image.mirrored().pixels.count == frame.width * frame.height)
+        #expect(frame.image[0, 0] == frame.image.mirrored()[frame.width - 1, 0])
+        #expect(frame.image.mirrored().mirrored() == frame.image)
+    }
+}
+
 @Suite("libv4lconvert on real buffers")
 struct GrayConverterTests {
     @Test("YUYV → gray keeps every Y byte")

@@ -119,4 +119,49 @@ struct AnalyzeCommandTests {
         #expect(undated.stderr.contains("does not say when it was recorded (no creation_time in its metadata)"))
     }
 
+    @Test("--mirror: a mirrored clip turned back gives exactly the original's rows; left as it is, yaw turns round",
+          .enabled(if: ready, reason))
+    func mirrored() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The head-turn clip's first 6 s, losslessly, as it is and mirrored.
+        func make(_ name: String, _ filters: [String]) throws -> String {
+            let path = folder.path(name)
+            let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", Fixtures.path("video/cap12_headturns_20s.mp4"),
+                                                                 "-t", "6"] + filters + ["-c:v", "ffv1", "-an", path])
+            try #require(made.status == 0, "\(made.stderr)")
+            return path
+        }
+        let straight = try make("straight.mkv", [])
+        let flipped = try make("flipped.mkv", ["-vf", "hflip"])
+        let original = try Binary.run(["analyze", "--input", straight, "--format", "csv", "--landmarks", "--quiet"])
+        let turnedBack = try Binary.run(["analyze", "--input", flipped, "--format", "csv", "--landmarks", "--quiet", "--mirror"])
+        let asItIs = try Binary.run(["analyze", "--input", flipped, "--format", "csv", "--quiet"])
+        #expect(original.status == 0 && turnedBack.status == 0 && asItIs.status == 0)
+        #expect(original.stdout.split(separator: "\n").count == 151)
+        #expect(turnedBack.stdout == original.stdout)
+
+        func column(_ csv: String, _ name: String) -> [Double] {
+            let rows = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            guard let index = rows.first?.firstIndex(where: { $0 == name }) else { return [] }
+            return rows.dropFirst().map { Double($0[index]) ?? .nan }
+        }
+        // Mirrored, the head turns the other way: yaw against yaw correlates negatively.
+        let yaw = column(original.stdout, "yawDegrees"), mirroredYaw = column(asItIs.stdout, "yawDegrees")
+        let pairs = zip(yaw, mirroredYaw).filter { $0.0.isFinite && $0.1.isFinite }
+        #expect(pairs.count > 140)
+        let meanA = pairs.map(\.0).reduce(0, +) / Double(pairs.count), meanB = pairs.map(\.1).reduce(0, +) / Double(pairs.count)
+        let covariance = pairs.map { ($0.0 - meanA) * ($0.1 - meanB) }.reduce(0, +)
+        let spread = sqrt(pairs.map { pow($0.0 - meanA, 2) }.reduce(0, +) * pairs.map { pow($0.1 - meanB, 2) }.reduce(0, +))
+        #expect(covariance / spread < -0.8)
+
+        // A recording says it turned the frames back, and why.
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let recorded = try Binary.run(["start", "--input", flipped, "--as-fast-as-possible", "--mirror", "--calibration", "none"],
+                                      environment: environment)
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        #expect(session["gazerec"]?["recorder"]?["mirrored"] == .string("option"))
+    }
 }

@@ -34,6 +34,13 @@ extern const unsigned long GZ_VIDIOC_QBUF;
 extern const unsigned long GZ_VIDIOC_DQBUF;
 extern const unsigned long GZ_VIDIOC_STREAMON;
 extern const unsigned long GZ_VIDIOC_STREAMOFF;
+extern const unsigned long GZ_VIDIOC_QUERYCTRL;
+extern const unsigned long GZ_VIDIOC_QUERYMENU;
+extern const unsigned long GZ_VIDIOC_G_CTRL;
+extern const unsigned long GZ_VIDIOC_S_CTRL;
+// Control ids and flags (expressions of other macros, which Swift does not import).
+extern const uint32_t GZ_V4L2_CID_HFLIP;
+extern const uint32_t GZ_V4L2_CTRL_FLAG_NEXT_CTRL;
 
 extern const uint32_t GZ_PIX_FMT_YUYV;
 extern const uint32_t GZ_PIX_FMT_MJPEG;

@@ -19,22 +19,38 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: "Frame rate to request from the camera.")
     var fps: FrameRate = .thirty
 
+    @Option(name: .customLong("camera-control"),
+            help: ArgumentHelp("Set a camera control when it opens, NAME=VALUE as 'gazerec devices' lists them "
+                               + "(repeatable, set in order), e.g. exposure_auto=1 to stop auto-exposure hunting.",
+                               valueName: "name=value"))
+    var cameraControls: [CameraControlSetting] = []
+
     func validate() throws {
         if device != nil && input != nil { throw ValidationError("Use either --device or --input, not both.") }
+        if input != nil && !cameraControls.isEmpty {
+            throw ValidationError("--camera-control sets a camera's controls; a video given with --input has none.")
+        }
     }
 
     /// The camera (newest frames first) or the video (every frame; at its own pace when `paced`),
     /// with its kind (`camera`/`file`) and name.
-    func open(paced: Bool) throws -> (source: PrefetchingFrameSource, kind: String, name: String) {
+    /// `mirror`: turn the frames back left to right (a camera that reports its flip on is turned back anyway).
+    func open(paced: Bool, mirror: Bool) throws -> (source: PrefetchingFrameSource, kind: String, name: String) {
         if let input {
             let video = try VideoFileSource(path: input)
-            let timed: FrameSource = paced ? PacedFrameSource(video, originMonotonic: SystemClock.monotonic()) : video
+            let oriented: FrameSource = mirror ? MirroredFrameSource(video) : video
+            let timed: FrameSource = paced ? PacedFrameSource(oriented, originMonotonic: SystemClock.monotonic()) : oriented
             return (PrefetchingFrameSource(timed, policy: .lossless, capacity: 8), "file", input)
         }
         let size = resolution ?? Size2D(width: 640, height: 480)
         let path = device ?? "/dev/video0"
-        let camera = try V4L2Camera(configuration: .init(path: path, width: size.width, height: size.height,
-                                                         framesPerSecond: fps.rawValue))
-        return (PrefetchingFrameSource(camera, policy: .keepNewest, capacity: 2), "camera", path)
+        var configuration = V4L2Camera.Configuration(path: path, width: size.width, height: size.height,
+                                                     framesPerSecond: fps.rawValue)
+        configuration.controls = cameraControls
+        let camera = try V4L2Camera(configuration: configuration)
+        let oriented: FrameSource = mirror || camera.flipsHorizontally ? MirroredFrameSource(camera) : camera
+        return (PrefetchingFrameSource(oriented, policy: .keepNewest, capacity: 2), "camera", path)
     }
 }
+
+extension CameraControlSetting: ExpressibleByArgument {}

@@ -61,7 +61,7 @@ extension Gazerec {
             try vision.checkModelExists()
             let video = try VideoFileSource(path: input)
             // Decoding runs ahead on the second core (losslessly) while the model loads and frames are processed.
-            let source = PrefetchingFrameSource(video, policy: .lossless, capacity: 32)
+            let source = PrefetchingFrameSource(vision.mirror ? MirroredFrameSource(video) : video, policy: .lossless, capacity: 32)
             defer { source.stop() }
             let model = try vision.loadModel()
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
@@ -127,6 +127,11 @@ struct VisionOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
     var focalLength: Double?
+
+    @Flag(help: ArgumentHelp("The picture is mirrored (a selfie view, a camera set to flip it): turn it back before analysis, "
+                             + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
+                             + "turned back without it."))
+    var mirror = false
 
     func validate() throws {
         if let focalLength, !(focalLength > 0 && focalLength.isFinite) {

@@ -74,7 +74,7 @@ extension Gazerec {
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
             let model = try vision.loadModel()
-            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted)
+            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted, mirror: vision.mirror)
             defer { source.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength,

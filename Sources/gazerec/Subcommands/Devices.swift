@@ -9,8 +9,10 @@ extension Gazerec {
     /// `gazerec devices`: the V4L2 cameras and what they offer.
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List V4L2 cameras with their formats, frame sizes and frame rates.",
-            discussion: "gazerec reads YUYV and MJPEG; other formats are listed but marked unsupported.")
+            abstract: "List V4L2 cameras with their formats, frame sizes, frame rates and controls.",
+            discussion: "gazerec reads YUYV and MJPEG; other formats are listed but marked unsupported. Controls are "
+                + "listed by the name 'start --camera-control NAME=VALUE' sets them with, with their current value, "
+                + "default and range.")
 
         @Flag(help: "Print a JSON array.")
         var json = false
@@ -44,6 +46,8 @@ extension Gazerec {
                             Console.output("    \(size.width)x\(size.height)  \(rates.isEmpty ? "-" : rates.joined(separator: ", ")) fps\n")
                         }
                     }
+                    if !camera.controls.isEmpty { Console.output("  controls\n") }
+                    for control in camera.controls { Console.output("    \(control.summary)\n") }
                 }
             }
             if descriptions.isEmpty && failures == 0 {
@@ -85,6 +89,30 @@ extension Gazerec {
                         try writer.endObject()
                     }
                     try writer.endArray()
+                    try writer.endObject()
+                }
+                try writer.endArray()
+                try writer.key("controls")
+                try writer.beginArray()
+                for control in camera.controls {
+                    try writer.element()
+                    try writer.beginObject()
+                    try writer.key("name"); try writer.string(control.name)
+                    try writer.key("label"); try writer.string(control.label)
+                    try writer.key("kind"); try writer.string(control.kind.rawValue)
+                    if let value = control.value { try writer.key("value"); try writer.integer(Int64(value)) }
+                    try writer.key("default"); try writer.integer(Int64(control.defaultValue))
+                    try writer.key("minimum"); try writer.integer(Int64(control.minimum))
+                    try writer.key("maximum"); try writer.integer(Int64(control.maximum))
+                    try writer.key("step"); try writer.integer(Int64(control.step))
+                    if !control.menu.isEmpty {
+                        try writer.key("menu")
+                        try writer.beginObject()
+                        for item in control.menu { try writer.key(String(item.value)); try writer.string(item.name) }
+                        try writer.endObject()
+                    }
+                    try writer.key("inactive"); try writer.bool(control.inactive)
+                    try writer.key("readOnly"); try writer.bool(control.readOnly)
                     try writer.endObject()
                 }
                 try writer.endArray()

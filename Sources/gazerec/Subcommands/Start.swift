@@ -73,6 +73,12 @@ extension Gazerec {
         @Option(help: ArgumentHelp("Camera frame size (WxH, default 640x480).", valueName: "WxH"))
         var resolution: Size2D?
 
+        @Option(name: .customLong("camera-control"),
+                help: ArgumentHelp("Set a camera control when it opens, NAME=VALUE as 'gazerec devices' lists them "
+                                   + "(repeatable, set in order; recorded with the session), e.g. exposure_auto=1 to "
+                                   + "stop auto-exposure hunting.", valueName: "name=value"))
+        var cameraControls: [CameraControlSetting] = []
+
         @Option(help: ArgumentHelp("The study or application identifier stored as appID.", valueName: "id"))
         var appID: String = "gazerec"
 
@@ -124,6 +130,9 @@ extension Gazerec {
             if preview && (detach || stream != nil) {
                 throw ValidationError("--preview draws on this terminal; it cannot be used with --detach or --stream.")
             }
+            if input != nil && !cameraControls.isEmpty {
+                throw ValidationError("--camera-control sets a camera's controls; a video given with --input has none.")
+            }
             if asFastAsPossible && input == nil { throw ValidationError("--as-fast-as-possible applies to --input only.") }
             if let fps, input != nil {
                 throw ValidationError("--fps \(fps.rawValue) requests a camera's rate; a video given with --input plays at the "
@@ -168,8 +177,10 @@ extension Gazerec {
                 source = .file(path: input, asFastAsPossible: asFastAsPossible)
             } else {
                 let size = resolution ?? Size2D(argument: "640x480")!
-                source = .camera(.init(path: device ?? "/dev/video0", width: size.width, height: size.height,
-                                       framesPerSecond: (fps ?? .thirty).rawValue))
+                var camera = V4L2Camera.Configuration(path: device ?? "/dev/video0", width: size.width, height: size.height,
+                                                      framesPerSecond: (fps ?? .thirty).rawValue)
+                camera.controls = cameraControls
+                source = .camera(camera)
             }
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
@@ -182,6 +193,7 @@ extension Gazerec {
             configuration.calibration = applied
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
+            configuration.mirror = vision.mirror
             if let markersFrom {
                 configuration.markerInput = markersFrom == "-"
                     ? MarkerFeed.Input(name: "stdin", descriptor: dup(STDIN_FILENO))

@@ -50,7 +50,7 @@ extension Gazerec {
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()
-            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted)
+            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted, mirror: vision.mirror)
             defer { source.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength ?? record.focalLengthPixels,
