@@ -2,7 +2,7 @@
 # Recording benchmark: replays a 60 fps 640×480 clip at its own pace through `gazerec start`
 # (as a camera would deliver it) and reports whether every frame was recorded, the achieved
 # rate, the per-frame lag (frame due → features ready) and the CPU per frame, without and with
-# the live --preview (to show it does not slow capture). Release build.
+# the live --preview and with --save-video (to show neither slows capture). Release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
@@ -28,6 +28,8 @@ print(f'  achieved rate          {r[\"achievedFramesPerSecond\"]} fps (clip 60 f
 print(f'  lag median / p95       {r[\"lagMedianMilliseconds\"]} / {r[\"lagP95Milliseconds\"]} ms (frame due → features ready)')
 print(f'  CPU per frame          {1000 * r[\"cpuSeconds\"] / n:.2f} ms (all threads: decoding, vision, storage; model load excluded)')
 print(f'  wall time              {$3:.1f} s for {n / 60:.1f} s of video')
+v = r.get('savedVideo')
+if v: print(f'  saved video            {v[\"frames\"]} frames, {v[\"droppedFrames\"]} left out')
 "
 }
 # With the shared head-turn clip, a scripted calibration first, so the recordings map gaze.
@@ -44,3 +46,8 @@ script -qfec "'$gazerec' start --input '$clip' --blend-shapes eyeBlink_L,eyeBlin
 end=$(date +%s.%N)
 id=$(grep -aoE '[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}' "$work/preview.out" | tail -1)
 report "$id" "with --preview (drawn on a pseudo-terminal)" "$end - $start"
+# The same keeping the video (lossless FFV1, written on its own thread).
+start=$(date +%s.%N)
+id=$("$gazerec" start --input "$clip" --blend-shapes eyeBlink_L,eyeBlink_R --save-video "$work/kept.mkv" 2>/dev/null)
+end=$(date +%s.%N)
+report "$id" "with --save-video ($(du -m "$work/kept.mkv" | cut -f1) MB)" "$end - $start"

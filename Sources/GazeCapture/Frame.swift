@@ -46,6 +46,7 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case deviceError(path: String, operation: String, reason: String)
     case unknownControl(path: String, name: String, available: [String])
     case badControl(path: String, detail: String)
+    case cannotWriteVideo(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -71,6 +72,8 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "camera \(path) has no control '\(name)'"
                 + (available.isEmpty ? " (it offers none that can be set)." : "; it offers \(available.joined(separator: ", ")).")
                 + " See them with their ranges in 'gazerec devices'."
+        case let .cannotWriteVideo(path, reason):
+            return "cannot write the video \(path): \(reason). Check the folder exists and has room."
         case let .badControl(path, detail):
             return "camera \(path): \(detail). See its controls in 'gazerec devices'."
         }

@@ -165,6 +165,8 @@ public struct RecordingFacts: Sendable, Equatable {
     public var mirrored: MirrorReason?
     /// Camera controls set when the camera opened, in order, with the values read back.
     public var cameraControls: [NamedValue]?
+    /// The video the recorder kept of the frames it analysed (`start` told to save it).
+    public var savedVideo: SavedVideo?
     public var grantedFramesPerSecond: Double?
     /// Frames over the recording's wall time, to two decimals.
     public var achievedFramesPerSecond: Double?
@@ -184,6 +186,22 @@ public struct RecordingFacts: Sendable, Equatable {
         case option
         /// The camera reported its horizontal-flip control on.
         case camera
+    }
+
+    /// A video file of a recording's frames, as analysed (gray, lossless), one per stored frame
+    /// unless frames were dropped from it.
+    public struct SavedVideo: Sendable, Equatable {
+        public var path: String
+        public var frames: Int
+        /// Frames left out because writing fell behind (then the video and the stored frames no
+        /// longer pair one to one, and it cannot be re-analysed into the session).
+        public var droppedFrames: Int
+
+        public init(path: String, frames: Int, droppedFrames: Int) {
+            self.path = path
+            self.frames = frames
+            self.droppedFrames = droppedFrames
+        }
     }
 
     /// A camera control's name and value.

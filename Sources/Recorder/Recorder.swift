@@ -41,6 +41,9 @@ public struct RecordingConfiguration: @unchecked Sendable {
     /// The source is mirrored (a selfie view): turn its frames back left to right. A camera that
     /// reports its horizontal-flip control on is turned back without being told.
     public var mirror = false
+    /// Where to keep the analysed frames as a lossless video: a file, or a folder to hold
+    /// `<session id>.mkv`; nil keeps none.
+    public var videoDestination: VideoDestination?
     /// Event markers read line by line while recording (a pipe, a named pipe, a growing file), if any.
     public var markerInput: MarkerFeed.Input?
     /// Told about marker lines that could not be stored as given (on the marker feed's thread).
@@ -62,6 +65,13 @@ public struct RecordingConfiguration: @unchecked Sendable {
     }
 }
 
+/// Where a recording's video goes.
+public enum VideoDestination: Sendable, Equatable {
+    case file(String)
+    /// A folder (created if missing) for `<session id>.mkv`.
+    case folder(String)
+}
+
 /// How a recording ended.
 public struct RecordingResult: Sendable {
     public var sessionID: String
@@ -74,6 +84,10 @@ public struct RecordingResult: Sendable {
     public var gazeSamples: Int
     public var droppedFrames: Int
     public var durationSeconds: Double
+    /// The video kept of the frames, if one was asked for.
+    public var savedVideo: RecordingFacts.SavedVideo?
+    /// Why the video ended before the recording did (a full disk), if it did.
+    public var videoFailure: (any Error)?
     /// The error that ended the recording early (camera lost, unreadable file, disk full), if any.
     public var failure: (any Error)?
     /// Whether the session could be closed (false when the store itself failed: the committed
@@ -147,8 +161,20 @@ public final class Recorder {
         if let camera = input.camera, !camera.appliedControls.isEmpty {
             facts.cameraControls = camera.appliedControls.map { .init(name: $0.name, value: $0.value) }
         }
+        let sessionID = UUID().uuidString
+        let saver = try configuration.videoDestination.map { destination -> VideoSaver in
+            let path: String
+            switch destination {
+            case .file(let file): path = file
+            case .folder(let folder):
+                try SessionDatabase.createFolder(folder)
+                path = (folder as NSString).appendingPathComponent(sessionID + ".mkv")
+            }
+            return try VideoSaver(path: path, width: input.source.width, height: input.source.height,
+                                  title: "gazerec session \(sessionID)")
+        }
         let session = try RecordingSession(
-            database: database, id: UUID().uuidString, appID: configuration.appID, beginTimeSeconds: begin,
+            database: database, id: sessionID, appID: configuration.appID, beginTimeSeconds: begin,
             device: DeviceInfo(model: input.deviceModel, screenWidth: configuration.screenWidth,
                                screenHeight: configuration.screenHeight, systemName: "Linux",
                                systemVersion: SystemClock.systemVersion()),
@@ -182,7 +208,8 @@ public final class Recorder {
         }
 
         do {
-            try pipeline.processAll(running) { features, event in
+            let frames: FrameSource = saver.map { saver in ObservedFrameSource(running) { saver.stage($0) } } ?? running
+            try pipeline.processAll(frames) { features, event in
                 // Camera frames carry Unix time; replayed files their presentation time from the start.
                 let time = replayStart.map { $0 + features.timestampSeconds } ?? features.timestampSeconds
                 lastTimestamp = time
@@ -196,6 +223,7 @@ public final class Recorder {
                 }
                 let gaze = try session.record(measurement, blendShapeValues: values,
                                               blink: event.map { $0.shifted(by: replayStart ?? 0) })
+                saver?.commit(index: features.frameIndex)
                 if let sample { sample(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze) }
                 if session.frames == 1 { started(session.id) }
                 let faceWarning = session.noFaceWarning
@@ -218,6 +246,7 @@ public final class Recorder {
 
         // 5. Close: no more markers, the last samples, then endTime and the extension data.
         markerFeed?.finish()
+        let video = saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: replayStart ?? 0)) }
         let final = status("ended")
         let endTime = input.camera == nil ? lastTimestamp : max(lastTimestamp, SystemClock.unixTime())
@@ -240,6 +269,7 @@ public final class Recorder {
         }
         // CPU of the recording itself (model loading excluded), all threads.
         finalFacts.cpuSeconds = (SystemClock.cpuSeconds() - cpuAtBegin).rounded(toDecimals: 3)
+        finalFacts.savedVideo = video?.video
         var closed = true
         do {
             try session.close(endTimeSeconds: endTime, facts: finalFacts, endedBy: failure.map { "\($0)" })
@@ -250,7 +280,8 @@ public final class Recorder {
         unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
         return RecordingResult(sessionID: session.id, frames: session.frames, framesWithFace: session.framesWithFace,
                                blinks: session.blinks, eyes: session.eyeStatistics.summary, gazeSamples: session.gazeSamples, droppedFrames: final.droppedFrames,
-                               durationSeconds: endTime - begin, failure: failure, closed: closed)
+                               durationSeconds: endTime - begin, savedVideo: video?.video, videoFailure: video?.failure,
+                               failure: failure, closed: closed)
     }
 }
 

@@ -103,6 +103,11 @@ extension RecordingFacts {
         if let cameraControls {
             members.append(("cameraControls", .object(cameraControls.map { ($0.name, .number(Double($0.value))) })))
         }
+        if let savedVideo {
+            members.append(("savedVideo", .object([("path", .string(savedVideo.path)),
+                                                   ("frames", .number(Double(savedVideo.frames))),
+                                                   ("droppedFrames", .number(Double(savedVideo.droppedFrames)))])))
+        }
         func add(_ name: String, _ value: Double?) { if let value { members.append((name, .number(value))) } }
         add("grantedFramesPerSecond", grantedFramesPerSecond)
         add("achievedFramesPerSecond", achievedFramesPerSecond)
@@ -131,6 +136,11 @@ extension RecordingFacts {
         if case .string(let reason)? = json["mirrored"] {
             guard let mirrored = MirrorReason(rawValue: reason) else { return nil }
             self.mirrored = mirrored
+        }
+        if let video = json["savedVideo"] {
+            guard case .string(let path)? = video["path"], case .number(let frames)? = video["frames"],
+                  case .number(let dropped)? = video["droppedFrames"] else { return nil }
+            savedVideo = SavedVideo(path: path, frames: Int(frames), droppedFrames: Int(dropped))
         }
         if case .object(let controls)? = json["cameraControls"] {
             cameraControls = []

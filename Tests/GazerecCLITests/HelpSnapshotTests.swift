@@ -13,7 +13,7 @@ struct HelpSnapshotTests {
     static let commands: [[String]] = [
         [], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
-        ["calibrations", "import"], ["recalibrate"], ["analyze"], ["devices"], ["fixations"], ["plot"], ["replay"],
+        ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["plot"], ["replay"],
         ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"],
     ]
 

@@ -186,4 +186,55 @@ struct MarkerCommandTests {
         let detachedStdin = try Binary.run(["start", "--input", clip, "--detach", "--markers-from", "-"], environment: environment)
         #expect(detachedStdin.status == 64 && detachedStdin.stderr.contains("a background recorder has none"))
     }
+
+    @Test("start --save-video keeps every frame; reanalyze reproduces the live frames, gaze, blend shapes and blinks, and keeps the markers",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func savedVideoReanalysed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+        let clip = Fixtures.path("video/cap12_headturns_20s.mp4")
+        let calibrated = try Binary.run(["calibrate", "--input", clip, "--script", script], environment: environment)
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let video = folder.path("kept.mkv")
+        let piped = try Binary.runProcess("/bin/bash", ["-c", """
+            (sleep 2; echo trial-1) | "$1" start --input "$2" --duration 5 --save-video "$3" --markers-from -
+            """, "bash", Binary.gazerec, clip, video], environment: environment)
+        try #require(piped.status == 0, "\(piped.stderr)")
+        let id = piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let frames = before["gazerec"]?["frames"]?.arrayValue ?? []
+        #expect(frames.count > 100)
+        #expect(before["gazerec"]?["recorder"]?["savedVideo"]?["frames"] == .number(Double(frames.count)))
+        #expect(before["gazerec"]?["recorder"]?["savedVideo"]?["droppedFrames"] == .number(0))
+        #expect(piped.stderr.contains("video: \(frames.count) frames in \(video)"))
+
+        let redone = try Binary.run(["reanalyze", id], environment: environment)
+        #expect(redone.status == 0, "\(redone.stderr)")
+        let after = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        #expect((before["scanPath"]?.arrayValue?.count ?? 0) > 100)
+        #expect(after["scanPath"] == before["scanPath"])
+        #expect(after["blendShapes"] == before["blendShapes"])
+        for key in ["frames", "blinks", "markers", "eyes", "attention"] {
+            #expect(after["gazerec"]?[key] == before["gazerec"]?[key], "\(key)")
+        }
+        #expect(after["gazerec"]?["reanalysis"]?["video"] == .string(video))
+
+        // A video that is not the session's changes nothing; a session without one is told so.
+        let other = folder.path("other.mkv")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", clip, "-t", "1", "-c:v", "ffv1", "-an", other])
+        try #require(made.status == 0, "\(made.stderr)")
+        let exported = try Binary.run(["export", id], environment: environment).stdoutData
+        let wrong = try Binary.run(["reanalyze", id, "--video", other], environment: environment)
+        #expect(wrong.status == 1 && wrong.stderr.contains("has 25 frames but the session stores \(frames.count)"), "\(wrong.stderr)")
+        #expect(try Binary.run(["export", id], environment: environment).stdoutData == exported)
+        let plain = try Binary.run(["start", "--input", clip, "--duration", "1", "--calibration", "none", "--as-fast-as-possible"],
+                                   environment: environment)
+        let plainID = plain.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let none = try Binary.run(["reanalyze", plainID], environment: environment)
+        #expect(none.status == 1 && none.stderr.contains("was recorded without keeping its video"))
+        let exists = try Binary.run(["start", "--input", clip, "--save-video", video], environment: environment)
+        #expect(exists.status == 64 && exists.stderr.contains("the file exists"))
+    }
 }

@@ -117,6 +117,12 @@ extension Gazerec {
                                    + "stamped when its line arrives, as 'gazerec mark' would.", valueName: "file"))
         var markersFrom: String?
 
+        @Option(help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
+                                   + "'gazerec reanalyze' can run a later pipeline over them: into this .mkv file, or, "
+                                   + "given no path, <database folder>/videos/<session id>.mkv. Written on its own thread.",
+                                   valueName: "path"))
+        var saveVideo: String?
+
         @OptionGroup var smoothingOptions: SmoothingOptions
 
         @OptionGroup var vision: VisionOptions
@@ -143,6 +149,15 @@ extension Gazerec {
             }
             if let markersFrom, markersFrom != "-", access(markersFrom, R_OK) != 0 {
                 throw ValidationError("--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, or '-' for stdin.")
+            }
+            if let saveVideo, !saveVideo.isEmpty {
+                guard saveVideo.lowercased().hasSuffix(".mkv") else {
+                    throw ValidationError("--save-video \(saveVideo): the video is Matroska; give a file name ending in .mkv.")
+                }
+                if FileManager.default.fileExists(atPath: saveVideo) {
+                    throw ValidationError("--save-video \(saveVideo): the file exists, and a recording never overwrites one. "
+                                          + "Give a new name, or --save-video alone for one named after the session.")
+                }
             }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
@@ -194,6 +209,15 @@ extension Gazerec {
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
             configuration.mirror = vision.mirror
+            if let saveVideo {
+                let absolute = { (path: String) in
+                    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+                }
+                configuration.videoDestination = saveVideo.isEmpty
+                    ? .folder(((absolute(databasePath) as NSString).deletingLastPathComponent as NSString)
+                        .appendingPathComponent("videos"))
+                    : .file(absolute(saveVideo))
+            }
             if let markersFrom {
                 configuration.markerInput = markersFrom == "-"
                     ? MarkerFeed.Input(name: "stdin", descriptor: dup(STDIN_FILENO))
@@ -252,12 +276,34 @@ extension Gazerec {
             let gazeText = applied == nil ? "" : ", \(result.gazeSamples) gaze samples"
             Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
                          + "(face in \(facePercent) %\(gazeText), \(EyeFigures.text(result.eyes)), \(result.droppedFrames) dropped)")
+            if let video = result.savedVideo {
+                Console.note("video: \(video.frames) frames in \(video.path)"
+                             + (video.droppedFrames > 0 ? " (\(video.droppedFrames) left out: writing fell behind)" : ""))
+            }
+            if let videoFailure = result.videoFailure {
+                Console.note("warning: the video ended early: \(videoFailure)")
+            }
             if let failure = result.failure {
                 Console.error("\(failure) " + (result.closed
                     ? "Session \(result.sessionID) was closed with what was captured."
                     : "Session \(result.sessionID) keeps every sample committed before this; 'gazerec repair' closes it."))
                 throw ExitCode.failure
             }
+        }
+
+        /// `--save-video` given without a path (at the end, or before another option) gets an empty one
+        /// (ArgumentParser has no options with an optional value): the default location.
+        static func givingOptionalValues(_ arguments: [String]) -> [String] {
+            guard arguments.first == "start" else { return arguments }
+            var result: [String] = []
+            for (index, argument) in arguments.enumerated() {
+                if argument == "--save-video", index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
+                    result += ["--save-video", ""]
+                } else {
+                    result.append(argument)
+                }
+            }
+            return result
         }
 
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.

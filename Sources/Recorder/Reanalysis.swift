@@ -1,0 +1,168 @@
+import Foundation
+import GazeCalibration
+import GazeCapture
+import GazeCore
+import GazeModel
+import GazeVision
+import JSONStream
+import SessionStore
+
+/// Runs today's pipeline over a session's saved video and replaces the session's per-frame data
+/// with what it gives (`gazerec reanalyze`).
+///
+/// The video's frames are the recording's frames as they were analysed, one per stored frame:
+/// frame i is stamped with stored frame i's time, and the very recorder that records a camera
+/// processes them into a scratch database (so a re-analysis is a recording of the same frames, by
+/// construction); the session's frames, scan path, blend shapes and blink events are then replaced
+/// from it in one transaction. Markers and the session's other data stay.
+public enum Reanalysis {
+    public struct Request: Sendable {
+        public var sessionID: String
+        public var videoPath: String
+        public var modelPath: String
+        /// The calibration mapping gaze (nil: the session gets no scan path).
+        public var calibration: AppliedCalibration?
+        public var smoothing: GazeSmoothing
+        public var focalLengthPixels: Double?
+        public var faceFinding: FaceFinding
+
+        public init(sessionID: String, videoPath: String, modelPath: String, calibration: AppliedCalibration?,
+                    smoothing: GazeSmoothing, focalLengthPixels: Double?, faceFinding: FaceFinding) {
+            self.sessionID = sessionID
+            self.videoPath = videoPath
+            self.modelPath = modelPath
+            self.calibration = calibration
+            self.smoothing = smoothing
+            self.focalLengthPixels = focalLengthPixels
+            self.faceFinding = faceFinding
+        }
+    }
+
+    /// What a re-analysis replaced.
+    public struct Result: Sendable {
+        public var frames: Int
+        public var framesWithFace: Int
+        public var gazeSamples: Int
+        public var eyes: EyeSummary?
+    }
+
+    public static func run(_ request: Request, database: SessionDatabase) throws -> Result {
+        let summary = try database.summary(id: request.sessionID)
+        let header = summary.header
+        guard header.endTimeSeconds != nil else { throw ReanalysisError.stillRecording(sessionID: header.id) }
+        let timestamps = try database.frameTimestamps(id: header.id)
+        guard !timestamps.isEmpty else { throw ReanalysisError.noFrames(sessionID: header.id) }
+        let video = try VideoFileSource(path: request.videoPath)
+        let source = RestampedFrameSource(video, timestamps: timestamps, path: request.videoPath)
+
+        let scratch = try TemporaryFolder.make()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratchPath = scratch + "/reanalysis.sqlite"
+        let blendShapes = summary.blendShapeSampleCounts.compactMap { BlendShapeName(rawValue: $0.name) }
+        let orientation = try database.storedFrames(id: header.id).orientation
+        var configuration = RecordingConfiguration(
+            source: .frames(source, name: request.videoPath), databasePath: scratchPath, modelPath: request.modelPath,
+            appID: header.appID, blendShapes: blendShapes, screenWidth: header.deviceInfo.screenWidth,
+            screenHeight: header.deviceInfo.screenHeight, orientation: orientation, maximumDurationSeconds: nil,
+            focalLengthPixels: request.focalLengthPixels)
+        configuration.calibration = request.calibration
+        configuration.smoothing = request.smoothing
+        configuration.faceFinding = request.faceFinding
+        let result = try Recorder(configuration: configuration, stop: StopRequest()).run()
+        if let failure = result.failure { throw failure }
+        if let mismatch = source.mismatch { throw mismatch }
+
+        let redone = try SessionDatabase(path: scratchPath).summary(id: result.sessionID).header.gazerecExtension
+        var gazerecExtension = header.gazerecExtension ?? SessionExtension()
+        gazerecExtension.eyes = redone?.eyes
+        gazerecExtension.warnings = redone?.warnings
+        gazerecExtension.applyCalibration(request.calibration?.reference, smoothing: request.smoothing)
+        var facts: [(String, JSONValue)] = [("at", .number(SystemClock.unixTime().rounded(toDecimals: 3))),
+                                            ("version", .string(GazerecVersion.current)), ("video", .string(request.videoPath))]
+        if let recorder = redone?.recorder {
+            facts.append(("framesWithFace", .number(Double(recorder.framesWithFace ?? 0))))
+            facts.append(("detectorRuns", .number(Double(recorder.detectorRuns ?? 0))))
+        }
+        gazerecExtension.set("reanalysis", .other(json: JSONValue.object(facts).compactText))
+        try database.replaceRecordedData(id: header.id, from: scratchPath, sourceID: result.sessionID,
+                                         gazerecExtension: gazerecExtension)
+        return Result(frames: result.frames, framesWithFace: result.framesWithFace, gazeSamples: result.gazeSamples,
+                      eyes: result.eyes)
+    }
+}
+
+/// A saved video's frames, each stamped with its stored frame's time; notes when the counts differ.
+final class RestampedFrameSource: FrameSource, @unchecked Sendable {
+    private let source: FrameSource
+    private let timestamps: [Double]
+    private let path: String
+    private var next = 0
+    /// Set when the video has more or fewer frames than the session stores.
+    private(set) var mismatch: ReanalysisError?
+
+    init(_ source: FrameSource, timestamps: [Double], path: String) {
+        self.source = source
+        self.timestamps = timestamps
+        self.path = path
+    }
+
+    var name: String { source.name }
+    var width: Int { source.width }
+    var height: Int { source.height }
+    var framesPerSecond: Double { source.framesPerSecond }
+
+    func nextFrame() throws -> Frame? {
+        guard var frame = try source.nextFrame() else {
+            if next != timestamps.count { mismatch = .frameCount(path: path, video: next, stored: timestamps.count) }
+            return nil
+        }
+        guard next < timestamps.count else {
+            var extra = next
+            while try source.nextFrame() != nil { extra += 1 }
+            mismatch = .frameCount(path: path, video: extra + 1, stored: timestamps.count)
+            return nil
+        }
+        frame.timestampSeconds = timestamps[next]
+        frame.index = next
+        next += 1
+        return frame
+    }
+}
+
+/// Why a session cannot be re-analysed.
+public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
+    case stillRecording(sessionID: String)
+    case noFrames(sessionID: String)
+    case noVideo(sessionID: String)
+    case frameCount(path: String, video: Int, stored: Int)
+    case scratch(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .stillRecording(id):
+            return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
+                + "Re-analyse it once it has ended."
+        case let .noFrames(id):
+            return "session \(id) has no stored frames to re-analyse (only sessions recorded by gazerec have them)."
+        case let .noVideo(id):
+            return "session \(id) was recorded without keeping its video, so there is nothing to re-analyse. "
+                + "Record with the video kept ('gazerec start' told to save it)."
+        case let .scratch(reason):
+            return "cannot make a scratch folder for the re-analysis: \(reason). Check the temporary folder (TMPDIR)."
+        case let .frameCount(path, video, stored):
+            return "the video \(path) has \(video) frames but the session stores \(stored): it is not this session's "
+                + "video, or frames were left out of it. Nothing was changed."
+        }
+    }
+}
+
+/// A private folder under the system's temporary directory.
+enum TemporaryFolder {
+    static func make() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/gazerec-reanalysis-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ReanalysisError.scratch(reason: String(cString: strerror(errno)))
+        }
+        return String(cString: made)
+    }
+}

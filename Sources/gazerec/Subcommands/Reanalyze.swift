@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import GazeCalibration
+import GazeModel
+import GazeVision
+import Recorder
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec reanalyze SESSION`: today's pipeline over the video a recording kept.
+    struct Reanalyze: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the current vision pipeline over a session's saved video and replace its per-frame data.",
+            discussion: """
+                For sessions recorded with 'start --save-video': every frame of the video goes through the \
+                pipeline again, stamped with its stored frame's time, and the session's frames, scanPath, \
+                blend shapes and blink events are replaced in one transaction (the old data stays if \
+                anything fails). Markers stay. Gaze uses the session's calibration (or --calibration); \
+                the extension records when, with which version and video ("gazerec"."reanalysis").
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The session id.")
+        var id: String
+
+        @Option(help: ArgumentHelp("The video to analyse (default: the one the recording saved).", valueName: "path"))
+        var video: String?
+
+        @Option(help: ArgumentHelp("Calibration for gaze: an id, 'latest', or 'none' (default: the session's own).",
+                                   valueName: "id"))
+        var calibration: String?
+
+        @OptionGroup var vision: VisionOptions
+
+        func validate() throws {
+            try vision.validate()
+            if vision.mirror {
+                throw ValidationError("--mirror: a saved video holds the frames as they were analysed, already turned back.")
+            }
+        }
+
+        func run() throws {
+            guard let database = try store.openExisting() else {
+                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
+            }
+            try vision.checkModelExists()
+            let header = try database.summary(id: id).header
+            let saved = header.gazerecExtension?.recorder?.savedVideo
+            guard let path = video ?? saved?.path else { throw ReanalysisError.noVideo(sessionID: header.id) }
+            let applied = try chosenCalibration(database, header)
+            let request = Reanalysis.Request(
+                sessionID: header.id, videoPath: path, modelPath: LandmarkModel.resolvePath(vision.model),
+                calibration: applied, smoothing: header.gazerecExtension?.smoothing ?? .none,
+                focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels,
+                faceFinding: try vision.faceFinding(live: false))
+            let result = try Reanalysis.run(request, database: database)
+            let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
+            Console.note("session \(header.id): \(result.frames) frames re-analysed from \(path) (face in \(facePercent) %"
+                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))")
+            Console.output(header.id + "\n")
+        }
+
+        /// `--calibration`, else the session's own (which must still be stored), else none.
+        private func chosenCalibration(_ database: SessionDatabase, _ header: SessionHeader) throws -> AppliedCalibration? {
+            let own = header.gazerecExtension?.calibrationApplied == true ? header.gazerecExtension?.calibration?.id : nil
+            guard let requested = calibration ?? own, requested != "none" else { return nil }
+            do {
+                return AppliedCalibration(try database.calibrationRecord(id: requested))
+            } catch let error as StoreError where calibration == nil {
+                throw UsageError(message: "\(error) The session was mapped with it; give --calibration ID (or none) to "
+                                 + "re-analyse it with another.")
+            }
+        }
+    }
+}
+
+extension ReanalysisError: RuntimeFailure {}
