@@ -161,6 +161,8 @@ public struct RecordingFacts: Sendable, Equatable {
     /// The face model head poses were measured with (`HeadPoseModelName`); nil in sessions
     /// recorded before it was named: the six-point model.
     public var headPoseModel: String?
+    /// The focal length head poses were measured with, in pixels (nil: the frame width).
+    public var focalLengthPixels: Double?
     /// Why frames were turned back left to right before analysis (nil: they were not).
     public var mirrored: MirrorReason?
     /// Camera controls set when the camera opened, in order, with the values read back.

@@ -157,6 +157,7 @@ public final class Recorder {
             sourceName: input.description, width: input.source.width, height: input.source.height,
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
         facts.headPoseModel = HeadPoseModelName.current
+        facts.focalLengthPixels = configuration.focalLengthPixels
         facts.mirrored = input.mirrored
         if let camera = input.camera, !camera.appliedControls.isEmpty {
             facts.cameraControls = camera.appliedControls.map { .init(name: $0.name, value: $0.value) }

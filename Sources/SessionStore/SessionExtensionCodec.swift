@@ -99,6 +99,7 @@ extension RecordingFacts {
             ("model", .string(modelPath)),
         ]
         if let headPoseModel { members.append(("headPoseModel", .string(headPoseModel))) }
+        if let focalLengthPixels { members.append(("focalLengthPixels", .number(focalLengthPixels))) }
         if let mirrored { members.append(("mirrored", .string(mirrored.rawValue))) }
         if let cameraControls {
             members.append(("cameraControls", .object(cameraControls.map { ($0.name, .number(Double($0.value))) })))
@@ -133,6 +134,7 @@ extension RecordingFacts {
                   requestedFramesPerSecond: requested, modelPath: model)
         func number(_ key: String) -> Double? { if case .number(let value)? = json[key] { value } else { nil } }
         if case .string(let headPoseModel)? = json["headPoseModel"] { self.headPoseModel = headPoseModel }
+        if case .number(let focal)? = json["focalLengthPixels"] { focalLengthPixels = focal }
         if case .string(let reason)? = json["mirrored"] {
             guard let mirrored = MirrorReason(rawValue: reason) else { return nil }
             self.mirrored = mirrored

@@ -237,4 +237,23 @@ struct MarkerCommandTests {
         let exists = try Binary.run(["start", "--input", clip, "--save-video", video], environment: environment)
         #expect(exists.status == 64 && exists.stderr.contains("the file exists"))
     }
+
+    @Test("a session recorded with --focal-length keeps it, and reanalyze measures head pose with it again",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func focalLengthKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let recorded = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--duration", "2",
+                                       "--calibration", "none", "--focal-length", "500", "--save-video", folder.path("v.mkv")],
+                                      environment: environment)
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        #expect(before["gazerec"]?["recorder"]?["focalLengthPixels"] == .number(500))
+        #expect(try Binary.run(["reanalyze", id], environment: environment).status == 0)
+        let after = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        #expect((after["gazerec"]?["frames"]?.arrayValue?.count ?? 0) > 30)
+        #expect(after["gazerec"]?["frames"] == before["gazerec"]?["frames"])
+    }
 }

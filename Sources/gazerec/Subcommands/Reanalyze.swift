@@ -52,7 +52,8 @@ extension Gazerec {
             let request = Reanalysis.Request(
                 sessionID: header.id, videoPath: path, modelPath: LandmarkModel.resolvePath(vision.model),
                 calibration: applied, smoothing: header.gazerecExtension?.smoothing ?? .none,
-                focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels,
+                focalLengthPixels: vision.focalLength ?? header.gazerecExtension?.recorder?.focalLengthPixels
+                    ?? applied?.focalLengthPixels,
                 faceFinding: try vision.faceFinding(live: false))
             let result = try Reanalysis.run(request, database: database)
             let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
