@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GazeCapture", targets: ["GazeCapture"]),
         .library(name: "GazeCalibration", targets: ["GazeCalibration"]),
         .library(name: "Recorder", targets: ["Recorder"]),
+        .library(name: "LabServer", targets: ["LabServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,15 +97,22 @@ let package = Package(
 
         // The running recording: any measurement source → samples → store, in batched commits;
         // the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["GazeCalibration", "GazeCapture", "GazeCore", "GazeModel", "GazeVision",
-                                                 "JSONStream", "SessionStore"]),
+        .target(name: "Recorder", dependencies: ["Channels", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
+                                                 "GazeVision", "JSONStream", "SessionStore"]),
+
+        // libpq, PostgreSQL's C client (Debian's libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+
+        // A lab's PostgreSQL server: its schema and roles, sessions pushed from stations (one
+        // transaction each), and sessions read back as a station stores them.
+        .target(name: "LabServer", dependencies: ["CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision",
-                "Recorder", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -14,6 +14,8 @@ packages=(
   ffmpeg                            # makes the sample clip for recording without a camera
   tmux                              # terminal-interface tests
   librsvg2-bin                      # renders SVG plots to PNG in tests
+  libpq-dev                         # lab server: PostgreSQL's client library
+  postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
 )
 
 missing=()

@@ -21,7 +21,7 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Plot.self, Replay.self, List.self, Show.self, Export.self,
+        subcommands: [Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Plot.self, Replay.self, List.self, Show.self, Export.self,
                       Import.self, Delete.self, Repair.self]
     )
 }
@@ -39,6 +39,10 @@ enum Main {
             arguments.removeFirst()
         }
         arguments = Gazerec.Start.givingOptionalValues(arguments)
+        if let refusal = StoreOptions.serverRefusal(arguments) {
+            Console.error(refusal)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         if let typo = ArgumentCheck.typo(in: arguments, root: Gazerec.self) {
             Console.error(typo)
             Foundation.exit(ExitCode.validationFailure.rawValue)

@@ -20,7 +20,12 @@ struct FirstAfternoonTests {
 
         /// A session of `samples` scan-path samples (60 Hz) written straight into the store.
         func storeSession(samples: Int, ended: Bool = true) throws -> String {
-            let database = try SessionDatabase(path: self.database)
+            try Self.storeSession(in: database, samples: samples, ended: ended)
+        }
+
+        /// A session of `samples` scan-path samples (60 Hz) written straight into the store at `path`.
+        static func storeSession(in path: String, samples: Int, ended: Bool = true) throws -> String {
+            let database = try SessionDatabase(path: path)
             let id = UUID().uuidString
             let begin = 1_700_000_000.0
             let writer = try SessionWriter(

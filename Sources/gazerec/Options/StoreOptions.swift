@@ -42,7 +42,11 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens (creating if needed) the database.
     func open() throws -> SessionDatabase {
-        try SessionDatabase(path: resolvedPath)
+        if Self.isServer(resolvedPath) {
+            throw UsageError(message: "--database \(resolvedPath) is a lab server: it is read by list, show, export, "
+                             + "fixations, plot and replay; sessions reach it with 'gazerec push' from a station.")
+        }
+        return try SessionDatabase(path: resolvedPath)
     }
 
     /// Opens the database for writing only if the file exists (nil otherwise).
@@ -57,9 +61,45 @@ struct StoreOptions: ParsableArguments {
         return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
     }
 
+    /// The commands that read a lab server (`--database postgres://…`).
+    static let serverReaders: Set<String> = ["list", "show", "export", "fixations", "plot", "replay", "calibrations list",
+                                             "calibrations show", "calibrations export"]
+
+    /// A one-line refusal when `arguments` point a command that writes at a lab server (nil otherwise).
+    static func serverRefusal(_ arguments: [String]) -> String? {
+        var database = ProcessInfo.processInfo.environment["GAZEREC_DATABASE"]
+        var words: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--database", index + 1 < arguments.count {
+                database = arguments[index + 1]
+                index += 1
+            } else if argument.hasPrefix("--database=") {
+                database = String(argument.dropFirst("--database=".count))
+            } else if !argument.hasPrefix("-"), words.count < 2, words.first != "push" {
+                words.append(argument)
+            }
+            index += 1
+        }
+        guard let database, isServer(database), let command = words.first, command != "push", command != "help" else { return nil }
+        let name = words.count == 2 && command == "calibrations" ? words.joined(separator: " ") : command
+        guard !serverReaders.contains(name) else { return nil }
+        return "\(database) is a lab server: '\(name)' works on a station's database file; the server "
+            + "is read by list, show, export, fixations, plot, replay and calibrations list/show/export, and sessions "
+            + "reach it with 'gazerec push' from a station."
+    }
+
+    /// Whether the database is a lab's PostgreSQL server (a `postgres://` or `postgresql://` URI).
+    static func isServer(_ path: String) -> Bool { path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") }
+
     /// Opens an existing database for reading only: a missing file is an error naming the path
     /// (a mistyped path must not look like an empty store), and a file nobody may write is read.
+    /// A lab server's sessions and calibrations are read into memory as a station stores them, so
+    /// every reading command gives the same bytes from the server as from the station.
     func openForReading() throws -> SessionDatabase {
-        try SessionDatabase.openForReading(path: resolvedPath)
+        let path = resolvedPath
+        if Self.isServer(path) { return try ServerSnapshot.load(address: path) }
+        return try SessionDatabase.openForReading(path: path)
     }
 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Starts a private PostgreSQL server for gazerec's lab-server tests and benchmarks (or for trying
+# `gazerec push` on one machine): a cluster in a folder of its own, on 127.0.0.1 at a port of its
+# own, with the two roles docs/Lab.md describes and passwords in a PGPASSFILE. Idempotent: a
+# running cluster is reused. Prints the environment to use, as `export` lines:
+#   eval "$(Scripts/setup-postgres.sh)"
+# Installs Debian's postgresql when missing (Scripts/setup-system.sh lists it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup-system.sh
+port="${GAZEREC_TEST_POSTGRES_PORT:-54329}"
+base="${TMPDIR:-/tmp}/gazerec-postgres-$port"
+bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+run_as=()
+if [ "$(id -u)" -eq 0 ]; then run_as=(runuser -u postgres --); fi
+mkdir -p "$base"
+[ "$(id -u)" -eq 0 ] && chown postgres: "$base"
+if [ ! -f "$base/data/PG_VERSION" ]; then
+  echo "gazerec-superuser" > "$base/superuser-password"
+  [ "$(id -u)" -eq 0 ] && chown postgres: "$base/superuser-password"
+  "${run_as[@]}" "$bin/initdb" -D "$base/data" -A scram-sha-256 --pwfile="$base/superuser-password" -U gazerec_admin \
+    > "$base/initdb.log" 2>&1 || { cat "$base/initdb.log" >&2; exit 1; }
+  rm -f "$base/superuser-password"
+  cat >> "$base/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$base'
+fsync = off
+CONF
+  # TCP with passwords only: the lines docs/Lab.md gives for a lab's server.
+  cat > "$base/data/pg_hba.conf" <<HBA
+host    all    all    127.0.0.1/32    scram-sha-256
+HBA
+fi
+if ! "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" status > /dev/null 2>&1; then
+  "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -l "$base/server.log" -w start > /dev/null
+fi
+pgpass="$base/pgpass"
+cat > "$pgpass" <<PASS
+127.0.0.1:$port:*:gazerec_admin:gazerec-superuser
+127.0.0.1:$port:*:gazerec_analysis:analysis-secret
+127.0.0.1:$port:*:gazerec_station:station-secret
+PASS
+chmod 600 "$pgpass"
+export PGPASSFILE="$pgpass"
+admin="postgres://gazerec_admin@127.0.0.1:$port/postgres"
+psql -q -v ON_ERROR_STOP=1 "$admin" > /dev/null <<SQL
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_analysis') THEN
+    CREATE ROLE gazerec_analysis LOGIN PASSWORD 'analysis-secret';
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_station') THEN
+    CREATE ROLE gazerec_station LOGIN PASSWORD 'station-secret';
+  END IF;
+END \$\$;
+SQL
+echo "export PGPASSFILE='$pgpass'"
+echo "export GAZEREC_TEST_POSTGRES_ADMIN='$admin'"
+echo "export GAZEREC_TEST_POSTGRES_PORT='$port'"

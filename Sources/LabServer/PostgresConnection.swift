@@ -1,0 +1,226 @@
+import CLibPQ
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq.
+///
+/// The address is a libpq connection URI or string (`postgres://USER@HOST:PORT/DB?sslmode=…`):
+/// the password comes from `PGPASSFILE`, `~/.pgpass` or `PGPASSWORD`, never from the address
+/// (one given there is refused), and TLS is used when the server offers it (libpq's
+/// `sslmode=prefer`). Parameters travel separately from the SQL text (no quoting of values).
+/// THREAD SAFETY: one thread at a time.
+public final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// The address without any secret, for messages.
+    public let address: String
+
+    public init(address: String) throws {
+        self.address = address
+        if Self.hasPassword(address) { throw LabServerError.passwordInAddress }
+        guard let connection = PQconnectdb(address) else { throw LabServerError.cannotConnect(address: address, reason: "out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = Self.message(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw LabServerError.cannotConnect(address: address, reason: reason)
+        }
+        handle = connection
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether a URI carries a password (`postgres://user:secret@host`) or a key/value string a `password=`.
+    static func hasPassword(_ address: String) -> Bool {
+        if let url = URLComponents(string: address), url.scheme == "postgres" || url.scheme == "postgresql" {
+            return url.password != nil || (url.queryItems ?? []).contains { $0.name == "password" }
+        }
+        return address.split(separator: " ").contains { $0.lowercased().hasPrefix("password=") }
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// Whether the connection uses TLS.
+    public var usesTLS: Bool { PQsslInUse(handle) == 1 }
+
+    /// The role the connection is logged in as.
+    public var user: String { String(cString: PQuser(handle)) }
+
+    /// A result's rows as text (NULL as nil).
+    public struct Rows {
+        public var columns: [String]
+        public var values: [[String?]]
+    }
+
+    /// Runs one statement with text parameters ($1, $2, …; nil is NULL) and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> Rows {
+        let result = try run(sql, parameters, binary: [])
+        defer { PQclear(result) }
+        return rows(result)
+    }
+
+    /// Runs one statement whose parameters may be binary (`Data`, e.g. for `bytea`) or text.
+    @discardableResult
+    public func query(_ sql: String, values: [Value]) throws -> Rows {
+        let result = try run(sql, values.map(\.text), binary: values.map(\.data))
+        defer { PQclear(result) }
+        return rows(result)
+    }
+
+    /// A parameter: text, binary or NULL.
+    public enum Value {
+        case text(String)
+        case binary(Data)
+        case null
+
+        var text: String? { if case .text(let t) = self { t } else { nil } }
+        var data: Data? { if case .binary(let d) = self { d } else { nil } }
+    }
+
+    /// The first column of a query's rows as raw bytes (for `bytea` selected in binary form).
+    public func binaryColumn(_ sql: String, _ parameters: [String?]) throws -> [Data] {
+        let result = try run(sql, parameters, binary: [], binaryResult: true)
+        defer { PQclear(result) }
+        return (0..<PQntuples(result)).map { row in
+            guard PQgetisnull(result, row, 0) == 0, let bytes = PQgetvalue(result, row, 0) else { return Data() }
+            return Data(bytes: bytes, count: Int(PQgetlength(result, row, 0)))
+        }
+    }
+
+    private func run(_ sql: String, _ texts: [String?], binary: [Data?], binaryResult: Bool = false) throws -> OpaquePointer {
+        let count = max(texts.count, binary.count)
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        for index in 0..<count {
+            if index < binary.count, let data = binary[index] {
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(data.count, 1))
+                data.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { buffer.update(from: base.assumingMemoryBound(to: CChar.self), count: data.count) }
+                }
+                buffers.append(buffer)
+                lengths.append(Int32(data.count))
+                formats.append(1)
+            } else if index < texts.count, let text = texts[index] {
+                buffers.append(strdup(text))
+                lengths.append(0)
+                formats.append(0)
+            } else {
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            }
+        }
+        defer { buffers.forEach { $0.map { free($0) } } }
+        let result = buffers.withUnsafeBufferPointer { values in
+            values.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(count, 1)) { pointers in
+                PQexecParams(handle, sql, Int32(count), nil, count == 0 ? nil : pointers, lengths, formats, binaryResult ? 1 : 0)
+            }
+        }
+        guard let result else { throw LabServerError.server(address: address, reason: Self.message(PQerrorMessage(handle))) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_COPY_IN else {
+            // The primary message alone ("permission denied for table session"), without LINE/caret lines.
+            let reason = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                ?? Self.message(PQresultErrorMessage(result))
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            PQclear(result)
+            if PQstatus(handle) != CONNECTION_OK { throw LabServerError.connectionLost(address: address, reason: reason) }
+            throw LabServerError.statement(state: state, reason: reason)
+        }
+        return result
+    }
+
+    private func rows(_ result: OpaquePointer) -> Rows {
+        let columns = (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) }
+        let values = (0..<PQntuples(result)).map { row in
+            (0..<PQnfields(result)).map { column -> String? in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+        return Rows(columns: columns, values: values)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try query("BEGIN")
+        do {
+            let value = try body()
+            try query("COMMIT")
+            return value
+        } catch {
+            _ = try? query("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `COPY table (columns) FROM STDIN` in text format, the rows streamed from `chunks` (each a
+    /// block of complete lines, tab-separated, `\N` for NULL).
+    public func copy(into table: String, columns: [String], chunks: () throws -> Data?) throws {
+        let result = try run("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [], binary: [])
+        PQclear(result)
+        do {
+            while let chunk = try chunks() {
+                let status = chunk.withUnsafeBytes { raw in
+                    PQputCopyData(handle, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count))
+                }
+                guard status == 1 else {
+                    throw LabServerError.connectionLost(address: address, reason: Self.message(PQerrorMessage(handle)))
+                }
+            }
+        } catch {
+            _ = PQputCopyEnd(handle, "aborted by gazerec")
+            while let pending = PQgetResult(handle) { PQclear(pending) }
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else {
+            throw LabServerError.connectionLost(address: address, reason: Self.message(PQerrorMessage(handle)))
+        }
+        var failure: LabServerError?
+        while let pending = PQgetResult(handle) {
+            if PQresultStatus(pending) != PGRES_COMMAND_OK {
+                failure = .statement(state: "", reason: Self.message(PQresultErrorMessage(pending)))
+            }
+            PQclear(pending)
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// What can go wrong with a lab server, each a sentence a user can act on.
+public enum LabServerError: Error, CustomStringConvertible, Equatable {
+    case passwordInAddress
+    case cannotConnect(address: String, reason: String)
+    case connectionLost(address: String, reason: String)
+    case server(address: String, reason: String)
+    case statement(state: String, reason: String)
+    case conflict(sessionID: String)
+    case notPermitted(reason: String)
+    case newerSchema(version: Int, known: Int)
+
+    public var description: String {
+        switch self {
+        case .passwordInAddress:
+            return "the server address holds a password; passwords come from PGPASSFILE, ~/.pgpass or PGPASSWORD, "
+                + "never from a command line (where other users can read it). Remove it from the address."
+        case let .cannotConnect(address, reason):
+            return "cannot connect to \(address): \(reason)"
+        case let .connectionLost(address, reason):
+            return "the connection to \(address) was lost: \(reason). Nothing half-written stays on the server; "
+                + "push again when it is back."
+        case let .server(address, reason):
+            return "server \(address): \(reason)"
+        case let .statement(_, reason):
+            return "the server refused: \(reason)"
+        case let .conflict(id):
+            return "session \(id) is already on the server with other content. Push it with the replacement allowed "
+                + "(by a role that may delete) to overwrite it, or leave it out."
+        case let .notPermitted(reason):
+            return "not permitted: \(reason). Stations may add sessions; only the analysis role may replace or delete."
+        case let .newerSchema(version, known):
+            return "the server's gazerec schema is version \(version), newer than this gazerec knows (\(known)). Update gazerec."
+        }
+    }
+}

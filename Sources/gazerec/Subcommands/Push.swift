@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import GazeCalibration
+import GazeModel
+import JSONStream
+import LabServer
+import Recorder
+import SessionStore
+
+extension Gazerec {
+    /// `gazerec push ADDRESS`: this station's finished sessions and its calibrations to the lab's server.
+    struct Push: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send finished sessions and calibrations to a lab's PostgreSQL server.",
+            discussion: """
+                ADDRESS is a PostgreSQL URI, e.g. postgres://gazerec_station@lab-server/gazerec; the \
+                password comes from PGPASSFILE, ~/.pgpass or PGPASSWORD, never the command line, and TLS \
+                is used when the server offers it. Each session is one transaction: the server has it \
+                whole or not at all, so an interrupted push is simply run again. A session the server \
+                already has with the same content is skipped; the same id with other content is an error \
+                unless --replace (which needs the analysis role). Prints one line per session: its id \
+                and added, unchanged or replaced. Read the server back with \
+                'gazerec --database ADDRESS list|show|export|…' (docs/Lab.md).
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("The server: a PostgreSQL URI or connection string.", valueName: "address"))
+        var address: String
+
+        @Argument(help: "Session ids (or unambiguous prefixes) to send.")
+        var ids: [String] = []
+
+        @Flag(help: "Send every finished session.")
+        var all = false
+
+        @Option(help: ArgumentHelp("Send the finished sessions begun on or after this day (YYYY-MM-DD, UTC) or "
+                                   + "Unix time.", valueName: "date"))
+        var since: String?
+
+        @Option(help: ArgumentHelp("This station's label, stored with each session (default: GAZEREC_STATION).",
+                                   valueName: "label"))
+        var station: String?
+
+        @Flag(help: "Overwrite sessions the server has with other content (needs a role that may delete).")
+        var replace = false
+
+        func validate() throws {
+            let choices = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (since == nil ? 0 : 1)
+            guard choices == 1 else {
+                throw ValidationError("Say which sessions to send: ids, --all or --since DATE (one of them).")
+            }
+            if let since, Self.sinceSeconds(since) == nil {
+                throw ValidationError("--since \(since): give a day as YYYY-MM-DD (UTC) or Unix seconds.")
+            }
+        }
+
+        static func sinceSeconds(_ text: String) -> Double? {
+            if let seconds = Double(text), seconds >= 0 { return seconds }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd"
+            return formatter.date(from: text)?.timeIntervalSince1970
+        }
+
+        func run() throws {
+            let database = try store.openForReading()
+            let summaries = try database.summaries()
+            let chosen: [SessionSummary]
+            if !ids.isEmpty {
+                let resolved = try ids.map { try database.summary(id: $0).header.id }
+                chosen = summaries.filter { resolved.contains($0.header.id) }
+            } else {
+                let from = since.flatMap(Self.sinceSeconds) ?? -.infinity
+                chosen = summaries.filter { $0.header.beginTimeSeconds >= from }
+            }
+            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+            let server = try LabServer(address: address)
+            let label = station ?? ProcessInfo.processInfo.environment["GAZEREC_STATION"]
+            let host = ProcessInfo.processInfo.hostName
+            var failures = 0
+            for calibration in try database.calibrations() {
+                let document = try database.calibration(id: calibration.id).document
+                _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), station: label, host: host,
+                                               replace: replace)
+            }
+            for summary in chosen {
+                let id = summary.header.id
+                if summary.header.endTimeSeconds == nil || id == running {
+                    Console.note("skipped \(id): it is still being recorded; push it once it has ended")
+                    continue
+                }
+                let sink = MemoryByteSink()
+                try database.export(ids: [id], asArray: false, to: sink)
+                let samples = try database.scanPath(id: id).samples
+                var next = 0
+                let upload = LabServer.SessionUpload(
+                    id: id, appID: summary.header.appID, beginTimeSeconds: summary.header.beginTimeSeconds,
+                    endTimeSeconds: summary.header.endTimeSeconds, document: Data(sink.bytes), gazeSamples: samples.count,
+                    gazeRows: {
+                        guard next < samples.count else { return nil }
+                        var text = ""
+                        for seq in next..<min(next + 10_000, samples.count) {
+                            let sample = samples[seq]
+                            text += "\(id)\t\(seq)\t\(sample.timestampSeconds)\t\(sample.x)\t\(sample.y)\t\(sample.trackingState.rawValue)\n"
+                        }
+                        next = min(next + 10_000, samples.count)
+                        return Data(text.utf8)
+                    })
+                do {
+                    let outcome = try server.push(upload, station: label, host: host, replace: replace)
+                    Console.output("\(id)\t\(outcome.rawValue)\n")
+                } catch let error as LabServerError {
+                    if case .connectionLost = error { throw error }
+                    failures += 1
+                    Console.error("\(error)")
+                }
+            }
+            Console.note("pushed \(chosen.count) session\(chosen.count == 1 ? "" : "s") to \(address)"
+                         + (server.connection.usesTLS ? " (TLS)" : ""))
+            if failures > 0 { throw ExitCode.failure }
+        }
+    }
+}
+
+extension LabServerError: RuntimeFailure {}

@@ -1,0 +1,185 @@
+import Foundation
+import GazeModel
+import SessionStore
+import Testing
+import TestSupport
+
+/// A lab server: a real PostgreSQL started by Scripts/setup-postgres.sh (the README's test command runs it).
+@Suite("gazerec push and reading a lab server", .serialized)
+struct LabServerTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static var admin: String? { environment["GAZEREC_TEST_POSTGRES_ADMIN"] }
+    static let reason: Comment = "needs a PostgreSQL server: run the tests through Scripts/test.sh, or eval \"$(Scripts/setup-postgres.sh)\" first"
+
+    /// A fresh server database owned by the analysis role, and the two roles' addresses to it.
+    struct Lab {
+        let name = "gazerec_test_" + UUID().uuidString.prefix(8).lowercased()
+        let port = LabServerTests.environment["GAZEREC_TEST_POSTGRES_PORT"] ?? "54329"
+        var analysis: String { "postgres://gazerec_analysis@127.0.0.1:\(port)/\(name)" }
+        var station: String { "postgres://gazerec_station@127.0.0.1:\(port)/\(name)" }
+
+        init() throws {
+            let made = try psql(LabServerTests.admin!, "CREATE DATABASE \(name) OWNER gazerec_analysis")
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+
+        func drop() { _ = try? psql(LabServerTests.admin!, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+
+        /// One value from the server, as the analysis role sees it.
+        func value(_ sql: String) throws -> String {
+            try psql(analysis, sql, flags: ["-tA"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    static func psql(_ address: String, _ sql: String, flags: [String] = []) throws -> CommandResult {
+        try Binary.runProcess("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1"] + flags + [address, "-c", sql])
+    }
+
+    /// A station database holding the iOS fixture and a session of `samples` constructed gaze samples.
+    static func station(_ folder: TemporaryFolder, name: String, samples: Int) throws -> (environment: [String: String], ids: [String]) {
+        let environment = ["GAZEREC_DATABASE": folder.path(name + ".sqlite")]
+        var ids: [String] = []
+        if Fixtures.available {
+            #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
+            ids.append("3BE54760-F1E8-4799-A3CB-78806270E72A")
+        }
+        ids.append(try FirstAfternoonTests.Workspace.storeSession(in: folder.path(name + ".sqlite"), samples: samples))
+        return (environment, ids)
+    }
+
+    @Test("stations push, the server exports every session byte for byte as the station does; a second push changes nothing",
+          .enabled(if: admin != nil, reason))
+    func pushAndReadBack() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (environment, ids) = try Self.station(folder, name: "station", samples: 3_000)
+
+        // A station cannot create the schema; the analysis role does on its first connection.
+        let early = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        #expect(early.status == 1 && early.stderr.contains("no gazerec schema yet"), "\(early.stderr)")
+        #expect(try Binary.run(["--database", lab.analysis, "list", "--ids"]).status == 0)
+
+        let pushed = try Binary.run(["push", lab.station, "--all", "--station", "room-1"], environment: environment)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(Set(pushed.stdout.split(separator: "\n").map(String.init)) == Set(ids.map { "\($0)\tadded" }))
+        for id in ids {
+            let local = try Binary.run(["export", id], environment: environment)
+            let remote = try Binary.run(["--database", lab.analysis, "export", id])
+            #expect(remote.status == 0 && remote.stdoutData == local.stdoutData, "\(id): \(remote.stderr)")
+            let localCSV = try Binary.run(["export", id, "--format", "csv", "--snake-case"], environment: environment)
+            #expect(try Binary.run(["--database", lab.analysis, "export", id, "--format", "csv", "--snake-case"]).stdoutData
+                    == localCSV.stdoutData)
+        }
+        #expect(try lab.value("SELECT string_agg(DISTINCT station || ' ' || pushed_by, ',') FROM session")
+                == "room-1 gazerec_station")
+        #expect(try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(ids.last!)'") == "3000")
+
+        let again = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        #expect(again.status == 0 && again.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("\tunchanged") })
+
+        // Reading commands refuse to write to a server; a password on the command line is refused.
+        let delete = try Binary.run(["--database", lab.analysis, "delete", ids[0], "--yes"])
+        #expect(delete.status == 64 && delete.stderr.contains("is a lab server"), "\(delete.stderr)")
+        let secret = try Binary.run(["push", "postgres://gazerec_station:station-secret@127.0.0.1/x", "--all"],
+                                    environment: environment)
+        #expect(secret.status == 1 && secret.stderr.contains("the server address holds a password"))
+    }
+
+    @Test("the same id with other content is refused; a station may not replace it; the analysis role may",
+          .enabled(if: admin != nil, reason))
+    func conflicts() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (environment, ids) = try Self.station(folder, name: "a", samples: 100)
+        let id = ids.last!
+        #expect(try Binary.run(["push", lab.analysis, id], environment: environment).status == 0)
+        // Another station's database: the same id, other content.
+        let other = folder.path("b.sqlite")
+        let otherID = try FirstAfternoonTests.Workspace.storeSession(in: other, samples: 200)
+        let exported = try Binary.run(["export", otherID], environment: ["GAZEREC_DATABASE": other]).stdout
+        let changed = folder.path("changed.json")
+        try exported.replacingOccurrences(of: otherID, with: id).write(toFile: changed, atomically: true, encoding: .utf8)
+        let elsewhere = ["GAZEREC_DATABASE": folder.path("c.sqlite")]
+        #expect(try Binary.run(["import", changed], environment: elsewhere).status == 0)
+
+        let refused = try Binary.run(["push", lab.station, id], environment: elsewhere)
+        #expect(refused.status == 1 && refused.stderr.contains("already on the server with other content"), "\(refused.stderr)")
+        let station = try Binary.run(["push", lab.station, id, "--replace"], environment: elsewhere)
+        #expect(station.status == 1 && station.stderr.contains("not permitted"), "\(station.stderr)")
+        #expect(try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(id)'") == "100")
+        let replaced = try Binary.run(["push", lab.analysis, id, "--replace"], environment: elsewhere)
+        #expect(replaced.status == 0 && replaced.stdout == "\(id)\treplaced\n", "\(replaced.stderr)")
+        #expect(try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(id)'") == "200")
+        #expect(try Binary.run(["--database", lab.analysis, "export", id]).stdoutData
+                == Binary.run(["export", id], environment: elsewhere).stdoutData)
+    }
+
+    @Test("a push killed mid-session leaves the server with the session whole or not at all; the next push completes",
+          .enabled(if: admin != nil, reason))
+    func killedMidPush() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Binary.run(["--database", lab.analysis, "list"]).status == 0)
+        let environment = ["GAZEREC_DATABASE": folder.path("big.sqlite")]
+        let ids = try (0..<3).map { _ in
+            try FirstAfternoonTests.Workspace.storeSession(in: folder.path("big.sqlite"), samples: 150_000)
+        }
+        for delay in [200_000, 600_000] as [useconds_t] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+            process.arguments = ["push", lab.station, "--all"]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            usleep(300_000)  // the server notices the closed connection and rolls back
+            for id in ids {
+                let rows = try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(id)'")
+                let sessions = try lab.value("SELECT count(*) FROM session WHERE id = '\(id)'")
+                #expect((sessions == "0" && rows == "0") || (sessions == "1" && rows == "150000"), "\(id): \(sessions) \(rows)")
+            }
+        }
+        let finished = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(try lab.value("SELECT count(*) FROM gaze_sample") == "450000")
+    }
+
+    @Test("two stations pushing at once lose nothing", .enabled(if: admin != nil, reason))
+    func twoStations() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Binary.run(["--database", lab.analysis, "list"]).status == 0)
+        var environments: [[String: String]] = []
+        for station in ["a", "b"] {
+            for _ in 0..<20 { _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path(station + ".sqlite"), samples: 600) }
+            environments.append(["GAZEREC_DATABASE": folder.path(station + ".sqlite")])
+        }
+        let processes = try environments.enumerated().map { index, environment in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+            process.arguments = ["push", lab.station, "--all", "--station", "station-\(index)"]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        processes.forEach { $0.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(try lab.value("SELECT count(*) || ' ' || count(DISTINCT station) FROM session") == "40 2")
+        #expect(try lab.value("SELECT count(*) FROM gaze_sample") == "24000")
+        let listed = try Binary.run(["--database", lab.analysis, "list", "--ids"]).stdout.split(separator: "\n")
+        #expect(listed.count == 40)
+    }
+}
