@@ -4,6 +4,7 @@
 # own, with the two roles docs/Lab.md describes and passwords in a PGPASSFILE. Idempotent: a
 # running cluster is reused. Prints the environment to use, as `export` lines:
 #   eval "$(Scripts/setup-postgres.sh)"
+# `Scripts/setup-postgres.sh stop` stops that cluster (tests of a server going away).
 # Installs Debian's postgresql when missing (Scripts/setup-system.sh lists it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,10 @@ base="${TMPDIR:-/tmp}/gazerec-postgres-$port"
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 run_as=()
 if [ "$(id -u)" -eq 0 ]; then run_as=(runuser -u postgres --); fi
+if [ "${1:-}" = stop ]; then
+  "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -m immediate stop > /dev/null
+  exit 0
+fi
 mkdir -p "$base"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$base"
 if [ ! -f "$base/data/PG_VERSION" ]; then
@@ -33,7 +38,13 @@ host    all    all    127.0.0.1/32    scram-sha-256
 HBA
 fi
 if ! "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" status > /dev/null 2>&1; then
-  "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -l "$base/server.log" -w start > /dev/null
+  # The server outlives this script: it must not hold any descriptor of whoever ran it (a caller
+  # waiting for the end of this script's output would wait for the server's end).
+  for fd in /proc/$$/fd/*; do
+    fd="${fd##*/}"
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+  "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -l "$base/server.log" -w start > /dev/null 2>&1 < /dev/null
 fi
 pgpass="$base/pgpass"
 cat > "$pgpass" <<PASS

@@ -23,6 +23,8 @@ public final class PostgresConnection {
             throw LabServerError.cannotConnect(address: address, reason: reason)
         }
         handle = connection
+        // The server's notices (a shutdown's WARNING) are not gazerec's messages: errors say what matters.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit { PQfinish(handle) }
@@ -34,6 +36,10 @@ public final class PostgresConnection {
         }
         return address.split(separator: " ").contains { $0.lowercased().hasPrefix("password=") }
     }
+
+    /// SQLSTATEs of a server shutting down or a broken connection (classes 57P and 08): the
+    /// connection is as good as lost, whatever libpq's status says yet.
+    static func meansServerGone(_ state: String) -> Bool { state.hasPrefix("57P") || state.hasPrefix("08") }
 
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }
@@ -119,7 +125,11 @@ public final class PostgresConnection {
                 PQexecParams(handle, sql, Int32(count), nil, count == 0 ? nil : pointers, lengths, formats, binaryResult ? 1 : 0)
             }
         }
-        guard let result else { throw LabServerError.server(address: address, reason: Self.message(PQerrorMessage(handle))) }
+        guard let result else {
+            let reason = Self.message(PQerrorMessage(handle))
+            if PQstatus(handle) != CONNECTION_OK { throw LabServerError.connectionLost(address: address, reason: reason) }
+            throw LabServerError.server(address: address, reason: reason)
+        }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_COPY_IN else {
             // The primary message alone ("permission denied for table session"), without LINE/caret lines.
@@ -127,7 +137,9 @@ public final class PostgresConnection {
                 ?? Self.message(PQresultErrorMessage(result))
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             PQclear(result)
-            if PQstatus(handle) != CONNECTION_OK { throw LabServerError.connectionLost(address: address, reason: reason) }
+            if PQstatus(handle) != CONNECTION_OK || Self.meansServerGone(state) {
+                throw LabServerError.connectionLost(address: address, reason: reason)
+            }
             throw LabServerError.statement(state: state, reason: reason)
         }
         return result
@@ -181,7 +193,10 @@ public final class PostgresConnection {
         var failure: LabServerError?
         while let pending = PQgetResult(handle) {
             if PQresultStatus(pending) != PGRES_COMMAND_OK {
-                failure = .statement(state: "", reason: Self.message(PQresultErrorMessage(pending)))
+                let state = PQresultErrorField(pending, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+                let reason = Self.message(PQresultErrorMessage(pending))
+                failure = PQstatus(handle) != CONNECTION_OK || Self.meansServerGone(state)
+                    ? .connectionLost(address: address, reason: reason) : .statement(state: state, reason: reason)
             }
             PQclear(pending)
         }

@@ -182,4 +182,90 @@ struct LabServerTests {
         let listed = try Binary.run(["--database", lab.analysis, "list", "--ids"]).stdout.split(separator: "\n")
         #expect(listed.count == 40)
     }
+
+    @Test("a server that goes away mid-push: one clear line, the station's data untouched, the next push completes",
+          .enabled(if: admin != nil, reason))
+    func serverGoesAway() throws {
+        // A cluster of its own, so stopping it leaves the other tests' server alone.
+        let port = "54331"
+        let setup = Fixtures.repositoryRoot.appendingPathComponent("Scripts/setup-postgres.sh").path
+        let started = try Binary.runProcess(setup, [], environment: ["GAZEREC_TEST_POSTGRES_PORT": port])
+        try #require(started.status == 0, "\(started.stderr)")
+        defer { _ = try? Binary.runProcess(setup, ["stop"], environment: ["GAZEREC_TEST_POSTGRES_PORT": port]) }
+        let exports = Dictionary(uniqueKeysWithValues: started.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "'"))) : nil
+        })
+        let pgpass = try #require(exports["PGPASSFILE"])
+        let name = "gazerec_gone_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try Binary.runProcess("/usr/bin/psql", ["-q", "postgres://gazerec_admin@127.0.0.1:\(port)/postgres", "-c",
+                                                    "CREATE DATABASE \(name) OWNER gazerec_analysis"],
+                                  environment: ["PGPASSFILE": pgpass])
+        let address = "postgres://gazerec_analysis@127.0.0.1:\(port)/\(name)"
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("station.sqlite"), "PGPASSFILE": pgpass]
+        for _ in 0..<4 { _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("station.sqlite"), samples: 200_000) }
+        let before = try Binary.run(["export", "--all"], environment: environment).stdoutData
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+        process.arguments = ["push", address, "--all"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(400_000)
+        _ = try Binary.runProcess(setup, ["stop"], environment: ["GAZEREC_TEST_POSTGRES_PORT": port])
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        let lines = message.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(lines.count == 1 && (lines.first?.contains("was lost") == true || lines.first?.contains("cannot connect") == true),
+                "\(message)")
+        #expect(try Binary.run(["export", "--all"], environment: environment).stdoutData == before)
+
+        let restarted = try Binary.runProcess(setup, [], environment: ["GAZEREC_TEST_POSTGRES_PORT": port])
+        try #require(restarted.status == 0, "\(restarted.stderr)")
+        let again = try Binary.run(["push", address, "--all"], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        let rows = try Binary.runProcess("/usr/bin/psql", ["-tA", address, "-c", "SELECT count(*) FROM gaze_sample"],
+                                         environment: ["PGPASSFILE": pgpass])
+        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "800000")
+    }
+
+    @Test("push --watch sends each session as its recording ends, not one still open, and stops on SIGTERM",
+          .enabled(if: admin != nil, reason))
+    func watching() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Binary.run(["--database", lab.analysis, "list"]).status == 0)
+        let database = folder.path("station.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+        process.arguments = ["push", lab.station, "--watch"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["GAZEREC_DATABASE": database]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        usleep(500_000)
+        let ended = try FirstAfternoonTests.Workspace.storeSession(in: database, samples: 500)
+        let open = try FirstAfternoonTests.Workspace.storeSession(in: database, samples: 500, ended: false)
+        var count = ""
+        for _ in 0..<80 {
+            count = try lab.value("SELECT string_agg(id, ',') FROM session")
+            if !count.isEmpty { break }
+            usleep(100_000)
+        }
+        #expect(count == ended)
+        usleep(2_500_000)
+        #expect(try lab.value("SELECT count(*) FROM session WHERE id = '\(open)'") == "0")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 || process.terminationStatus == 128 + SIGTERM)
+    }
 }

@@ -45,9 +45,16 @@ extension Gazerec {
         @Flag(help: "Overwrite sessions the server has with other content (needs a role that may delete).")
         var replace = false
 
+        @Flag(help: ArgumentHelp("Keep running: push each session as its recording ends (the database is looked at "
+                                 + "every 2 s), until Ctrl-C or SIGTERM. A server that goes away is tried again."))
+        var watch = false
+
         func validate() throws {
             let choices = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (since == nil ? 0 : 1)
-            guard choices == 1 else {
+            if watch && !ids.isEmpty {
+                throw ValidationError("--watch pushes sessions as they end; give --since DATE or nothing, not ids.")
+            }
+            guard choices == 1 || (watch && choices == 0) else {
                 throw ValidationError("Say which sessions to send: ids, --all or --since DATE (one of them).")
             }
             if let since, Self.sinceSeconds(since) == nil {
@@ -65,6 +72,7 @@ extension Gazerec {
         }
 
         func run() throws {
+            if watch { return try runWatching() }
             let database = try store.openForReading()
             let summaries = try database.summaries()
             let chosen: [SessionSummary]
@@ -72,11 +80,60 @@ extension Gazerec {
                 let resolved = try ids.map { try database.summary(id: $0).header.id }
                 chosen = summaries.filter { resolved.contains($0.header.id) }
             } else {
-                let from = since.flatMap(Self.sinceSeconds) ?? -.infinity
-                chosen = summaries.filter { $0.header.beginTimeSeconds >= from }
+                chosen = summaries.filter { $0.header.beginTimeSeconds >= sinceSeconds }
             }
-            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
             let server = try LabServer(address: address)
+            let failures = try push(chosen, from: database, to: server, quietlySkippingRecording: false)
+            Console.note("pushed \(chosen.count) session\(chosen.count == 1 ? "" : "s") to \(address)"
+                         + (server.connection.usesTLS ? " (TLS)" : ""))
+            if failures > 0 { throw ExitCode.failure }
+        }
+
+        private var sinceSeconds: Double { since.flatMap(Self.sinceSeconds) ?? -.infinity }
+
+        /// Every 2 s: the finished sessions not pushed yet in this run, until a stop signal.
+        private func runWatching() throws {
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            var done: Set<String> = []
+            var server: LabServer?
+            Console.note("watching \(store.resolvedPath): each session goes to \(address) when its recording ends; "
+                         + "stop with Ctrl-C")
+            while !stop.isRequested {
+                do {
+                    if FileManager.default.fileExists(atPath: store.resolvedPath) {
+                        let database = try store.openForReading()
+                        let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+                        let ready = try database.summaries().filter {
+                            $0.header.endTimeSeconds != nil && $0.header.id != running && !done.contains($0.header.id)
+                                && $0.header.beginTimeSeconds >= sinceSeconds
+                        }
+                        if !ready.isEmpty {
+                            let connected = try server ?? LabServer(address: address)
+                            server = connected
+                            _ = try push(ready, from: database, to: connected, quietlySkippingRecording: true)
+                            done.formUnion(ready.map(\.header.id))
+                        }
+                    }
+                } catch let error as LabServerError {
+                    switch error {
+                    case .connectionLost, .cannotConnect:
+                        Console.note("warning: \(error) Trying again in 2 s.")
+                        server = nil
+                    default:
+                        throw error
+                    }
+                }
+                for _ in 0..<20 where !stop.isRequested { usleep(100_000) }
+            }
+        }
+
+        /// Pushes sessions (and, first, every calibration); returns how many were refused. A lost
+        /// connection ends the push (thrown); a refused session is reported and the rest go on.
+        private func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabServer,
+                          quietlySkippingRecording: Bool) throws -> Int {
+            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
             let label = station ?? ProcessInfo.processInfo.environment["GAZEREC_STATION"]
             let host = ProcessInfo.processInfo.hostName
             var failures = 0
@@ -85,10 +142,10 @@ extension Gazerec {
                 _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), station: label, host: host,
                                                replace: replace)
             }
-            for summary in chosen {
+            for summary in sessions {
                 let id = summary.header.id
                 if summary.header.endTimeSeconds == nil || id == running {
-                    Console.note("skipped \(id): it is still being recorded; push it once it has ended")
+                    if !quietlySkippingRecording { Console.note("skipped \(id): it is still being recorded; push it once it has ended") }
                     continue
                 }
                 let sink = MemoryByteSink()
@@ -117,9 +174,7 @@ extension Gazerec {
                     Console.error("\(error)")
                 }
             }
-            Console.note("pushed \(chosen.count) session\(chosen.count == 1 ? "" : "s") to \(address)"
-                         + (server.connection.usesTLS ? " (TLS)" : ""))
-            if failures > 0 { throw ExitCode.failure }
+            return failures
         }
     }
 }
