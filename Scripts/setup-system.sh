@@ -16,6 +16,7 @@ packages=(
   librsvg2-bin                      # renders SVG plots to PNG in tests
   libpq-dev                         # lab server: PostgreSQL's client library
   postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
+  time                              # benchmarks: wall time and peak memory of a command
 )
 
 missing=()

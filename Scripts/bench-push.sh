@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Lab-server benchmark: a constructed one-hour 60 fps session (gaze, two blend shapes, per-frame
+# features with eye appearance, as gazerec records them) imported into a station database, then
+# pushed to a local PostgreSQL (Scripts/setup-postgres.sh) and exported back from it; prints wall
+# time and peak memory of each step (release build). Usage: Scripts/bench-push.sh [SECONDS] (3600).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-3600}"
+eval "$(Scripts/setup-postgres.sh)"
+swift build -c release --product gazerec >&2
+gazerec="$(swift build -c release --show-bin-path)/gazerec"
+work="$(mktemp -d)"
+database="gazerec_bench_$$"
+admin="$GAZEREC_TEST_POSTGRES_ADMIN"
+trap 'rm -rf "$work"; psql -q "$admin" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" > /dev/null 2>&1 || true' EXIT
+psql -q "$admin" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/null
+server="postgres://gazerec_analysis@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"
+export GAZEREC_DATABASE="$work/station.sqlite"
+id=$(python3 Scripts/make_session.py "$seconds" 60 "$work/session.json")
+measure() {  # LABEL COMMAND...: wall seconds and peak resident memory
+  /usr/bin/time -f "%e %M" -o "$work/time" "${@:2}" > "$work/out" 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
+  read -r wall kb < "$work/time"
+  printf '  %-34s %7.2f s  %6.0f MB peak\n' "$1" "$wall" "$((kb / 1024))"
+}
+echo "machine: $(nproc) cores, $(date -u +%Y-%m-%d); session: $seconds s at 60 fps, JSON $(du -m "$work/session.json" | cut -f1) MB"
+measure "import into the station" "$gazerec" import "$work/session.json"
+"$gazerec" --database "$server" list > /dev/null   # the schema, as the analysis role
+measure "push to the local server" "$gazerec" push "$server" "$id"
+measure "push again (unchanged)" "$gazerec" push "$server" "$id"
+measure "export from the station" "$gazerec" export "$id" --output "$work/station.json"
+measure "export from the server" "$gazerec" --database "$server" export "$id" --output "$work/server.json"
+cmp -s "$work/station.json" "$work/server.json" && echo "  exports identical: yes" || echo "  exports identical: NO"
