@@ -133,47 +133,43 @@ public final class LabServer {
     /// Sends one session in one transaction: skipped when the server has the same document,
     /// refused when it has another (unless `replace`, which needs a role that may delete).
     public func push(_ upload: SessionUpload, station: String?, host: String, replace: Bool) throws -> Outcome {
-        try permitted {
-            try connection.transaction {
-                // Two stations pushing the same id: the second waits for the first's transaction.
-                try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [upload.id])
-                let existing = try connection.query("SELECT document = $2 FROM session WHERE id = $1", values: [.text(upload.id), .binary(upload.document)])
-                var outcome = Outcome.added
-                if let row = existing.values.first {
-                    let same = row.first.flatMap { $0 }
-                    if same == "t" { return .unchanged }
-                    guard replace else { throw LabServerError.conflict(sessionID: upload.id) }
-                    try connection.query("DELETE FROM session WHERE id = $1", [upload.id])
-                    outcome = .replaced
-                }
-                try connection.query("""
-                    INSERT INTO session (id, app_id, begin_time, end_time, station, host, gaze_samples, document)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                    """, values: [.text(upload.id), .text(upload.appID), .text(String(upload.beginTimeSeconds)),
-                          upload.endTimeSeconds.map { .text(String($0)) } ?? .null, station.map { .text($0) } ?? .null,
-                          .text(host), .text(String(upload.gazeSamples)), .binary(upload.document)])
-                try connection.copy(into: "gaze_sample", columns: ["session_id", "seq", "timestamp", "x", "y", "tracking_state"],
-                                    chunks: upload.gazeRows)
-                return outcome
-            }
+        try store(table: "session", id: upload.id, document: upload.document, replace: replace) {
+            try connection.query("""
+                INSERT INTO session (id, app_id, begin_time, end_time, station, host, gaze_samples, document)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """, values: [.text(upload.id), .text(upload.appID), .text(String(upload.beginTimeSeconds)),
+                              upload.endTimeSeconds.map { .text(String($0)) } ?? .null, station.map { .text($0) } ?? .null,
+                              .text(host), .text(String(upload.gazeSamples)), .binary(upload.document)])
+            try connection.copy(into: "gaze_sample", columns: ["session_id", "seq", "timestamp", "x", "y", "tracking_state"],
+                                chunks: upload.gazeRows)
         }
     }
 
     /// Sends one calibration document (same rules as sessions).
     public func pushCalibration(id: String, document: Data, station: String?, host: String, replace: Bool) throws -> Outcome {
+        try store(table: "calibration", id: id, document: document, replace: replace) {
+            try connection.query("INSERT INTO calibration (id, station, host, document) VALUES ($1, $2, $3, $4)",
+                                 values: [.text(id), station.map { .text($0) } ?? .null, .text(host), .binary(document)])
+        }
+    }
+
+    /// The rule both pushes follow, in one transaction under a lock on the id (two stations pushing
+    /// the same id: the second waits for the first): the same document is left, another is an
+    /// error unless `replace` (then deleted first), and `insert` adds the new one.
+    private func store(table: String, id: String, document: Data, replace: Bool, insert: () throws -> Void) throws -> Outcome {
         try permitted {
             try connection.transaction {
-                try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["calibration " + id])
-                let existing = try connection.query("SELECT document = $2 FROM calibration WHERE id = $1", values: [.text(id), .binary(document)])
+                try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [table + " " + id])
+                let existing = try connection.query("SELECT document = $2 FROM \(table) WHERE id = $1",
+                                                    values: [.text(id), .binary(document)])
                 var outcome = Outcome.added
                 if let row = existing.values.first {
-                    let same = row.first.flatMap { $0 }
-                    if same == "t" { return .unchanged }
-                    guard replace else { throw LabServerError.conflict(sessionID: "calibration " + id) }
-                    try connection.query("DELETE FROM calibration WHERE id = $1", [id])
+                    if row.first.flatMap({ $0 }) == "t" { return .unchanged }
+                    guard replace else { throw LabServerError.conflict(sessionID: table == "session" ? id : "\(table) \(id)") }
+                    try connection.query("DELETE FROM \(table) WHERE id = $1", [id])
                     outcome = .replaced
                 }
-                try connection.query("INSERT INTO calibration (id, station, host, document) VALUES ($1, $2, $3, $4)", values: [.text(id), station.map { .text($0) } ?? .null, .text(host), .binary(document)])
+                try insert()
                 return outcome
             }
         }

@@ -59,7 +59,7 @@ public enum Reanalysis {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scratchPath = scratch + "/reanalysis.sqlite"
         let blendShapes = summary.blendShapeSampleCounts.compactMap { BlendShapeName(rawValue: $0.name) }
-        let orientation = try database.storedFrames(id: header.id).orientation
+        let orientation = try database.sampleOrientation(id: header.id)
         var configuration = RecordingConfiguration(
             source: .frames(source, name: request.videoPath), databasePath: scratchPath, modelPath: request.modelPath,
             appID: header.appID, blendShapes: blendShapes, screenWidth: header.deviceInfo.screenWidth,

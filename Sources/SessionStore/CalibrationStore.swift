@@ -171,17 +171,30 @@ extension SessionDatabase {
                                                   reason: "frame \(frames.count): \(error.reason)")
                     }
                 }
-                let orientation = try Int.fetchOne(db, sql: """
-                    SELECT orientation FROM (
-                        SELECT orientation, 0 AS rank FROM gazeSample WHERE sessionRowID = ?1 AND seq = 0
-                        UNION ALL SELECT b.orientation, 1 FROM blendShapeSample b JOIN blendShapeSeries s
-                            ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?1 AND b.seq = 0)
-                    ORDER BY rank LIMIT 1
-                    """, arguments: [rowid]) ?? 0
-                return StoredFrames(header: header, frames: frames, orientation: orientation,
+                return StoredFrames(header: header, frames: frames, orientation: try Self.orientation(db, sessionRowID: rowid),
                                     recording: header.endTimeSeconds == nil)
             }
         }
+    }
+
+    /// The orientation a session's samples were recorded with (from its first sample; 0 if none).
+    public func sampleOrientation(id: String) throws -> Int {
+        try guarded("read session \(id)") {
+            try writer.read { db in
+                guard let rowid = try Self.rowid(db, id: id) else { throw StoreError.unknownSession(id: id, databasePath: path) }
+                return try Self.orientation(db, sessionRowID: rowid)
+            }
+        }
+    }
+
+    private static func orientation(_ db: Database, sessionRowID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT orientation FROM (
+                SELECT orientation, 0 AS rank FROM gazeSample WHERE sessionRowID = ?1 AND seq = 0
+                UNION ALL SELECT b.orientation, 1 FROM blendShapeSample b JOIN blendShapeSeries s
+                    ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?1 AND b.seq = 0)
+            ORDER BY rank LIMIT 1
+            """, arguments: [sessionRowID]) ?? 0
     }
 
     /// Replaces a session's scan path, its extension object and its screen size, in one transaction.
