@@ -202,23 +202,41 @@ struct FirstAfternoonTests {
         _ = try work.storeSession(samples: 400_000)
         let out = work.folder.path("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.gazerec)
-        process.arguments = ["export", "--all"] + (toFolder ? ["--output-dir", out] : ["--output", out + "/all.json"])
-        process.environment = ProcessInfo.processInfo.environment.merging(["GAZEREC_DATABASE": work.database]) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        var sawTemporary = false
-        while Date() < deadline, process.isRunning {
-            if (try? FileManager.default.contentsOfDirectory(atPath: out))?.contains(where: { $0.contains(".tmp-") }) == true {
-                sawTemporary = true
-                break
+        // The export is stopped (SIGSTOP) the moment its temporary file is seen and the signal is sent
+        // while it is stopped, so a busy machine cannot let it finish between the two; a run that did
+        // finish first (its file already renamed) is tried again.
+        var process = Process()
+        var caught = false
+        for _ in 0..<5 where !caught {
+            try? FileManager.default.contentsOfDirectory(atPath: out).forEach {
+                try FileManager.default.removeItem(atPath: out + "/" + $0)
             }
-            usleep(2_000)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.gazerec)
+            process.arguments = ["export", "--all"] + (toFolder ? ["--output-dir", out] : ["--output", out + "/all.json"])
+            process.environment = ProcessInfo.processInfo.environment.merging(["GAZEREC_DATABASE": work.database]) { $1 }
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            func temporaryExists() -> Bool {
+                (try? FileManager.default.contentsOfDirectory(atPath: out))?.contains(where: { $0.contains(".tmp-") }) == true
+            }
+            while Date() < deadline, process.isRunning {
+                if temporaryExists() {
+                    kill(process.processIdentifier, SIGSTOP)
+                    caught = process.isRunning && temporaryExists()
+                    break
+                }
+                usleep(2_000)
+            }
+            if !caught {
+                kill(process.processIdentifier, SIGCONT)
+                process.waitUntilExit()
+            }
         }
-        try #require(sawTemporary, "the export ended before its temporary file was seen")
+        try #require(caught, "the export ended before its temporary file was seen, five times")
         kill(process.processIdentifier, signal)
+        kill(process.processIdentifier, SIGCONT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
