@@ -103,9 +103,12 @@ let package = Package(
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 of pushed documents.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
         // A lab's PostgreSQL server: its schema and roles, sessions pushed from stations (one
         // transaction each), and sessions read back as a station stores them.
-        .target(name: "LabServer", dependencies: ["CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
+        .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(

@@ -2,7 +2,8 @@
 # Lab-server benchmark: a constructed one-hour 60 fps session (gaze, two blend shapes, per-frame
 # features with eye appearance, as gazerec records them) imported into a station database, then
 # pushed to a local PostgreSQL (Scripts/setup-postgres.sh) and exported back from it; prints wall
-# time and peak memory of each step (release build). Usage: Scripts/bench-push.sh [SECONDS] (3600).
+# time and peak memory of each step (release build), and the push as a multiple of the station's
+# own export in the same run. Usage: Scripts/bench-push.sh [SECONDS] (3600).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-3600}"
@@ -17,9 +18,11 @@ psql -q "$admin" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/nu
 server="postgres://gazerec_analysis@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"
 export GAZEREC_DATABASE="$work/station.sqlite"
 id=$(python3 Scripts/make_session.py "$seconds" 60 "$work/session.json")
+declare -A walls
 measure() {  # LABEL COMMAND...: wall seconds and peak resident memory
   /usr/bin/time -f "%e %M" -o "$work/time" "${@:2}" > "$work/out" 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
   read -r wall kb < "$work/time"
+  walls[$1]=$wall
   printf '  %-34s %7.2f s  %6.0f MB peak\n' "$1" "$wall" "$((kb / 1024))"
 }
 echo "machine: $(nproc) cores, $(date -u +%Y-%m-%d); session: $seconds s at 60 fps, JSON $(du -m "$work/session.json" | cut -f1) MB"
@@ -30,3 +33,9 @@ measure "push again (unchanged)" "$gazerec" push "$server" "$id"
 measure "export from the station" "$gazerec" export "$id" --output "$work/station.json"
 measure "export from the server" "$gazerec" --database "$server" export "$id" --output "$work/server.json"
 cmp -s "$work/station.json" "$work/server.json" && echo "  exports identical: yes" || echo "  exports identical: NO"
+# This VM's speed varies 3-4x from machine to machine: the push beside the station's own export,
+# measured in the same run (a push exports the session as it sends it).
+python3 -c "
+e = ${walls[export from the station]}
+print(f'  push / station export: {${walls[push to the local server]} / e:.2f}x; unchanged push / export: '
+      f'{${walls[push again (unchanged)]} / e:.2f}x; export from the server / from the station: {${walls[export from the server]} / e:.2f}x')"

@@ -15,6 +15,7 @@ packages=(
   tmux                              # terminal-interface tests
   librsvg2-bin                      # renders SVG plots to PNG in tests
   libpq-dev                         # lab server: PostgreSQL's client library
+  libssl-dev                        # lab server: SHA-256 of pushed documents (OpenSSL's libcrypto)
   postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
   time                              # benchmarks: wall time and peak memory of a command
 )

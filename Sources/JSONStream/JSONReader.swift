@@ -12,14 +12,21 @@ public enum JSONSource: Sendable {
     case file(String)
     /// Bytes already in memory (tests, stored extension objects).
     case bytes([UInt8], name: String)
+    /// Bytes fetched a chunk at a time (a document stored in parts on a server).
+    case chunks(JSONChunkSource, name: String)
 
     /// The name used in error messages.
     public var displayName: String {
         switch self {
         case .file(let path): return path == "-" ? "<stdin>" : path
-        case .bytes(_, let name): return name
+        case .bytes(_, let name), .chunks(_, let name): return name
         }
     }
+}
+
+/// Hands out a document's bytes in order, a chunk at a time; nil at the end.
+public protocol JSONChunkSource: AnyObject, Sendable {
+    func nextChunk() throws -> [UInt8]?
 }
 
 /// One step of the JSON path reported in errors: `scanPath[12].x`.
@@ -44,6 +51,8 @@ public final class JSONReader {
     private var ownsDescriptor = false
     private var memory: [UInt8] = []
     private var memoryOffset = 0
+    /// Where `memory` is refilled from when it runs out (`.chunks`).
+    private var chunkSource: JSONChunkSource?
 
     private let buffer: UnsafeMutablePointer<UInt8>
     private var position = 0
@@ -69,6 +78,8 @@ public final class JSONReader {
         switch source {
         case .bytes(let bytes, _):
             memory = bytes
+        case .chunks(let source, _):
+            chunkSource = source
         case .file(let path):
             if path == "-" {
                 fileDescriptor = 0
@@ -141,7 +152,13 @@ public final class JSONReader {
                 return true
             }
         }
-        let remaining = memory.count - memoryOffset
+        var remaining = memory.count - memoryOffset
+        while remaining == 0, let chunkSource {
+            guard let chunk = try chunkSource.nextChunk() else { break }
+            memory = chunk
+            memoryOffset = 0
+            remaining = chunk.count
+        }
         if remaining == 0 { endOfInput = true; return false }
         let count = min(remaining, Self.chunkSize)
         memory.withUnsafeBufferPointer { source in

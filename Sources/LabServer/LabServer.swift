@@ -1,19 +1,23 @@
 import Foundation
+import JSONStream
+import SessionStore
 
 /// A lab's PostgreSQL server holding the sessions and calibrations its stations push.
 ///
 /// WHAT THIS OBJECT REPRESENTS
 ///   The server side of a lab: a versioned schema (`gazerec_schema`), a `session` row per session
-///   with the station that recorded it and its EyeTracking JSON document (the bytes `gazerec export`
-///   writes for it, so reading it back gives the station's export byte for byte), its scan path as
-///   rows (`gaze_sample`, for SQL), and a `calibration` row per calibration document.
+///   with the station that recorded it and the SHA-256 of its EyeTracking JSON document, the
+///   document itself in mebibyte parts (`session_document`: the bytes `gazerec export` writes for
+///   it, so reading it back gives the station's export byte for byte), its scan path as rows
+///   (`gaze_sample`, for SQL), and a `calibration` row per calibration document.
 ///   Each push of a session is one transaction: the server has it whole or not at all.
 /// ROLES
 ///   `gazerec_station` may read and insert; `gazerec_analysis` may also replace and delete. The
 ///   schema's owner (the analysis role) creates or migrates it; grants go to whichever of the
 ///   two roles exist (docs/Lab.md).
 public final class LabServer {
-    public static let schemaVersion = 1
+    public typealias Rows = PostgresConnection.Rows
+    public static let schemaVersion = 2
     public let connection: PostgresConnection
 
     /// Connects and brings the schema up to date (creating it on an empty database, when allowed).
@@ -39,6 +43,7 @@ public final class LabServer {
                 let current = Int(try connection.query("SELECT COALESCE(MAX(version), 0) FROM gazerec_schema")
                     .values.first?.first.flatMap { $0 } ?? "0") ?? 0
                 if current < 1 { try migration1() }
+                if current < 2 { try migration2() }
             }
         } catch LabServerError.statement(let state, let reason) where state == "42501" {
             throw LabServerError.notPermitted(reason: "the server has no gazerec schema yet and this role may not create "
@@ -81,19 +86,77 @@ public final class LabServer {
                 document bytea NOT NULL
             )
             """)
+        try grant(["session", "gaze_sample", "calibration"])
+        try connection.query("INSERT INTO gazerec_schema (version) VALUES (1)")
+    }
+
+    /// Version 2: a session's document in parts of a mebibyte (`session_document`), streamed in
+    /// and out so neither side holds a whole hour in memory, and its SHA-256 and length on the
+    /// session row, so a push of an unchanged session sends nothing. Documents already stored move
+    /// into one part each. Scan-path rows leave with their session by a trigger, not a foreign key.
+    private func migration2() throws {
+        try connection.query("""
+            CREATE TABLE session_document (
+                session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                part integer NOT NULL,
+                bytes bytea NOT NULL,
+                PRIMARY KEY (session_id, part)
+            )
+            """)
+        // JSON compresses about fourfold; lz4 does it at memory speed where the server has it.
+        try connection.query("""
+            DO $$ BEGIN
+                ALTER TABLE session_document ALTER COLUMN bytes SET COMPRESSION lz4;
+            EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN NULL;
+            END $$
+            """)
+        try connection.query("ALTER TABLE session ADD COLUMN document_sha256 bytea, ADD COLUMN document_bytes bigint")
+        try connection.query("INSERT INTO session_document (session_id, part, bytes) SELECT id, 0, document FROM session")
+        try connection.query("UPDATE session SET document_sha256 = sha256(document), document_bytes = length(document)")
+        try connection.query("""
+            ALTER TABLE session ALTER COLUMN document_sha256 SET NOT NULL, ALTER COLUMN document_bytes SET NOT NULL,
+                DROP COLUMN document
+            """)
+        // A foreign-key check per scan-path row cost three times the rows' own insertion: the
+        // rows go with their session through a trigger instead (only gazerec and the analysis
+        // role delete sessions).
+        try connection.query("""
+            DO $$ DECLARE name text; BEGIN
+                SELECT conname INTO name FROM pg_constraint WHERE conrelid = 'gaze_sample'::regclass AND contype = 'f';
+                IF name IS NOT NULL THEN EXECUTE format('ALTER TABLE gaze_sample DROP CONSTRAINT %I', name); END IF;
+            END $$
+            """)
+        try connection.query("""
+            CREATE FUNCTION gazerec_delete_gaze_samples() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM gaze_sample WHERE session_id = OLD.id;
+                RETURN OLD;
+            END $$
+            """)
+        try connection.query("""
+            CREATE TRIGGER session_gaze_samples AFTER DELETE ON session FOR EACH ROW
+                EXECUTE FUNCTION gazerec_delete_gaze_samples()
+            """)
+        try grant(["session_document"])
+        try connection.query("INSERT INTO gazerec_schema (version) VALUES (2)")
+    }
+
+    /// Stations may read and insert; the analysis role may also update and delete (whichever of
+    /// the two roles exist).
+    private func grant(_ tables: [String]) throws {
+        let list = tables.joined(separator: ", ")
         try connection.query("""
             DO $$ BEGIN
                 IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_station') THEN
-                    GRANT SELECT, INSERT ON session, gaze_sample, calibration TO gazerec_station;
+                    GRANT SELECT, INSERT ON \(list) TO gazerec_station;
                     GRANT SELECT ON gazerec_schema TO gazerec_station;
                 END IF;
                 IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_analysis') THEN
-                    GRANT SELECT, INSERT, UPDATE, DELETE ON session, gaze_sample, calibration TO gazerec_analysis;
+                    GRANT SELECT, INSERT, UPDATE, DELETE ON \(list) TO gazerec_analysis;
                     GRANT SELECT ON gazerec_schema TO gazerec_analysis;
                 END IF;
             END $$
             """)
-        try connection.query("INSERT INTO gazerec_schema (version) VALUES (1)")
     }
 
     /// What a push did to one session or calibration.
@@ -106,65 +169,81 @@ public final class LabServer {
         case replaced
     }
 
-    /// A session as a station pushes it.
-    public struct SessionUpload {
-        public var id: String
-        public var appID: String
-        public var beginTimeSeconds: Double
-        public var endTimeSeconds: Double?
-        /// The session's EyeTracking JSON, as `gazerec export ID` writes it.
-        public var document: Data
-        public var gazeSamples: Int
-        /// Text COPY blocks of its scan path: `seq`, `timestamp`, `x`, `y`, `tracking_state` a line.
-        public var gazeRows: () throws -> Data?
-
-        public init(id: String, appID: String, beginTimeSeconds: Double, endTimeSeconds: Double?, document: Data,
-                    gazeSamples: Int, gazeRows: @escaping () throws -> Data?) {
-            self.id = id
-            self.appID = appID
-            self.beginTimeSeconds = beginTimeSeconds
-            self.endTimeSeconds = endTimeSeconds
-            self.document = document
-            self.gazeSamples = gazeSamples
-            self.gazeRows = gazeRows
-        }
-    }
-
-    /// Sends one session in one transaction: skipped when the server has the same document,
-    /// refused when it has another (unless `replace`, which needs a role that may delete).
-    public func push(_ upload: SessionUpload, station: String?, host: String, replace: Bool) throws -> Outcome {
-        try store(table: "session", id: upload.id, document: upload.document, replace: replace) {
+    /// Sends one session of a station's database in one transaction: skipped when the server has
+    /// the same document, refused when it has another (unless `replace`, which needs a role that
+    /// may delete). The document (the bytes `gazerec export ID` writes) streams from the export
+    /// into parts as it is written, digested on the way; the scan path follows as rows.
+    public func push(sessionID id: String, from database: SessionDatabase, station: String?, host: String,
+                     replace: Bool) throws -> Outcome {
+        let summary = try database.summary(id: id)
+        return try store(table: "session", id: id, storedDigest: "document_sha256", replace: replace, digest: {
+            let sink = DigestSink()
+            try database.export(ids: [id], asArray: false, to: sink)
+            return sink.finish().sha256
+        }, insert: {
+            var document: (sha256: [UInt8], length: Int) = ([], 0)
+            try connection.copyIn("COPY session_document (session_id, part, bytes) FROM STDIN (FORMAT binary)") { put in
+                let writer = try DocumentPartWriter(sessionID: id, put: put)
+                try database.export(ids: [id], asArray: false, to: writer)
+                document = try writer.finish()
+            }
+            let samples = try database.scanPath(id: id).samples
             try connection.query("""
-                INSERT INTO session (id, app_id, begin_time, end_time, station, host, gaze_samples, document)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """, values: [.text(upload.id), .text(upload.appID), .text(String(upload.beginTimeSeconds)),
-                              upload.endTimeSeconds.map { .text(String($0)) } ?? .null, station.map { .text($0) } ?? .null,
-                              .text(host), .text(String(upload.gazeSamples)), .binary(upload.document)])
-            try connection.copy(into: "gaze_sample", columns: ["session_id", "seq", "timestamp", "x", "y", "tracking_state"],
-                                chunks: upload.gazeRows)
-        }
+                INSERT INTO session (id, app_id, begin_time, end_time, station, host, gaze_samples, document_sha256,
+                                     document_bytes)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                """, values: [.text(id), .text(summary.header.appID), .text(String(summary.header.beginTimeSeconds)),
+                              summary.header.endTimeSeconds.map { .text(String($0)) } ?? .null,
+                              station.map { .text($0) } ?? .null, .text(host), .text(String(samples.count)),
+                              .binary(Data(document.sha256)), .text(String(document.length))])
+            try connection.copyIn("""
+                COPY gaze_sample (session_id, seq, timestamp, x, y, tracking_state) FROM STDIN (FORMAT binary)
+                """) { put in
+                var rows = BinaryCopyRows(reservingCapacity: 1 << 20)
+                try BinaryCopyRows.header.withUnsafeBytes { try put($0) }
+                for (seq, sample) in samples.enumerated() {
+                    rows.beginRow(fields: 6)
+                    rows.text(id)
+                    rows.int32(Int32(seq))
+                    rows.float64(sample.timestampSeconds)
+                    rows.float64(sample.x)
+                    rows.float64(sample.y)
+                    rows.text(sample.trackingState.rawValue)
+                    if rows.bytes.count >= 1 << 20 {
+                        try rows.bytes.withUnsafeBytes { try put($0) }
+                        rows.removeAll()
+                    }
+                }
+                try (rows.bytes + BinaryCopyRows.trailer).withUnsafeBytes { try put($0) }
+            }
+        })
     }
 
     /// Sends one calibration document (same rules as sessions).
     public func pushCalibration(id: String, document: Data, station: String?, host: String, replace: Bool) throws -> Outcome {
-        try store(table: "calibration", id: id, document: document, replace: replace) {
+        try store(table: "calibration", id: id, storedDigest: "sha256(document)", replace: replace, digest: {
+            let sink = DigestSink()
+            try document.withUnsafeBytes { try sink.write($0) }
+            return sink.finish().sha256
+        }, insert: {
             try connection.query("INSERT INTO calibration (id, station, host, document) VALUES ($1, $2, $3, $4)",
                                  values: [.text(id), station.map { .text($0) } ?? .null, .text(host), .binary(document)])
-        }
+        })
     }
 
     /// The rule both pushes follow, in one transaction under a lock on the id (two stations pushing
-    /// the same id: the second waits for the first): the same document is left, another is an
-    /// error unless `replace` (then deleted first), and `insert` adds the new one.
-    private func store(table: String, id: String, document: Data, replace: Bool, insert: () throws -> Void) throws -> Outcome {
+    /// the same id: the second waits for the first): a stored document with the same SHA-256
+    /// (`storedDigest`, an SQL expression, against `digest()`) is left, another is an error unless
+    /// `replace` (then deleted first), and `insert` adds the new one.
+    private func store(table: String, id: String, storedDigest: String, replace: Bool, digest: () throws -> [UInt8],
+                       insert: () throws -> Void) throws -> Outcome {
         try permitted {
             try connection.transaction {
                 try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [table + " " + id])
-                let existing = try connection.query("SELECT document = $2 FROM \(table) WHERE id = $1",
-                                                    values: [.text(id), .binary(document)])
+                let existing = try connection.binaryColumn("SELECT \(storedDigest) FROM \(table) WHERE id = $1", [id])
                 var outcome = Outcome.added
-                if let row = existing.values.first {
-                    if row.first.flatMap({ $0 }) == "t" { return .unchanged }
+                if let stored = existing.first {
+                    if [UInt8](stored) == (try digest()) { return .unchanged }
                     guard replace else { throw LabServerError.conflict(sessionID: table == "session" ? id : "\(table) \(id)") }
                     try connection.query("DELETE FROM \(table) WHERE id = $1", [id])
                     outcome = .replaced
@@ -175,13 +254,30 @@ public final class LabServer {
         }
     }
 
-    /// Session documents, oldest first: all, or those whose id is in `ids`.
-    public func sessionDocuments(ids: [String]? = nil) throws -> [Data] {
+    /// The ids of the stored sessions, oldest first: all, or those in `ids`.
+    public func sessionIDs(_ ids: [String]? = nil) throws -> [String] {
+        let rows: Rows
         if let ids {
-            return try connection.binaryColumn("SELECT document FROM session WHERE id = ANY($1::text[]) ORDER BY begin_time, id",
-                                               ["{" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "}"])
+            rows = try connection.query("SELECT id FROM session WHERE id = ANY($1::text[]) ORDER BY begin_time, id",
+                                        ["{" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "}"])
+        } else {
+            rows = try connection.query("SELECT id FROM session ORDER BY begin_time, id")
         }
-        return try connection.binaryColumn("SELECT document FROM session ORDER BY begin_time, id", [])
+        return rows.values.compactMap { $0.first ?? nil }
+    }
+
+    /// A stored session's document as a JSON source read part by part (call within `reading`).
+    public func document(sessionID: String) -> JSONSource {
+        .chunks(StoredDocumentChunks(connection: connection, sessionID: sessionID),
+                name: "session \(sessionID) on \(connection.address)")
+    }
+
+    /// Runs `body` in one read-only snapshot of the server: sessions pushed meanwhile are either
+    /// wholly seen or not at all.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        try connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { _ = try? connection.query("COMMIT") }
+        return try body()
     }
 
     /// Every calibration document.

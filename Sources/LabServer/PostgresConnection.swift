@@ -168,16 +168,15 @@ public final class PostgresConnection {
         }
     }
 
-    /// `COPY table (columns) FROM STDIN` in text format, the rows streamed from `chunks` (each a
-    /// block of complete lines, tab-separated, `\N` for NULL).
-    public func copy(into table: String, columns: [String], chunks: () throws -> Data?) throws {
-        let result = try run("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [], binary: [])
+    /// Runs a `COPY … FROM STDIN` statement; `body` sends its data through the function it is given
+    /// (any split of the stream: the pieces need not be whole rows). A throw from `body` aborts the COPY.
+    public func copyIn(_ sql: String, _ body: (@escaping (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let result = try run(sql, [], binary: [])
         PQclear(result)
         do {
-            while let chunk = try chunks() {
-                let status = chunk.withUnsafeBytes { raw in
-                    PQputCopyData(handle, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count))
-                }
+            try body { [self] bytes in
+                guard bytes.count > 0 else { return }
+                let status = PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
                 guard status == 1 else {
                     throw LabServerError.connectionLost(address: address, reason: Self.message(PQerrorMessage(handle)))
                 }

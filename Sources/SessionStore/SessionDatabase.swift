@@ -107,6 +107,18 @@ public final class SessionDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// An empty scratch database in a private temporary file that SQLite deletes when it is
+    /// closed (it stays in memory up to its page cache, then spills to the file): a working copy of
+    /// any size in flat memory, nothing left behind.
+    public init(scratch: Void) throws {
+        path = ""
+        isReadOnly = false
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        writer = try DatabaseQueue(path: "", configuration: configuration)
+        try Self.migrator.migrate(writer)
+    }
+
     /// A `file:` URI opening `path` as immutable (SQLite is built with URI filenames enabled).
     static func immutableURI(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

@@ -17,11 +17,11 @@ struct ArchitectureTests {
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim"],
         "SessionStore": ["GazeModel", "JSONStream", "Channels"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
-        "LabServer": ["CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
+        "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
         "Recorder": ["GazeModel", "GazeCore", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore", "JSONStream", "Channels"],
     ]
 
-    static let ours: Set<String> = Set(allowed.keys).union(["CVideoDecoder", "CV4L2", "CDlibShim", "CLibPQ", "gazerec", "GazerecBench"])
+    static let ours: Set<String> = Set(allowed.keys).union(["CVideoDecoder", "CV4L2", "CDlibShim", "CLibPQ", "CLibCrypto", "gazerec", "GazerecBench"])
 
     static func swiftFiles(_ module: String) throws -> [URL] {
         let folder = sources.appendingPathComponent(module)

@@ -87,6 +87,59 @@ struct LabServerTests {
         #expect(secret.status == 1 && secret.stderr.contains("the server address holds a password"))
     }
 
+    @Test("a server of schema 1 (whole documents in the session row) is migrated: its sessions export as before and push unchanged",
+          .enabled(if: admin != nil, reason))
+    func migratesSchemaOne() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (environment, ids) = try Self.station(folder, name: "station", samples: 2_000)
+        // Schema 1 as gazerec created it, holding the station's sessions as it stored them.
+        var sql = """
+            CREATE TABLE gazerec_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            CREATE TABLE session (id text PRIMARY KEY, app_id text NOT NULL, begin_time double precision NOT NULL,
+                end_time double precision, station text, host text NOT NULL, pushed_at timestamptz NOT NULL DEFAULT now(),
+                pushed_by text NOT NULL DEFAULT current_user, gaze_samples integer NOT NULL, document bytea NOT NULL);
+            CREATE TABLE gaze_sample (session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE, seq integer NOT NULL,
+                timestamp double precision NOT NULL, x double precision NOT NULL, y double precision NOT NULL,
+                tracking_state text NOT NULL, PRIMARY KEY (session_id, seq));
+            CREATE TABLE calibration (id text PRIMARY KEY, station text, host text NOT NULL,
+                pushed_at timestamptz NOT NULL DEFAULT now(), document bytea NOT NULL);
+            GRANT SELECT, INSERT ON session, gaze_sample, calibration TO gazerec_station;
+            GRANT SELECT ON gazerec_schema TO gazerec_station;
+            INSERT INTO gazerec_schema (version) VALUES (1);
+
+            """
+        var exports: [String: Data] = [:]
+        for id in ids {
+            let exported = try Binary.run(["export", id], environment: environment)
+            exports[id] = exported.stdoutData
+            let hex = exported.stdoutData.map { String(format: "%02x", $0) }.joined()
+            sql += "INSERT INTO session (id, app_id, begin_time, host, gaze_samples, document) "
+                + "VALUES ('\(id)', 'app', 0, 'old-station', 0, '\\x\(hex)'::bytea);\n"
+        }
+        let file = folder.path("schema1.sql")
+        try sql.write(toFile: file, atomically: true, encoding: .utf8)
+        let loaded = try Binary.runProcess("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1", lab.analysis, "-f", file])
+        try #require(loaded.status == 0, "\(loaded.stderr)")
+
+        // A station cannot migrate; the analysis role's first connection does.
+        let early = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        #expect(early.status == 1 && early.stderr.contains("connect once as the analysis role"), "\(early.stderr)")
+        for id in ids {
+            let remote = try Binary.run(["--database", lab.analysis, "export", id])
+            #expect(remote.status == 0 && remote.stdoutData == exports[id], "\(id): \(remote.stderr)")
+        }
+        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "2")
+        #expect(try lab.value("SELECT count(*) FROM session_document") == String(ids.count))
+        #expect(try lab.value("SELECT bool_and(document_bytes = octet_length(bytes) AND document_sha256 = sha256(bytes)) "
+                              + "FROM session JOIN session_document ON session_id = id") == "t")
+        let again = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        #expect(again.status == 0 && Set(again.stdout.split(separator: "\n").map(String.init)) == Set(ids.map { "\($0)\tunchanged" }),
+                "\(again.stdout)\(again.stderr)")
+    }
+
     @Test("the same id with other content is refused; a station may not replace it; the analysis role may",
           .enabled(if: admin != nil, reason))
     func conflicts() throws {

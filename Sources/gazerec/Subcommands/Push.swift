@@ -148,25 +148,8 @@ extension Gazerec {
                     if !quietlySkippingRecording { Console.note("skipped \(id): it is still being recorded; push it once it has ended") }
                     continue
                 }
-                let sink = MemoryByteSink()
-                try database.export(ids: [id], asArray: false, to: sink)
-                let samples = try database.scanPath(id: id).samples
-                var next = 0
-                let upload = LabServer.SessionUpload(
-                    id: id, appID: summary.header.appID, beginTimeSeconds: summary.header.beginTimeSeconds,
-                    endTimeSeconds: summary.header.endTimeSeconds, document: Data(sink.bytes), gazeSamples: samples.count,
-                    gazeRows: {
-                        guard next < samples.count else { return nil }
-                        var text = ""
-                        for seq in next..<min(next + 10_000, samples.count) {
-                            let sample = samples[seq]
-                            text += "\(id)\t\(seq)\t\(sample.timestampSeconds)\t\(sample.x)\t\(sample.y)\t\(sample.trackingState.rawValue)\n"
-                        }
-                        next = min(next + 10_000, samples.count)
-                        return Data(text.utf8)
-                    })
                 do {
-                    let outcome = try server.push(upload, station: label, host: host, replace: replace)
+                    let outcome = try server.push(sessionID: id, from: database, station: label, host: host, replace: replace)
                     Console.output("\(id)\t\(outcome.rawValue)\n")
                 } catch let error as LabServerError {
                     if case .connectionLost = error { throw error }

@@ -4,21 +4,26 @@ import JSONStream
 import LabServer
 import SessionStore
 
-/// A lab server's sessions and calibrations in an in-memory station database: each document is
+/// A lab server's sessions and calibrations in a scratch station database: each document is
 /// imported as `gazerec import` would, so exports of it are the bytes the station exported.
+///
+/// Documents stream in part by part, all from one snapshot of the server, into a private
+/// temporary file that SQLite deletes when the command ends: memory stays flat however many
+/// hours the server holds.
 enum ServerSnapshot {
     static func load(address: String) throws -> SessionDatabase {
         let server = try LabServer(address: address)
-        let database = try SessionDatabase()
-        let documents = try server.sessionDocuments()
-        if !documents.isEmpty {
-            try database.importSessions(from: documents.enumerated().map { .bytes(Array($0.element), name: "server document \($0.offset)") })
-        }
-        let calibrations = try server.calibrationDocuments().map { data in
-            try CalibrationRecord(value: try JSONValue.parse(Array(data), name: address), source: address)
-        }
-        if !calibrations.isEmpty {
-            try database.saveCalibrations(calibrations.map { ($0.summary, try $0.document()) }, replace: false, source: address)
+        let database = try SessionDatabase(scratch: ())
+        try server.reading {
+            let ids = try server.sessionIDs()
+            if !ids.isEmpty { _ = try database.importSessions(from: ids.map { server.document(sessionID: $0) }) }
+            let calibrations = try server.calibrationDocuments().map { data in
+                try CalibrationRecord(value: try JSONValue.parse(Array(data), name: address), source: address)
+            }
+            if !calibrations.isEmpty {
+                try database.saveCalibrations(calibrations.map { ($0.summary, try $0.document()) }, replace: false,
+                                              source: address)
+            }
         }
         return database
     }
