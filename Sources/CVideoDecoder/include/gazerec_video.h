@@ -55,6 +55,16 @@ int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *err
 /// Closes the file (NULL is allowed).
 void gz_video_close(gz_video *video);
 
+/// Whether gray comes straight from the luma plane (on by default): for 8-bit YUV and gray
+/// frames, each pixel's gray is swscale's for its luma byte alone, so a 256-entry table read off
+/// swscale replaces the conversion. The table is checked against swscale on the first frame of
+/// each pixel format and used only if it gives every pixel the same; otherwise (and for other
+/// formats) swscale converts. Off: swscale always (the reference, for tests and benchmarks).
+void gz_video_set_luma_shortcut(gz_video *video, int enabled);
+
+/// Whether the last frame came through the luma table.
+int gz_video_luma_shortcut_in_use(const gz_video *video);
+
 // gz_video_writer: 8-bit gray frames encoded losslessly with FFV1 into a file whose container
 // follows its name (Matroska for .mkv), each with its presentation time in microseconds (the
 // container may round it: Matroska keeps milliseconds). Decoding the file gives the very pixels

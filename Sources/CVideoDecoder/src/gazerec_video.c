@@ -26,6 +26,13 @@ struct gz_video {
     long frames_out;
     double fps;
     gz_video_info info;
+    // The luma shortcut (see gz_video_set_luma_shortcut): for the pixel format `luma_format`,
+    // state 1 = the table below gives exactly swscale's gray, -1 = it does not (use swscale),
+    // 0 = not decided yet. `luma_shortcut` is 0 when the caller asked for swscale always.
+    int luma_shortcut;
+    int luma_format;
+    int luma_state;
+    uint8_t luma_table[256];
 };
 
 #include <dlfcn.h>
@@ -196,6 +203,8 @@ gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
         return NULL;
     }
     video->codec->thread_count = 1;  // deterministic and leaves the other core to the pipeline
+    video->luma_shortcut = 1;
+    video->luma_format = AV_PIX_FMT_NONE;
     code = ff.avcodec_open2(video->codec, decoder, NULL);
     if (code < 0) {
         set_error(error, error_size, "cannot open the decoder", code);
@@ -239,6 +248,86 @@ gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
 
 gz_video_info gz_video_get_info(const gz_video *video) { return video->info; }
 
+/// Whether plane 0 of `format` is the 8-bit luma, one byte per pixel (planar and semi-planar
+/// 8-bit YUV, and gray): its gray is then a function of each luma byte alone.
+static int is_luma_plane_format(int format) {
+    switch (format) {
+    case AV_PIX_FMT_YUV420P: case AV_PIX_FMT_YUVJ420P: case AV_PIX_FMT_YUV422P: case AV_PIX_FMT_YUVJ422P:
+    case AV_PIX_FMT_YUV444P: case AV_PIX_FMT_YUVJ444P: case AV_PIX_FMT_YUV440P: case AV_PIX_FMT_YUVJ440P:
+    case AV_PIX_FMT_YUV411P: case AV_PIX_FMT_YUV410P: case AV_PIX_FMT_NV12: case AV_PIX_FMT_NV21:
+    case AV_PIX_FMT_NV16: case AV_PIX_FMT_GRAY8:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/// swscale's gray for each luma value of `format`, read off swscale itself: a 256-wide frame whose
+/// luma is the ramp 0…255 (chroma neutral) converted as frames are. Returns 0 if it cannot.
+static int luma_table_for(int format, uint8_t table[256]) {
+    if (!is_luma_plane_format(format)) return 0;
+    int ok = 0;
+    AVFrame *ramp = ff.av_frame_alloc();
+    struct SwsContext *scaler = NULL;
+    if (ramp == NULL) return 0;
+    ramp->format = format;
+    ramp->width = 256;
+    ramp->height = 4;
+    if (ff.av_frame_get_buffer(ramp, 0) == 0) {
+        for (int plane = 0; plane < 4 && ramp->data[plane] != NULL; ++plane) {
+            for (int row = 0; row < ramp->height; ++row) {
+                uint8_t *line = ramp->data[plane] + (size_t)row * ramp->linesize[plane];
+                if (plane == 0) {
+                    for (int x = 0; x < 256; ++x) line[x] = (uint8_t)x;
+                } else {
+                    memset(line, 128, (size_t)ramp->linesize[plane]);
+                }
+            }
+        }
+        scaler = ff.sws_getCachedContext(NULL, 256, 4, format, 256, 4, AV_PIX_FMT_GRAY8, SWS_POINT, NULL, NULL, NULL);
+        uint8_t out[256 * 4];
+        uint8_t *planes[4] = {out, NULL, NULL, NULL};
+        int strides[4] = {256, 0, 0, 0};
+        if (scaler != NULL && ff.sws_scale(scaler, (const uint8_t *const *)ramp->data, ramp->linesize, 0, 4, planes, strides) == 4) {
+            memcpy(table, out, 256);
+            ok = 1;
+        }
+    }
+    ff.sws_freeContext(scaler);
+    ff.av_frame_free(&ramp);
+    return ok;
+}
+
+/// Gray from the luma plane through the table, rows packed.
+static void map_luma(const AVFrame *frame, const uint8_t table[256], uint8_t *gray) {
+    for (int row = 0; row < frame->height; ++row) {
+        const uint8_t *luma = frame->data[0] + (size_t)row * frame->linesize[0];
+        uint8_t *out = gray + (size_t)row * frame->width;
+        for (int x = 0; x < frame->width; ++x) out[x] = table[luma[x]];
+    }
+}
+
+static int convert_with_swscale(gz_video *video, const AVFrame *frame, uint8_t *gray) {
+    video->scaler = ff.sws_getCachedContext(video->scaler, frame->width, frame->height, frame->format, frame->width,
+                                            frame->height, AV_PIX_FMT_GRAY8, SWS_POINT, NULL, NULL, NULL);
+    if (video->scaler == NULL) return -1;
+    uint8_t *planes[4] = {gray, NULL, NULL, NULL};
+    int strides[4] = {frame->width, 0, 0, 0};
+    ff.sws_scale(video->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    return 0;
+}
+
+void gz_video_set_luma_shortcut(gz_video *video, int enabled) {
+    if (video == NULL) return;
+    video->luma_shortcut = enabled != 0;
+    video->luma_format = AV_PIX_FMT_NONE;
+    video->luma_state = 0;
+}
+
+int gz_video_luma_shortcut_in_use(const gz_video *video) {
+    return video != NULL && video->luma_shortcut && video->luma_state == 1;
+}
+
 /// Converts the decoded frame to packed gray and computes its time.
 static int emit(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size) {
     AVFrame *frame = video->frame;
@@ -246,15 +335,31 @@ static int emit(gz_video *video, uint8_t *gray, double *pts_seconds, char *error
         set_error(error, error_size, "the frame size changed in the middle of the video", 0);
         return -1;
     }
-    video->scaler = ff.sws_getCachedContext(video->scaler, frame->width, frame->height, frame->format, frame->width,
-                                         frame->height, AV_PIX_FMT_GRAY8, SWS_POINT, NULL, NULL, NULL);
-    if (video->scaler == NULL) {
-        set_error(error, error_size, "cannot convert this pixel format to gray", 0);
-        return -1;
+    if (video->luma_shortcut && frame->format != video->luma_format) {
+        video->luma_format = frame->format;
+        video->luma_state = luma_table_for(frame->format, video->luma_table) ? 0 : -1;
     }
-    uint8_t *planes[4] = {gray, NULL, NULL, NULL};
-    int strides[4] = {frame->width, 0, 0, 0};
-    ff.sws_scale(video->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    if (video->luma_shortcut && video->luma_state == 1) {
+        map_luma(frame, video->luma_table, gray);
+    } else {
+        if (convert_with_swscale(video, frame, gray) != 0) {
+            set_error(error, error_size, "cannot convert this pixel format to gray", 0);
+            return -1;
+        }
+        if (video->luma_shortcut && video->luma_state == 0) {
+            // The first frame of the format, converted both ways: the table is used only if it
+            // gives every pixel exactly as swscale did.
+            size_t count = (size_t)frame->width * frame->height;
+            uint8_t *check = malloc(count);
+            if (check != NULL) {
+                map_luma(frame, video->luma_table, check);
+                video->luma_state = memcmp(check, gray, count) == 0 ? 1 : -1;
+                free(check);
+            } else {
+                video->luma_state = -1;
+            }
+        }
+    }
 
     int64_t pts = frame->best_effort_timestamp;
     if (pts != AV_NOPTS_VALUE) {
