@@ -181,6 +181,9 @@ public struct RecordingFacts: Sendable, Equatable {
     public var lagP95Milliseconds: Double?
     /// CPU time of the recording, all threads, model loading excluded, to the millisecond.
     public var cpuSeconds: Double?
+    /// `cpuSeconds` over the recording's wall time, in percent of one core (100 = one core busy
+    /// all the time; up to 100 × the cores), to 0.1.
+    public var cpuPercentOfOneCore: Double?
 
     /// Why a recording's frames were mirrored back.
     public enum MirrorReason: String, Sendable, Equatable {

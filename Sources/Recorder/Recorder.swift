@@ -205,7 +205,8 @@ public final class Recorder {
                                   frames: session.frames, framesWithFace: session.framesWithFace,
                                   achievedFramesPerSecond: elapsed > 0 ? Double(session.frames) / elapsed : 0,
                                   droppedFrames: input.droppedFrames(running), blinks: session.blinks, trackingState: state,
-                                  updatedAt: SystemClock.unixTime(), warning: session.noFaceWarning)
+                                  updatedAt: SystemClock.unixTime(), warning: session.noFaceWarning,
+                                  cpuPercentOfOneCore: elapsed > 0 ? 100 * (SystemClock.cpuSeconds() - cpuAtBegin) / elapsed : nil)
         }
 
         do {
@@ -269,7 +270,9 @@ public final class Recorder {
             finalFacts.lagP95Milliseconds = p95.rounded(toDecimals: 1)
         }
         // CPU of the recording itself (model loading excluded), all threads.
-        finalFacts.cpuSeconds = (SystemClock.cpuSeconds() - cpuAtBegin).rounded(toDecimals: 3)
+        let cpu = SystemClock.cpuSeconds() - cpuAtBegin
+        finalFacts.cpuSeconds = cpu.rounded(toDecimals: 3)
+        if final.elapsedSeconds > 0 { finalFacts.cpuPercentOfOneCore = (100 * cpu / final.elapsedSeconds).rounded(toDecimals: 1) }
         finalFacts.savedVideo = video?.video
         var closed = true
         do {

@@ -153,6 +153,9 @@ public struct RecorderStatus: Codable, Sendable, Equatable {
     public var updatedAt: Double
     /// A warning about the data being recorded now (no face for seconds), if any.
     public var warning: String? = nil
+    /// The recorder's CPU time since it began recording over the time since, in percent of one
+    /// core (all its threads; 100 = one core busy all the time).
+    public var cpuPercentOfOneCore: Double? = nil
 
     public var faceFoundPercent: Double { frames > 0 ? 100 * Double(framesWithFace) / Double(frames) : 0 }
 

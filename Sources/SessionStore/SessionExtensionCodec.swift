@@ -119,6 +119,7 @@ extension RecordingFacts {
         add("lagMedianMilliseconds", lagMedianMilliseconds)
         add("lagP95Milliseconds", lagP95Milliseconds)
         add("cpuSeconds", cpuSeconds)
+        add("cpuPercentOfOneCore", cpuPercentOfOneCore)
         return .object(members)
     }
 
@@ -160,6 +161,7 @@ extension RecordingFacts {
         lagMedianMilliseconds = number("lagMedianMilliseconds")
         lagP95Milliseconds = number("lagP95Milliseconds")
         cpuSeconds = number("cpuSeconds")
+        cpuPercentOfOneCore = number("cpuPercentOfOneCore")
     }
 }
 

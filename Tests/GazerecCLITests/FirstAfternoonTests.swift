@@ -317,6 +317,12 @@ struct FirstAfternoonTests {
         } else {
             Issue.record("no lag for a paced replay")
         }
+        // CPU share = CPU seconds over the 1.5 s of wall time, in percent of one core.
+        if case .number(let cpu)? = pacedFacts?["cpuSeconds"], case .number(let share)? = pacedFacts?["cpuPercentOfOneCore"] {
+            #expect(share > 0 && abs(share - 100 * cpu / 1.5) < 0.2 * share + 1, "\(share) % for \(cpu) s")
+        } else {
+            Issue.record("no CPU share for a paced replay: \(String(describing: pacedFacts))")
+        }
 
         for rate in ["30", "60"] {
             let refused = try work.run(["start", "--input", clip, "--fps", rate])

@@ -135,6 +135,12 @@ struct RecordingCommandTests {
         let id = try work.detach()
         let status = try work.waitForFrames(60)
         guard case .number(let pid)? = status["pid"] else { Issue.record("no pid"); return }
+        // The recorder's CPU share: some, and no more than the machine's cores can give.
+        if case .number(let cpu)? = status["cpuPercentOfOneCore"] {
+            #expect(cpu > 0 && cpu <= 100 * Double(ProcessInfo.processInfo.activeProcessorCount) + 5, "\(cpu)")
+        } else {
+            Issue.record("status gives no CPU share: \(status)")
+        }
         // A second recorder is refused, naming the running one.
         let second = try work.run(["start", "--input", Self.clip])
         #expect(second.status == 1)

@@ -74,6 +74,9 @@ extension Gazerec {
                     try writer.key("faceFoundPercent"); try writer.number(status.faceFoundPercent.rounded(toDecimals: 1))
                     try writer.key("blinks"); try writer.integer(Int64(status.blinks))
                     try writer.key("trackingState"); try writer.string(status.trackingState)
+                    if let cpu = status.cpuPercentOfOneCore {
+                        try writer.key("cpuPercentOfOneCore"); try writer.number(cpu.rounded(toDecimals: 1))
+                    }
                     if let warning = status.warning { try writer.key("warning"); try writer.string(warning) }
                 }
                 try writer.endObject()
@@ -93,6 +96,9 @@ extension Gazerec {
                 lines.append("frames      \(status.frames) (\(Formatting.fixed(status.achievedFramesPerSecond, 1)) fps achieved, \(status.droppedFrames) dropped)")
                 lines.append("face found  \(Formatting.fixed(status.faceFoundPercent, 1)) % of frames; now \(status.trackingState)")
                 lines.append("blinks      \(status.blinks)")
+                if let cpu = status.cpuPercentOfOneCore {
+                    lines.append("CPU         \(Formatting.fixed(cpu, 1)) % of one core (the recorder, all its threads)")
+                }
                 if let warning = status.warning { lines.append("warning     \(warning)") }
             } else {
                 lines.append("starting (no figures yet)")
