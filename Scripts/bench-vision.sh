@@ -4,6 +4,12 @@
 # `gazerec analyze` throughput, at 320×240, 640×480 and 1280×720. Release build, one core
 # for the per-frame figures (taskset), both cores for analyze (it overlaps its stages).
 # Needs ../shared/fixtures/video (the clips are scaled with ffmpeg into a temporary folder).
+#
+# Then the peers side by side at 640×480, one core each (taskset -c 0), decoding included for all,
+# model loading left out, best of three interleaved rounds: gazerec analyze, MediaPipe FaceMesh
+# with iris (EyeTrax's engine) and GazeTracking (Python + dlib), each peer when its environment
+# exists (Scripts/setup-peers.sh; GazeTracking also needs GAZETRACKING_SOURCE, a checkout of
+# github.com/antoinelame/GazeTracking). Prints frames/s and gazerec's ratio to each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
@@ -30,3 +36,32 @@ for size in 320x240 640x480 1280x720; do
   end=$(date +%s.%N)
   python3 -c "w=$end-$start; print(f'  gazerec analyze end to end: {$frames} frames in {w:.2f} s = {$frames/w:.0f} frames/s (model load included; target ≥ 200 at 640×480)')"
 done
+
+# The peers, side by side on the 640×480 clip.
+clip640="$work/clip_640x480.mp4"
+peers=".build-peers"
+echo
+echo "one core each, 640×480, decoding included, model loading excluded; best of 3 interleaved rounds"
+declare -A best
+for round in 1 2 3; do
+  fps=$(taskset -c 0 "$bin/gazerec" analyze --input "$clip640" --model "$model" 2>&1 > /dev/null | grep -o '[0-9]* frames/s' | tail -1 | cut -d' ' -f1)
+  best[gazerec]=$(python3 -c "print(max(${best[gazerec]:-0}, $fps))")
+  if [ -x "$peers/eyetrax/bin/python" ]; then
+    fps=$(taskset -c 0 "$peers/eyetrax/bin/python" Scripts/peers/vision_throughput.py mediapipe "$clip640" 2>/dev/null \
+          | python3 -c "import json, sys; print(json.load(sys.stdin)['framesPerSecond'])")
+    best[mediapipe]=$(python3 -c "print(max(${best[mediapipe]:-0}, $fps))")
+  fi
+  if [ -x "$peers/gazetracking/bin/python" ] && [ -n "${GAZETRACKING_SOURCE:-}" ]; then
+    fps=$(GAZEREC_MODEL="$model" taskset -c 0 "$peers/gazetracking/bin/python" Scripts/peers/vision_throughput.py gazetracking "$clip640" 2>/dev/null \
+          | python3 -c "import json, sys; print(json.load(sys.stdin)['framesPerSecond'])")
+    best[gazetracking]=$(python3 -c "print(max(${best[gazetracking]:-0}, $fps))")
+  fi
+done
+printf '  %-58s %8.1f frames/s\n' "gazerec analyze (FFmpeg decode, NDJSON out)" "${best[gazerec]}"
+[ -n "${best[mediapipe]:-}" ] && printf '  %-58s %8.1f frames/s   gazerec %.2f× (target ≥ 2×)\n' \
+  "MediaPipe FaceMesh + iris (OpenCV decode)" "${best[mediapipe]}" "$(python3 -c "print(${best[gazerec]} / ${best[mediapipe]})")"
+[ -n "${best[gazetracking]:-}" ] && printf '  %-58s %8.1f frames/s   gazerec %.2f× (target ≥ 15×)\n' \
+  "GazeTracking, Python + dlib (OpenCV decode)" "${best[gazetracking]}" "$(python3 -c "print(${best[gazerec]} / ${best[gazetracking]})")"
+[ -z "${best[mediapipe]:-}" ] && echo "  MediaPipe: not measured (run Scripts/setup-peers.sh)"
+[ -z "${best[gazetracking]:-}" ] && echo "  GazeTracking: not measured (run Scripts/setup-peers.sh and set GAZETRACKING_SOURCE to a checkout)"
+true

@@ -107,7 +107,6 @@ public struct PupilLocator: Sendable {
         let polygon = contour.map { Point2(($0.x - origin.x) * scale - 0.5, ($0.y - origin.y) * scale - 0.5) }
 
         // Gradients (central differences) and their threshold.
-        var gradientPoints: [(x: Double, y: Double, gx: Double, gy: Double)] = []
         var magnitudes: [Double] = []
         var candidates: [(x: Double, y: Double, g: (Double, Double))] = []
         candidates.reserveCapacity((width - 2) * (height - 2))
@@ -125,11 +124,19 @@ public struct PupilLocator: Sendable {
         let mean = magnitudes.reduce(0, +) / Double(magnitudes.count)
         let variance = magnitudes.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(magnitudes.count)
         let threshold = mean + 0.3 * variance.squareRoot()
+        // The strong gradients as four arrays (positions and unit gradients), so the per-centre
+        // terms below are computed a vector at a time; the sum still adds them in order.
+        var pointX: [Double] = [], pointY: [Double] = [], unitX: [Double] = [], unitY: [Double] = []
         for (index, candidate) in candidates.enumerated() where magnitudes[index] > threshold && magnitudes[index] > 1e-9 {
             let m = magnitudes[index]
-            gradientPoints.append((candidate.x, candidate.y, candidate.g.0 / m, candidate.g.1 / m))
+            pointX.append(candidate.x)
+            pointY.append(candidate.y)
+            unitX.append(candidate.g.0 / m)
+            unitY.append(candidate.g.1 / m)
         }
-        guard gradientPoints.count >= 4 else { return nil }
+        let count = pointX.count
+        guard count >= 4 else { return nil }
+        var terms = [Double](repeating: 0, count: count)
 
         // Darkness weight: 255 − a 3×3 box blur.
         var scores = [Double](repeating: -1, count: width * height)
@@ -142,14 +149,9 @@ public struct PupilLocator: Sendable {
                 var blur = 0.0
                 for dy in -1...1 { for dx in -1...1 { blur += patch[(y + dy) * width + x + dx] } }
                 let weight = 255 - blur / 9
+                Self.displacementTerms(centre: point, pointX, pointY, unitX, unitY, into: &terms)
                 var sum = 0.0
-                for g in gradientPoints {
-                    let dx = g.x - point.x, dy = g.y - point.y
-                    let length = (dx * dx + dy * dy).squareRoot()
-                    guard length > 0 else { continue }
-                    let dot = (dx * g.gx + dy * g.gy) / length
-                    if dot > 0 { sum += dot * dot }
-                }
+                for term in terms { sum += term }
                 let score = weight * sum
                 scores[y * width + x] = score
                 if score > bestScore {
@@ -176,6 +178,31 @@ public struct PupilLocator: Sendable {
         let squared = axis.dot(axis)
         let normalized = Point2(relative.dot(axis) / squared, (axis.x * relative.y - axis.y * relative.x) / squared)
         return PupilObservation(centre: centre, normalized: normalized)
+    }
+
+    /// Per gradient point i: (max(0, dᵢ·gᵢ))², with dᵢ the unit vector from `centre` to the point
+    /// and gᵢ its unit gradient; 0 at the centre itself. Element-wise, so it vectorises; each term
+    /// is the same IEEE arithmetic as one at a time.
+    @inline(__always)
+    static func displacementTerms(centre: Point2, _ pointX: [Double], _ pointY: [Double], _ unitX: [Double],
+                                  _ unitY: [Double], into terms: inout [Double]) {
+        let cx = centre.x, cy = centre.y
+        pointX.withUnsafeBufferPointer { px in
+            pointY.withUnsafeBufferPointer { py in
+                unitX.withUnsafeBufferPointer { ux in
+                    unitY.withUnsafeBufferPointer { uy in
+                        terms.withUnsafeMutableBufferPointer { out in
+                            for i in 0..<out.count {
+                                let dx = px[i] - cx, dy = py[i] - cy
+                                let length = (dx * dx + dy * dy).squareRoot()
+                                let dot = (dx * ux[i] + dy * uy[i]) / length
+                                out[i] = length > 0 && dot > 0 ? dot * dot : 0
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Even-odd point-in-polygon test.
