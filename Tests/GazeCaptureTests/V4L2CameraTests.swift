@@ -220,6 +220,19 @@ struct GrayConverterTests {
         }
         let expected: [UInt8] = (0..<(width * height)).map { (index: Int) -> UInt8 in UInt8((index * 7) % 220 + 16) }
         #expect(gray.pixels == expected)
+        // Padded rows (bytesperline beyond 2 × width) are read row by row; a short buffer is an error.
+        var padded = [UInt8](repeating: 255, count: (width * 2 + 16) * height)
+        for row in 0..<height { for x in 0..<(width * 2) { padded[row * (width * 2 + 16) + x] = yuyv[row * width * 2 + x] } }
+        let fromPadded = try padded.withUnsafeBytes {
+            try GrayConverter().gray(from: $0, pixelFormat: PixelFormat.yuyv, width: width, height: height, bytesPerLine: width * 2 + 16)
+        }
+        #expect(fromPadded.pixels == expected)
+        #expect(throws: CaptureError.self) {
+            try yuyv.prefix(width * height).withUnsafeBytes {
+                try GrayConverter().gray(from: UnsafeRawBufferPointer($0), pixelFormat: PixelFormat.yuyv, width: width, height: height,
+                                         bytesPerLine: width * 2)
+            }
+        }
     }
 
     @Test("MJPEG → gray matches FFmpeg's decode of the same JPEG")

@@ -127,6 +127,21 @@ void gz_converter_free(gz_converter *converter) {
 int gz_converter_to_gray(gz_converter *converter, uint32_t pixel_format, uint32_t width, uint32_t height,
                          uint32_t bytes_per_line, const uint8_t *source, size_t source_size, uint8_t *gray,
                          char *error, size_t error_size) {
+    if (pixel_format == V4L2_PIX_FMT_YUYV) {
+        // Packed Y0 U Y1 V: the gray image is every other byte, taken as it is (what
+        // libv4lconvert's YUV 4:2:0 output holds in its Y plane, without converting the chroma).
+        size_t line = bytes_per_line > 0 ? bytes_per_line : (size_t)width * 2;
+        if (line < (size_t)width * 2 || source_size < line * (height - 1) + (size_t)width * 2) {
+            snprintf(error, error_size, "a YUYV buffer of %zu bytes is too short for %ux%u", source_size, width, height);
+            return -1;
+        }
+        for (uint32_t row = 0; row < height; ++row) {
+            const uint8_t *in = source + row * line;
+            uint8_t *out = gray + (size_t)row * width;
+            for (uint32_t x = 0; x < width; ++x) out[x] = in[2 * x];
+        }
+        return 0;
+    }
     struct v4l2_format source_format;
     memset(&source_format, 0, sizeof source_format);
     source_format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
