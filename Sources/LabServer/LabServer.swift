@@ -254,16 +254,23 @@ public final class LabServer {
         }
     }
 
-    /// The ids of the stored sessions, oldest first: all, or those in `ids`.
-    public func sessionIDs(_ ids: [String]? = nil) throws -> [String] {
-        let rows: Rows
-        if let ids {
-            rows = try connection.query("SELECT id FROM session WHERE id = ANY($1::text[]) ORDER BY begin_time, id",
-                                        ["{" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "}"])
-        } else {
-            rows = try connection.query("SELECT id FROM session ORDER BY begin_time, id")
+    /// The ids of the stored sessions, oldest first.
+    public func sessionIDs() throws -> [String] {
+        try connection.query("SELECT id FROM session ORDER BY begin_time, id").values.compactMap { $0.first ?? nil }
+    }
+
+    /// The ids of the stored sessions that begin with any of `prefixes` (case-insensitive), oldest
+    /// first: every session a station would consider for these ids or prefixes, so an ambiguous
+    /// prefix stays ambiguous.
+    public func sessionIDs(matchingPrefixes prefixes: [String]) throws -> [String] {
+        // LIKE's own characters in a given id match themselves (backslash is LIKE's escape).
+        let patterns = prefixes.map { prefix in
+            prefix.uppercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
         }
-        return rows.values.compactMap { $0.first ?? nil }
+        return try connection.query("""
+            SELECT id FROM session WHERE upper(id) LIKE ANY(string_to_array($1, E'\\n')) ORDER BY begin_time, id
+            """, [patterns.joined(separator: "\n")]).values.compactMap { $0.first ?? nil }
     }
 
     /// A stored session's document as a JSON source read part by part (call within `reading`).

@@ -87,6 +87,37 @@ struct LabServerTests {
         #expect(secret.status == 1 && secret.stderr.contains("the server address holds a password"))
     }
 
+    @Test("a command about given sessions reads only those from the server; one broken document fails only the commands that read it",
+          .enabled(if: admin != nil, reason))
+    func readsOnlyNamedSessions() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (environment, ids) = try Self.station(folder, name: "station", samples: 500)
+        #expect(try Binary.run(["push", lab.analysis, "--all"], environment: environment).status == 0)
+        // A session whose stored document is not JSON (written by hand, as only SQL could).
+        let broken = "0BAD0000-0000-0000-0000-000000000000"
+        let inserted = try Self.psql(lab.analysis, """
+            BEGIN;
+            INSERT INTO session (id, app_id, begin_time, host, gaze_samples, document_sha256, document_bytes)
+                VALUES ('\(broken)', 'x', 0, 'h', 0, sha256('not json'), 8);
+            INSERT INTO session_document (session_id, part, bytes) VALUES ('\(broken)', 0, 'not json');
+            COMMIT;
+            """)
+        try #require(inserted.status == 0, "\(inserted.stderr)")
+        for id in ids {
+            let local = try Binary.run(["export", id], environment: environment)
+            let remote = try Binary.run(["--database", lab.analysis, "export", String(id.prefix(8))])
+            #expect(remote.status == 0 && remote.stdoutData == local.stdoutData, "\(id): \(remote.stderr)")
+            let show = try Binary.run(["--database", lab.analysis, "show", id])
+            #expect(show.status == 0, "\(show.stderr)")
+        }
+        #expect(try Binary.run(["--database", lab.analysis, "calibrations", "list"]).status == 0)
+        let all = try Binary.run(["--database", lab.analysis, "list"])
+        #expect(all.status == 1 && all.stderr.contains(broken) && all.stderr.split(separator: "\n").count == 1, "\(all.stderr)")
+    }
+
     @Test("a server of schema 1 (whole documents in the session row) is migrated: its sessions export as before and push unchanged",
           .enabled(if: admin != nil, reason))
     func migratesSchemaOne() throws {

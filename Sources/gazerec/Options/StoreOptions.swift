@@ -95,11 +95,12 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens an existing database for reading only: a missing file is an error naming the path
     /// (a mistyped path must not look like an empty store), and a file nobody may write is read.
-    /// A lab server's sessions and calibrations are read into memory as a station stores them, so
-    /// every reading command gives the same bytes from the server as from the station.
-    func openForReading() throws -> SessionDatabase {
+    /// A lab server's sessions and calibrations are read into a scratch database as a station
+    /// stores them, so every reading command gives the same bytes from the server as from the
+    /// station: the sessions `sessions` names (ids or id prefixes), or all of them, or none.
+    func openForReading(sessions: ServerSnapshot.Sessions = .all) throws -> SessionDatabase {
         let path = resolvedPath
-        if Self.isServer(path) { return try ServerSnapshot.load(address: path) }
+        if Self.isServer(path) { return try ServerSnapshot.load(address: path, sessions: sessions) }
         return try SessionDatabase.openForReading(path: path)
     }
 }

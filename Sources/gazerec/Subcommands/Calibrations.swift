@@ -24,7 +24,7 @@ extension Gazerec {
             var ids = false
 
             func run() throws {
-                let calibrations = try store.openForReading().calibrations()
+                let calibrations = try store.openForReading(sessions: .none).calibrations()
                 if ids {
                     Console.output(calibrations.map { $0.id + "\n" }.joined())
                     return
@@ -109,7 +109,7 @@ extension Gazerec {
 
             func run() throws {
                 TemporaryFileCleanup.install()
-                let database = try store.openForReading()
+                let database = try store.openForReading(sessions: .none)
                 let names = all ? try database.calibrations().map(\.id) : ids
                 let records = try names.map { try database.calibrationRecord(id: $0) }
                 try write(records.count == 1 && !all ? records[0].jsonValue : .array(records.map(\.jsonValue)))
@@ -185,7 +185,7 @@ extension Gazerec {
         }
 
         static func openRecord(_ store: StoreOptions, _ id: String) throws -> CalibrationRecord {
-            try store.openForReading().calibrationRecord(id: id)
+            try store.openForReading(sessions: .none).calibrationRecord(id: id)
         }
     }
 

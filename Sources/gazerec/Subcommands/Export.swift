@@ -65,7 +65,7 @@ extension Gazerec {
             var options = ExportOptions(
                 keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
             TemporaryFileCleanup.install()
-            let database = try store.openForReading()
+            let database = try store.openForReading(sessions: all ? .all : .named(ids))
             let selected = all ? try database.sessionIDs() : ids
             if fixations {
                 options.derivedExtension = Self.fixationMembers

@@ -78,7 +78,7 @@ extension Gazerec {
         }
 
         func run() throws {
-            let database = try store.openForReading()
+            let database = try store.openForReading(sessions: .named([id]))
             let (samples, screenWidth, screenHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {

@@ -51,7 +51,7 @@ extension Gazerec {
 
         func run() throws {
             TemporaryFileCleanup.install()
-            let database = try store.openForReading()
+            let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
             let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)

@@ -34,7 +34,7 @@ extension Gazerec {
         }
 
         func run() throws {
-            let database = try store.openForReading()
+            let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let attention = try database.attention(id: summary.header.id)
             if json {

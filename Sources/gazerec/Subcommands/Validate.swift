@@ -44,7 +44,7 @@ extension Gazerec {
             if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
                 throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
             }
-            let database = try store.openForReading()
+            let database = try store.openForReading(sessions: .none)
             let record = try Start.chooseCalibration(database, .id(calibration), screen: nil,
                                                      focalLengthPixels: vision.focalLength)!
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))

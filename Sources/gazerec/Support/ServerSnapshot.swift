@@ -11,11 +11,26 @@ import SessionStore
 /// temporary file that SQLite deletes when the command ends: memory stays flat however many
 /// hours the server holds.
 enum ServerSnapshot {
-    static func load(address: String) throws -> SessionDatabase {
+    /// Which sessions a command reads: a command about given sessions reads only those (a batch
+    /// script exporting one session at a time must not read the whole server each time).
+    enum Sessions {
+        case all
+        /// Session ids or unambiguous prefixes, as a station's commands take them.
+        case named([String])
+        /// Calibrations only.
+        case none
+    }
+
+    static func load(address: String, sessions: Sessions) throws -> SessionDatabase {
         let server = try LabServer(address: address)
         let database = try SessionDatabase(scratch: ())
         try server.reading {
-            let ids = try server.sessionIDs()
+            let ids: [String]
+            switch sessions {
+            case .all: ids = try server.sessionIDs()
+            case .named(let names): ids = try server.sessionIDs(matchingPrefixes: names)
+            case .none: ids = []
+            }
             if !ids.isEmpty { _ = try database.importSessions(from: ids.map { server.document(sessionID: $0) }) }
             let calibrations = try server.calibrationDocuments().map { data in
                 try CalibrationRecord(value: try JSONValue.parse(Array(data), name: address), source: address)
