@@ -61,11 +61,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
 
-        // V4L2 cameras through libv4l2; YUYV/MJPEG to gray through libv4lconvert.
+        // V4L2 cameras through libv4l2; YUYV to gray directly, MJPEG through libjpeg's grayscale
+        // decode (libv4lconvert for what libjpeg cannot read).
         .target(
             name: "CV4L2",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]
+            linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert"), .linkedLibrary("jpeg")]
         ),
 
         // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.

@@ -5,7 +5,8 @@
 # for the per-frame figures (taskset), both cores for analyze (it overlaps its stages).
 # Needs ../shared/fixtures/video (the clips are scaled with ffmpeg into a temporary folder).
 #
-# Then the peers side by side at 640×480, one core each (taskset -c 0), decoding included for all,
+# Then a camera's frames to gray (MJPEG through libjpeg's luma-only decode beside libv4lconvert,
+# and YUYV), and the peers side by side at 640×480, one core each (taskset -c 0), decoding included for all,
 # model loading left out, best of three interleaved rounds: gazerec analyze, MediaPipe FaceMesh
 # with iris (EyeTrax's engine) and GazeTracking (Python + dlib), each peer when its environment
 # exists (Scripts/setup-peers.sh; GazeTracking also needs GAZETRACKING_SOURCE, a checkout of
@@ -36,6 +37,12 @@ for size in 320x240 640x480 1280x720; do
   end=$(date +%s.%N)
   python3 -c "w=$end-$start; print(f'  gazerec analyze end to end: {$frames} frames in {w:.2f} s = {$frames/w:.0f} frames/s (model load included; target ≥ 200 at 640×480)')"
 done
+
+# A camera's frames to gray: MJPEG (60 JPEG frames of the clip) and YUYV, one core.
+mkdir -p "$work/jpeg"
+ffmpeg -v error -y -i "$clip" -frames:v 60 -vf scale=640:480 -pix_fmt yuvj420p -q:v 3 "$work/jpeg/f%03d.jpg"
+echo
+taskset -c 0 "$bin/gazerec-bench" camera 640 480 "$work"/jpeg/*.jpg
 
 # The peers, side by side on the 640×480 clip.
 clip640="$work/clip_640x480.mp4"

@@ -9,6 +9,7 @@ packages=(
   libblas-dev liblapack-dev         # dlib on Debian is built against BLAS/LAPACK
   libopenblas0-serial               # ... and its CNN face detector runs 6x faster on OpenBLAS
   libv4l-dev                        # V4L2 cameras through libv4l2 / libv4lconvert
+  libjpeg62-turbo-dev               # MJPEG cameras: the luma alone through libjpeg-turbo
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev   # video files
   libsqlite3-dev                    # session store
   ffmpeg                            # makes the sample clip for recording without a camera

@@ -74,11 +74,14 @@ public enum PixelFormat {
 public final class GrayConverter {
     private let handle: OpaquePointer
 
-    public init() throws {
+    /// `mjpegDirect` false converts MJPEG through libv4lconvert always (the reference the
+    /// default grayscale decode is compared with in tests and benchmarks).
+    public init(mjpegDirect: Bool = true) throws {
         guard let handle = gz_converter_create() else {
             throw CaptureError.deviceError(path: "libv4lconvert", operation: "set-up", reason: "cannot create a converter")
         }
         self.handle = handle
+        if !mjpegDirect { gz_converter_set_mjpeg_direct(handle, 0) }
     }
 
     deinit { gz_converter_free(handle) }

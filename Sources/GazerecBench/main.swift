@@ -10,6 +10,7 @@ let usage = """
            gazerec-bench calibration <clip> <model>
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
+           gazerec-bench camera <width> <height> <jpeg>...
     """
 switch arguments.first {
 case "store":
@@ -52,6 +53,10 @@ case "headpose":
     }
     guard !rest.isEmpty else { print(usage); exit(64) }
     try HeadPoseBenchmark.run(inputs: rest, modelPath: modelPath, stillFrames: still)
+case "camera":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3, let width = Int(rest[0]), let height = Int(rest[1]) else { print(usage); exit(64) }
+    try CameraConversionBenchmark.run(jpegs: Array(rest.dropFirst(2)), width: width, height: height)
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)

@@ -252,6 +252,55 @@ struct GrayConverterTests {
         #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 3, "mean absolute difference")
     }
 
+    @Test("MJPEG frames of a real face: the luma-only decode gives libv4lconvert's gray, and reads the samplings libv4lconvert refuses",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func mjpegDirectEqualsLibv4lconvert() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var frames: [(path: String, data: Data)] = []
+        for layout in ["yuvj420p", "yuvj422p"] {
+            let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", Fixtures.path("video/cap12_headturns_20s.mp4"),
+                                                                 "-frames:v", "12", "-vf", "scale=640:480", "-pix_fmt", layout,
+                                                                 "-q:v", "3", folder.path(layout + "-%02d.jpg")])
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+            for index in 1...12 {
+                let path = folder.path(layout + String(format: "-%02d.jpg", index))
+                frames.append((path, try Data(contentsOf: URL(fileURLWithPath: path))))
+            }
+        }
+        let direct = try GrayConverter(), reference = try GrayConverter(mjpegDirect: false)
+        var comparedWithLibv4lconvert = 0
+        for frame in frames {
+            let fast = try frame.data.withUnsafeBytes {
+                try direct.gray(from: $0, pixelFormat: PixelFormat.mjpeg, width: 640, height: 480, bytesPerLine: 0)
+            }
+            if let slow = try? frame.data.withUnsafeBytes({
+                try reference.gray(from: $0, pixelFormat: PixelFormat.mjpeg, width: 640, height: 480, bytesPerLine: 0)
+            }) {
+                comparedWithLibv4lconvert += 1
+                let differing = zip(fast.pixels, slow.pixels).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(frame.path): \(differing) pixels differ from libv4lconvert's")
+            } else {
+                // A sampling libv4lconvert's own decoder refuses: libjpeg reads it, as FFmpeg does.
+                let ffmpeg = try #require(try VideoFileSource(path: frame.path).nextFrame()).image
+                let difference = zip(fast.pixels, ffmpeg.pixels).map { abs(Int($0) - Int($1)) }
+                #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 1, "\(frame.path) against FFmpeg")
+            }
+        }
+        #expect(comparedWithLibv4lconvert >= 12)
+        // A frame cut short (a USB transfer lost) is refused, not analysed half grey: the camera
+        // counts it as damaged and goes on.
+        let cut = frames[0].data.prefix(frames[0].data.count / 2)
+        let refused = Result {
+            try cut.withUnsafeBytes { try direct.gray(from: $0, pixelFormat: PixelFormat.mjpeg, width: 640, height: 480, bytesPerLine: 0) }
+        }
+        if case .failure(let error) = refused {
+            #expect("\(error)".contains("damaged MJPEG frame"), "\(error)")
+        } else {
+            Issue.record("a JPEG cut in half was decoded")
+        }
+    }
+
     @Test("a damaged MJPEG buffer is an error, not a crash")
     func damaged() throws {
         let garbage = [UInt8](repeating: 0x55, count: 1000)

@@ -70,7 +70,13 @@ typedef struct gz_converter gz_converter;
 gz_converter *gz_converter_create(void);
 void gz_converter_free(gz_converter *converter);
 
+/// Whether MJPEG goes straight to gray through libjpeg (on by default); off: through libv4lconvert's
+/// YUV 4:2:0 always (the reference, for tests and benchmarks).
+void gz_converter_set_mjpeg_direct(gz_converter *converter, int enabled);
+
 /// Converts one YUYV or MJPEG buffer of width × height into packed 8-bit gray (`gray` holds width * height bytes).
+/// YUYV: its Y bytes. MJPEG: libjpeg decodes the luma alone (grayscale output), and libv4lconvert
+/// converts the frames libjpeg cannot read.
 ///   returns 0, or -1 with a one-line reason in `error`.
 int gz_converter_to_gray(gz_converter *converter, uint32_t pixel_format, uint32_t width, uint32_t height,
                          uint32_t bytes_per_line, const uint8_t *source, size_t source_size, uint8_t *gray,

@@ -7,7 +7,10 @@
 #include <libv4l-plugin.h>
 #include <libv4l2.h>
 #include <libv4lconvert.h>
+#include <jpeglib.h>
+#include <jerror.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +88,7 @@ struct gz_converter {
     struct v4lconvert_data *data;
     uint8_t *yuv;
     size_t yuv_size;
+    int mjpeg_direct;
 };
 
 // libv4lconvert asks the "device" what it is; without a device, answer as a capture device.
@@ -114,7 +118,12 @@ gz_converter *gz_converter_create(void) {
         free(converter);
         return NULL;
     }
+    converter->mjpeg_direct = 1;
     return converter;
+}
+
+void gz_converter_set_mjpeg_direct(gz_converter *converter, int enabled) {
+    if (converter != NULL) converter->mjpeg_direct = enabled != 0;
 }
 
 void gz_converter_free(gz_converter *converter) {
@@ -122,6 +131,58 @@ void gz_converter_free(gz_converter *converter) {
     v4lconvert_destroy(converter->data);
     free(converter->yuv);
     free(converter);
+}
+
+// MARK: - MJPEG straight to gray
+
+struct gz_jpeg_failure {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    int damaged;
+};
+
+static void gz_jpeg_error_exit(j_common_ptr info) {
+    longjmp(((struct gz_jpeg_failure *)info->err)->jump, 1);
+}
+
+/// Warnings (level -1) mean corrupt data libjpeg patched over, a frame cut short among them:
+/// such a frame is not taken. Bytes after the image (some cameras pad their frames) are harmless.
+static void gz_jpeg_note_message(j_common_ptr info, int level) {
+    if (level == -1 && info->err->msg_code != JWRN_EXTRANEOUS_DATA) ((struct gz_jpeg_failure *)info->err)->damaged = 1;
+}
+
+/// Decodes only what gray needs from one MJPEG frame: libjpeg(-turbo) asked for grayscale output
+/// decodes the luma component's blocks, never inverse-transforms or upsamples the chroma and
+/// converts no colour. Returns 0; -1 when libjpeg cannot read the stream (the caller then tries
+/// libv4lconvert, which also knows the quirks of some cameras' streams); -2 for a frame libjpeg
+/// reads but finds damaged (cut short, corrupt): not a frame to analyse.
+static int gz_jpeg_to_gray(const uint8_t *source, size_t source_size, uint32_t width, uint32_t height, uint8_t *gray) {
+    struct jpeg_decompress_struct info;
+    struct gz_jpeg_failure failure;
+    info.err = jpeg_std_error(&failure.base);
+    failure.base.error_exit = gz_jpeg_error_exit;
+    failure.base.emit_message = gz_jpeg_note_message;
+    failure.damaged = 0;
+    if (setjmp(failure.jump)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, (unsigned char *)source, (unsigned long)source_size);
+    if (jpeg_read_header(&info, TRUE) != JPEG_HEADER_OK || info.image_width != width || info.image_height != height
+        || (info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_GRAYSCALE)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    info.out_color_space = JCS_GRAYSCALE;
+    jpeg_start_decompress(&info);
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = gray + (size_t)info.output_scanline * width;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return failure.damaged ? -2 : 0;
 }
 
 int gz_converter_to_gray(gz_converter *converter, uint32_t pixel_format, uint32_t width, uint32_t height,
@@ -141,6 +202,14 @@ int gz_converter_to_gray(gz_converter *converter, uint32_t pixel_format, uint32_
             for (uint32_t x = 0; x < width; ++x) out[x] = in[2 * x];
         }
         return 0;
+    }
+    if (pixel_format == V4L2_PIX_FMT_MJPEG && converter->mjpeg_direct) {
+        int status = gz_jpeg_to_gray(source, source_size, width, height, gray);
+        if (status == 0) return 0;
+        if (status == -2) {
+            snprintf(error, error_size, "a damaged MJPEG frame (cut short or corrupt)");
+            return -1;
+        }
     }
     struct v4l2_format source_format;
     memset(&source_format, 0, sizeof source_format);
