@@ -93,7 +93,8 @@ public final class LabServer {
     /// Version 2: a session's document in parts of a mebibyte (`session_document`), streamed in
     /// and out so neither side holds a whole hour in memory, and its SHA-256 and length on the
     /// session row, so a push of an unchanged session sends nothing. Documents already stored move
-    /// into one part each. Scan-path rows leave with their session by a trigger, not a foreign key.
+    /// into one part each. Scan-path rows leave with their session by a trigger, not a foreign key,
+    /// and are found by a BRIN index on the session, not a B-tree primary key.
     private func migration2() throws {
         try connection.query("""
             CREATE TABLE session_document (
@@ -117,15 +118,19 @@ public final class LabServer {
             ALTER TABLE session ALTER COLUMN document_sha256 SET NOT NULL, ALTER COLUMN document_bytes SET NOT NULL,
                 DROP COLUMN document
             """)
-        // A foreign-key check per scan-path row cost three times the rows' own insertion: the
-        // rows go with their session through a trigger instead (only gazerec and the analysis
-        // role delete sessions).
+        // A foreign-key check per scan-path row cost three times the rows' own insertion, and the
+        // primary key's B-tree as much again: the rows go with their session through a trigger
+        // (only gazerec and the analysis role delete sessions), and a BRIN index finds a session's
+        // rows, which a push writes contiguously (a fraction of the insertion cost).
         try connection.query("""
             DO $$ DECLARE name text; BEGIN
-                SELECT conname INTO name FROM pg_constraint WHERE conrelid = 'gaze_sample'::regclass AND contype = 'f';
-                IF name IS NOT NULL THEN EXECUTE format('ALTER TABLE gaze_sample DROP CONSTRAINT %I', name); END IF;
+                FOR name IN SELECT conname FROM pg_constraint
+                            WHERE conrelid = 'gaze_sample'::regclass AND contype IN ('f', 'p') LOOP
+                    EXECUTE format('ALTER TABLE gaze_sample DROP CONSTRAINT %I', name);
+                END LOOP;
             END $$
             """)
+        try connection.query("CREATE INDEX gaze_sample_session ON gaze_sample USING brin (session_id)")
         try connection.query("""
             CREATE FUNCTION gazerec_delete_gaze_samples() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
