@@ -261,7 +261,7 @@ public final class LabServer {
 
     /// The ids of the stored sessions, oldest first.
     public func sessionIDs() throws -> [String] {
-        try connection.query("SELECT id FROM session ORDER BY begin_time, id").values.compactMap { $0.first ?? nil }
+        try connection.query("SELECT id FROM session ORDER BY begin_time, id COLLATE \"C\"").values.compactMap { $0.first ?? nil }
     }
 
     /// The ids of the stored sessions that begin with any of `prefixes` (case-insensitive), oldest
@@ -274,8 +274,44 @@ public final class LabServer {
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
         }
         return try connection.query("""
-            SELECT id FROM session WHERE upper(id) LIKE ANY(string_to_array($1, E'\\n')) ORDER BY begin_time, id
+            SELECT id FROM session WHERE upper(id) LIKE ANY(string_to_array($1, E'\\n')) ORDER BY begin_time, id COLLATE "C"
             """, [patterns.joined(separator: "\n")]).values.compactMap { $0.first ?? nil }
+    }
+
+    /// The sessions `names` stand for, by a station's rule: an exact id (case-insensitive), else a
+    /// prefix of at least four characters that fits exactly one session.
+    public func resolveSessionIDs(_ names: [String]) throws -> [String] {
+        let candidates = try sessionIDs(matchingPrefixes: names)
+        return try names.map { name in
+            let key = name.uppercased()
+            if let exact = candidates.first(where: { $0.uppercased() == key }) { return exact }
+            let prefixable = key.count >= 4 && key.count < 36 && key.allSatisfy { $0.isHexDigit || $0 == "-" }
+            let matches = prefixable ? candidates.filter { $0.uppercased().hasPrefix(key) }.sorted() : []
+            if matches.count > 1 { throw StoreError.ambiguousSession(prefix: name, matches: Array(matches.prefix(5))) }
+            guard let match = matches.first else { throw StoreError.unknownSession(id: name, databasePath: connection.address) }
+            return match
+        }
+    }
+
+    /// Writes stored documents as `gazerec export` writes those sessions on their station (compact
+    /// camelCase JSON with gazerec's extension, each document the bytes the station pushed): one
+    /// document, or an array of them. Streams part by part (call within `reading`).
+    public func writeDocuments(sessionIDs ids: [String], asArray: Bool, to sink: ByteSink) throws {
+        func put(_ text: String) throws { try Array(text.utf8).withUnsafeBytes { try sink.write($0) } }
+        if asArray { try put("[") }
+        for (index, id) in ids.enumerated() {
+            if asArray && index > 0 { try put(",") }
+            // One part held back, so the document's final newline can be left out inside an array.
+            let parts = StoredDocumentChunks(connection: connection, sessionID: id)
+            var pending = try parts.nextChunk()
+            while let part = pending {
+                let next = try parts.nextChunk()
+                let keep = next == nil && asArray && part.last == 0x0A ? part.count - 1 : part.count
+                try part.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<keep])) }
+                pending = next
+            }
+        }
+        if asArray { try put("]\n") }
     }
 
     /// A stored session's document as a JSON source read part by part (call within `reading`).

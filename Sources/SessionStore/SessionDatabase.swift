@@ -15,7 +15,7 @@ public final class SessionDatabase: Sendable {
     /// read and write alongside it. Not a `DatabasePool`, which writes a scratch table on every
     /// open and would change the file even when a command fails and must leave it untouched.
     public let writer: any DatabaseWriter
-    /// The file path, or `:memory:`.
+    /// The file path, `:memory:`, or what a scratch database stands for (a server's address).
     public let path: String
 
     /// How a command uses the file.
@@ -109,9 +109,10 @@ public final class SessionDatabase: Sendable {
 
     /// An empty scratch database in a private temporary file that SQLite deletes when it is
     /// closed (it stays in memory up to its page cache, then spills to the file): a working copy of
-    /// any size in flat memory, nothing left behind.
-    public init(scratch: Void) throws {
-        path = ""
+    /// any size in flat memory, nothing left behind. `name` is what messages call it (where its
+    /// sessions came from).
+    public init(scratchFor name: String) throws {
+        path = name
         isReadOnly = false
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true

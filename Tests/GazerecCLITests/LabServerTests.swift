@@ -72,6 +72,20 @@ struct LabServerTests {
             #expect(try Binary.run(["--database", lab.analysis, "export", id, "--format", "csv", "--snake-case"]).stdoutData
                     == localCSV.stdoutData)
         }
+        // Every session at once, a folder of files, and snake_case JSON (read through a scratch database).
+        let localAll = try Binary.run(["export", "--all"], environment: environment)
+        let remoteAll = try Binary.run(["--database", lab.analysis, "export", "--all"])
+        #expect(remoteAll.status == 0 && remoteAll.stdoutData == localAll.stdoutData, "\(remoteAll.stderr)")
+        let localSnake = try Binary.run(["export", "--all", "--snake-case"], environment: environment)
+        #expect(try Binary.run(["--database", lab.analysis, "export", "--all", "--snake-case"]).stdoutData == localSnake.stdoutData)
+        #expect(try Binary.run(["export", "--all", "--output-dir", folder.path("local")], environment: environment).status == 0)
+        #expect(try Binary.run(["--database", lab.analysis, "export", "--all", "--output-dir", folder.path("remote")]).status == 0)
+        for id in ids {
+            #expect(FileManager.default.contents(atPath: folder.path("remote/\(id).json"))
+                    == FileManager.default.contents(atPath: folder.path("local/\(id).json")), "\(id).json")
+        }
+        let unknown = try Binary.run(["--database", lab.analysis, "export", "FFFFFFFF"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no session FFFFFFFF in postgres://"), "\(unknown.stderr)")
         #expect(try lab.value("SELECT string_agg(DISTINCT station || ' ' || pushed_by, ',') FROM session")
                 == "room-1 gazerec_station")
         #expect(try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(ids.last!)'") == "3000")

@@ -65,6 +65,11 @@ extension Gazerec {
             var options = ExportOptions(
                 keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
             TemporaryFileCleanup.install()
+            // From a lab server, the plain JSON export is the stored documents themselves.
+            if StoreOptions.isServer(store.resolvedPath), format == .json, !snakeCase, !pretty, !noExtensions, !fixations {
+                return try ServerSnapshot.exportStored(address: store.resolvedPath, ids: all ? nil : ids, output: output,
+                                                       outputDirectory: outputDir)
+            }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
             let selected = all ? try database.sessionIDs() : ids
             if fixations {

@@ -23,7 +23,7 @@ enum ServerSnapshot {
 
     static func load(address: String, sessions: Sessions) throws -> SessionDatabase {
         let server = try LabServer(address: address)
-        let database = try SessionDatabase(scratch: ())
+        let database = try SessionDatabase(scratchFor: address)
         try server.reading {
             let ids: [String]
             switch sessions {
@@ -41,5 +41,33 @@ enum ServerSnapshot {
             }
         }
         return database
+    }
+}
+
+extension ServerSnapshot {
+    /// `export` of stored documents as they are: the bytes each station pushed, streamed from the
+    /// server without reading them into a database (compact camelCase JSON with the extension,
+    /// which is what the station's `export ID` wrote). `ids` nil: every session.
+    static func exportStored(address: String, ids: [String]?, output: String?, outputDirectory: String?) throws {
+        let server = try LabServer(address: address)
+        try server.reading {
+            let selected = try ids.map { try server.resolveSessionIDs($0) } ?? server.sessionIDs()
+            if let outputDirectory {
+                try SessionDatabase.createFolder(outputDirectory)
+                for id in selected {
+                    try SessionDatabase.writeAtomically(to: (outputDirectory as NSString).appendingPathComponent("\(id).json")) {
+                        try server.writeDocuments(sessionIDs: [id], asArray: false, to: $0)
+                    }
+                }
+                Console.note("exported \(selected.count) session\(selected.count == 1 ? "" : "s") to \(outputDirectory)")
+                return
+            }
+            let asArray = ids == nil || selected.count > 1
+            if let output {
+                try SessionDatabase.writeAtomically(to: output) { try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: $0) }
+            } else {
+                try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: FileByteSink.standardOutput())
+            }
+        }
     }
 }
