@@ -89,12 +89,15 @@ public final class GrayConverter {
     /// Converts `bytes` (a buffer of `pixelFormat`) into a gray image.
     public func gray(from bytes: UnsafeRawBufferPointer, pixelFormat: UInt32, width: Int, height: Int,
                      bytesPerLine: Int) throws -> GrayImage {
-        var pixels = [UInt8](repeating: 0, count: width * height)
         var error = [CChar](repeating: 0, count: 256)
-        let status = pixels.withUnsafeMutableBufferPointer { target in
-            gz_converter_to_gray(handle, pixelFormat, UInt32(width), UInt32(height), UInt32(bytesPerLine),
-                                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                 target.baseAddress, &error, error.count)
+        var status: Int32 = 0
+        // A conversion that succeeds writes every byte (no zero-filling first, on the frame path).
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { target, count in
+            status = gz_converter_to_gray(handle, pixelFormat, UInt32(width), UInt32(height), UInt32(bytesPerLine),
+                                          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                          target.baseAddress, &error, error.count)
+            if status != 0 { target.initialize(repeating: 0) }
+            count = target.count
         }
         guard status == 0 else {
             throw CaptureError.deviceError(path: "libv4lconvert", operation: "\(PixelFormat.name(pixelFormat)) conversion",

@@ -56,11 +56,6 @@ struct BinaryCopyRows {
         append(UInt32(bitPattern: value))
     }
 
-    mutating func int64(_ value: Int64) {
-        append(UInt32(8))
-        append(UInt64(bitPattern: value))
-    }
-
     mutating func float64(_ value: Double) {
         append(UInt32(8))
         append(value.bitPattern)
@@ -82,12 +77,11 @@ final class DocumentPartWriter: ByteSink {
 
     private let sessionID: String
     private let put: (UnsafeRawBufferPointer) throws -> Void
-    private let digest = SHA256Digest()
+    private let digest = DigestSink()
     private let part = UnsafeMutableRawBufferPointer.allocate(byteCount: DocumentPartWriter.partSize, alignment: 16)
     private var filled = 0
     private var parts: Int32 = 0
     private var rowHeader = BinaryCopyRows(reservingCapacity: 64)
-    private(set) var length = 0
 
     init(sessionID: String, put: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         self.sessionID = sessionID
@@ -98,8 +92,7 @@ final class DocumentPartWriter: ByteSink {
     deinit { part.deallocate() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        digest.update(bytes)
-        length += bytes.count
+        try digest.write(bytes)
         var offset = 0
         while offset < bytes.count {
             let count = min(bytes.count - offset, part.count - filled)
@@ -115,7 +108,7 @@ final class DocumentPartWriter: ByteSink {
     func finish() throws -> (sha256: [UInt8], length: Int) {
         if filled > 0 || parts == 0 { try sendPart() }
         try BinaryCopyRows.trailer.withUnsafeBytes { try put($0) }
-        return (digest.finish(), length)
+        return digest.finish()
     }
 
     private func sendPart() throws {

@@ -98,43 +98,12 @@ extension ShapeRegressionModel {
         }
     }
 
-    /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left),
-    /// and asks the memory system for each chosen leaf at once: the walk is compute-bound on small
-    /// split tables, the leaves are 544 bytes each picked from 70 kB per tree, so their fetches
-    /// overlap the walks of the following trees instead of stalling the adds one leaf at a time.
-    @inline(__always)
-    func findLeaves(cascade: Int, features: UnsafePointer<Float>, into leafIndices: UnsafeMutablePointer<Int32>) {
-        let splits = splitsPerTree
-        let firstTree = cascade * treesPerCascade
-        let pairs = splitPixels.baseAddress!, thresholds = splitThresholds.baseAddress!
-        let length = shapeLength
-        let treeStride = leavesPerTree * length
-        let cascadeLeaves = UnsafeRawPointer(leaves.baseAddress! + cascade * treesPerCascade * treeStride)
-        let leafBytes = length * MemoryLayout<Float>.stride
-        for tree in 0..<treesPerCascade {
-            let base = (firstTree + tree) * splits
-            var node = 0
-            while node < splits {
-                let pair = pairs[base + node]
-                let difference = features[Int(pair & 0xFFFF)] - features[Int(pair >> 16)]
-                node = difference > thresholds[base + node] ? 2 * node + 1 : 2 * node + 2
-            }
-            let leaf = node - splits
-            leafIndices[tree] = Int32(leaf)
-            let address = cascadeLeaves + (tree * treeStride + leaf * length) * MemoryLayout<Float>.stride
-            var line = 0
-            while line < leafBytes {
-                prefetch(address + line)
-                line += 64
-            }
-        }
-    }
-
-    /// Walks every tree of the cascade to its leaf and adds the leaves to the shape in tree order,
-    /// software-pipelined: tree t's leaf is prefetched when its walk ends and added `distance`
-    /// trees later, so its fetch overlaps those walks. The features were read before the cascade,
-    /// so adding while walking changes nothing; every coordinate sums the same floats in the same
-    /// order as `findLeaves` then `addLeaves` (dlib's order).
+    /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left) and
+    /// adds the leaves to the shape in tree order, software-pipelined: tree t's leaf (544 bytes out
+    /// of 70 kB per tree) is prefetched when its walk ends and added `distance` trees later, so its
+    /// fetch overlaps those walks instead of stalling the add. The features were read before the
+    /// cascade, so adding while walking changes nothing; every coordinate sums the same floats in
+    /// the same order as dlib, which finds all the leaves first and adds them tree after tree.
     @inline(__always)
     func walkAndAdd(cascade: Int, features: UnsafePointer<Float>, leafIndices: UnsafeMutablePointer<Int32>,
                     to shape: UnsafeMutablePointer<Float>) {
@@ -170,19 +139,6 @@ extension ShapeRegressionModel {
                 let leaf = cascadeLeaves + ready * treeStride + Int(leafIndices[ready]) * length
                 for index in 0..<length { shape[index] += leaf[index] }
             }
-        }
-    }
-
-    /// Adds the chosen leaf of every tree to the shape, tree after tree (the order dlib adds them
-    /// in, so every coordinate sums the same floats in the same order).
-    @inline(__always)
-    func addLeaves(cascade: Int, leafIndices: UnsafePointer<Int32>, to shape: UnsafeMutablePointer<Float>) {
-        let length = shapeLength
-        let treeStride = leavesPerTree * length
-        let cascadeLeaves = leaves.baseAddress! + cascade * treesPerCascade * treeStride
-        for tree in 0..<treesPerCascade {
-            let leaf = cascadeLeaves + tree * treeStride + Int(leafIndices[tree]) * length
-            for index in 0..<length { shape[index] += leaf[index] }
         }
     }
 }

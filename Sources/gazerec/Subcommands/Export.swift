@@ -67,8 +67,8 @@ extension Gazerec {
             TemporaryFileCleanup.install()
             // From a lab server, the plain JSON export is the stored documents themselves.
             if StoreOptions.isServer(store.resolvedPath), format == .json, !snakeCase, !pretty, !noExtensions, !fixations {
-                return try ServerSnapshot.exportStored(address: store.resolvedPath, ids: all ? nil : ids, output: output,
-                                                       outputDirectory: outputDir)
+                return try ServerSnapshot.exportStored(address: store.resolvedPath, ids: all ? nil : ids,
+                                                       outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
             let selected = all ? try database.sessionIDs() : ids
@@ -136,6 +136,11 @@ extension Gazerec {
                     try Array("[]\n".utf8).withUnsafeBytes { try sink.write($0) }
                 }
             }
+            try deliver(write)
+        }
+
+        /// One output: `--output` (written atomically) or stdout.
+        private func deliver(_ write: (ByteSink) throws -> Void) throws {
             if let output {
                 try SessionDatabase.writeAtomically(to: output) { try write($0) }
             } else {

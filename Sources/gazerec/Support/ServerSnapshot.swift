@@ -47,8 +47,10 @@ enum ServerSnapshot {
 extension ServerSnapshot {
     /// `export` of stored documents as they are: the bytes each station pushed, streamed from the
     /// server without reading them into a database (compact camelCase JSON with the extension,
-    /// which is what the station's `export ID` wrote). `ids` nil: every session.
-    static func exportStored(address: String, ids: [String]?, output: String?, outputDirectory: String?) throws {
+    /// which is what the station's `export ID` wrote). `ids` nil: every session. One file per
+    /// session in `outputDirectory`, else one stream handed to `deliver`.
+    static func exportStored(address: String, ids: [String]?, outputDirectory: String?,
+                             deliver: ((ByteSink) throws -> Void) throws -> Void) throws {
         let server = try LabServer(address: address)
         try server.reading {
             let selected = try ids.map { try server.resolveSessionIDs($0) } ?? server.sessionIDs()
@@ -63,11 +65,7 @@ extension ServerSnapshot {
                 return
             }
             let asArray = ids == nil || selected.count > 1
-            if let output {
-                try SessionDatabase.writeAtomically(to: output) { try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: $0) }
-            } else {
-                try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: FileByteSink.standardOutput())
-            }
+            try deliver { try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: $0) }
         }
     }
 }
