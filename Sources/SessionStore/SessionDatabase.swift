@@ -98,25 +98,26 @@ public final class SessionDatabase: Sendable {
     public static let openAction = "open the session database"
 
     /// An empty in-memory database (tests).
-    public init(inMemory: Void = ()) throws {
-        path = ":memory:"
-        isReadOnly = false
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        writer = try DatabaseQueue(configuration: configuration)
-        try Self.migrator.migrate(writer)
+    public convenience init(inMemory: Void = ()) throws {
+        try self.init(unsavedAt: ":memory:", name: ":memory:")
     }
 
     /// An empty scratch database in a private temporary file that SQLite deletes when it is
     /// closed (it stays in memory up to its page cache, then spills to the file): a working copy of
     /// any size in flat memory, nothing left behind. `name` is what messages call it (where its
     /// sessions came from).
-    public init(scratchFor name: String) throws {
+    public convenience init(scratchFor name: String) throws {
+        try self.init(unsavedAt: "", name: name)
+    }
+
+    /// An empty database SQLite keeps only while it is open: in memory (`:memory:`) or in a
+    /// private temporary file (`""`).
+    private init(unsavedAt sqlitePath: String, name: String) throws {
         path = name
         isReadOnly = false
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        writer = try DatabaseQueue(path: "", configuration: configuration)
+        writer = try DatabaseQueue(path: sqlitePath, configuration: configuration)
         try Self.migrator.migrate(writer)
     }
 
