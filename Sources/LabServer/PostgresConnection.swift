@@ -37,9 +37,11 @@ public final class PostgresConnection {
         return address.split(separator: " ").contains { $0.lowercased().hasPrefix("password=") }
     }
 
-    /// SQLSTATEs of a server shutting down or a broken connection (classes 57P and 08): the
-    /// connection is as good as lost, whatever libpq's status says yet.
-    static func meansServerGone(_ state: String) -> Bool { state.hasPrefix("57P") || state.hasPrefix("08") }
+    /// SQLSTATEs of a server shutting down or a broken connection (classes 57P and 08), and none
+    /// at all (an error libpq made itself, such as "server closed the connection unexpectedly":
+    /// every error the server sends has one): the connection is as good as lost, whatever
+    /// libpq's status says yet.
+    static func meansServerGone(_ state: String) -> Bool { state.isEmpty || state.hasPrefix("57P") || state.hasPrefix("08") }
 
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }
