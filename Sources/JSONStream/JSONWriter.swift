@@ -263,32 +263,83 @@ public final class JSONWriter {
 
     /// A quoted, escaped string.
     public func string(_ value: String) throws {
-        try byte(0x22)
         var value = value
-        try value.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let unit = bytes[index]
-                guard unit == 0x22 || unit == 0x5C || unit < 0x20 else { continue }
-                if index > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                switch unit {
-                case 0x22: try raw("\\\"")
-                case 0x5C: try raw("\\\\")
-                case 0x0A: try raw("\\n")
-                case 0x0D: try raw("\\r")
-                case 0x09: try raw("\\t")
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    try raw("\\u00")
-                    try byte(hex[Int(unit >> 4)])
-                    try byte(hex[Int(unit & 0xF)])
-                }
-                runStart = index + 1
+        try value.withUTF8 { try string(utf8: $0) }
+    }
+
+    /// A quoted, escaped string given as its UTF-8 bytes (a database column read in place).
+    public func string(utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
+        try byte(0x22)
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let unit = bytes[index]
+            guard unit == 0x22 || unit == 0x5C || unit < 0x20 else { continue }
+            if index > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            switch unit {
+            case 0x22: try raw("\\\"")
+            case 0x5C: try raw("\\\\")
+            case 0x0A: try raw("\\n")
+            case 0x0D: try raw("\\r")
+            case 0x09: try raw("\\t")
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                try raw("\\u00")
+                try byte(hex[Int(unit >> 4)])
+                try byte(hex[Int(unit & 0xF)])
             }
-            if bytes.count > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+            runStart = index + 1
+        }
+        if bytes.count > runStart { try rawBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        try byte(0x22)
+    }
+
+    /// Bytes as a quoted base64 string: the standard alphabet with `=` padding and no line breaks,
+    /// as Foundation's `base64EncodedString()` writes it, encoded straight into the buffer (the
+    /// alphabet needs no JSON escaping).
+    public func base64String(_ bytes: UnsafeRawBufferPointer) throws {
+        try byte(0x22)
+        let pairs = Self.base64Pairs.baseAddress!
+        var offset = 0
+        let whole = bytes.count - bytes.count % 3
+        while offset < whole {
+            // As many whole groups as fit the buffer's free space (at least one).
+            let groups = min((whole - offset) / 3, 4096)
+            try ensure(groups * 4)
+            var out = UnsafeMutableRawPointer(buffer + count)
+            for _ in 0..<groups {
+                let triple = UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+                // Two 12-bit halves, each two characters of the table.
+                let value = UInt32(pairs[Int(triple >> 12)]) | UInt32(pairs[Int(triple & 0xFFF)]) << 16
+                out.storeBytes(of: value.littleEndian, as: UInt32.self)
+                out += 4
+                offset += 3
+            }
+            count += groups * 4
+        }
+        if offset < bytes.count {
+            try ensure(4)
+            let first = UInt32(bytes[offset]) << 16
+            let triple = offset + 1 < bytes.count ? first | UInt32(bytes[offset + 1]) << 8 : first
+            let alphabet = Self.base64Alphabet.utf8Start
+            buffer[count] = alphabet[Int(triple >> 18)]
+            buffer[count + 1] = alphabet[Int(triple >> 12 & 0x3F)]
+            buffer[count + 2] = offset + 1 < bytes.count ? alphabet[Int(triple >> 6 & 0x3F)] : 0x3D
+            buffer[count + 3] = 0x3D
+            count += 4
         }
         try byte(0x22)
     }
+
+    private static let base64Alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    /// Every 12-bit value's two base64 characters, first character in the low byte (never
+    /// deallocated, never written after it is made).
+    nonisolated(unsafe) private static let base64Pairs: UnsafeBufferPointer<UInt16> = {
+        let alphabet = base64Alphabet.utf8Start
+        let table = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 4096)
+        for index in 0..<4096 { table[index] = UInt16(alphabet[index >> 6]) | UInt16(alphabet[index & 0x3F]) << 8 }
+        return UnsafeBufferPointer(table)
+    }()
 
     /// A finite double in its shortest round-trip form.
     public func number(_ value: Double) throws {
@@ -297,8 +348,21 @@ public final class JSONWriter {
             try integer(Int64(value))
             return
         }
-        var text = value.description
-        try text.withUTF8 { try rawBytes($0) }
+        // The standard library's shortest round-trip digits (the same as `description`), handed
+        // over as ASCII bytes straight into the buffer instead of as a String per number.
+        try ensure(Self.longestDouble)
+        var stream = BufferStream(writer: self)
+        value.write(to: &stream)
+    }
+
+    /// The longest text `Double.write(to:)` produces (`-2.2250738585072014e-308` is 24 bytes).
+    private static let longestDouble = 32
+
+    /// Appends bytes known to fit (space ensured by the caller).
+    fileprivate func appendReserved(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(count + bytes.count <= Self.capacity, "a number longer than reserved")
+        (buffer + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
     }
 
 
@@ -349,5 +413,17 @@ public final class JSONWriter {
             }
             try endObject()
         }
+    }
+}
+
+/// Where `Double.write(to:)` puts its digits: the writer's buffer, with room already made.
+private struct BufferStream: TextOutputStream {
+    let writer: JSONWriter
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { writer.appendReserved(buffer) }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { writer.appendReserved($0) }
     }
 }

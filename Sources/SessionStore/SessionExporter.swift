@@ -263,7 +263,9 @@ final class SessionExporter {
                 try json.element()
                 try json.beginObject()
                 try json.key("timestamp"); try json.number(sqlite3_column_double(handle, 2))
-                try json.key("trackingState"); try json.string(String(cString: sqlite3_column_text(handle, 3)))
+                try json.key("trackingState")
+                try json.string(utf8: UnsafeBufferPointer(start: sqlite3_column_text(handle, 3),
+                                                          count: Int(sqlite3_column_bytes(handle, 3))))
                 try json.key("confidence"); try json.number(sqlite3_column_double(handle, 4))
                 for (offset, name) in SampleTables.frameOptionalColumns.enumerated() {
                     let column = Int32(5 + offset)
@@ -273,8 +275,8 @@ final class SessionExporter {
                 let appearanceColumn = Int32(5 + SampleTables.frameOptionalColumns.count)
                 if sqlite3_column_type(handle, appearanceColumn) == SQLITE_BLOB,
                    let blob = sqlite3_column_blob(handle, appearanceColumn) {
-                    let data = Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, appearanceColumn)))
-                    try json.key("appearance"); try json.string(data.base64EncodedString())
+                    try json.key("appearance")
+                    try json.base64String(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, appearanceColumn))))
                 }
                 try json.endObject()
             }

@@ -1,3 +1,4 @@
+import Foundation
 import JSONStream
 import Testing
 
@@ -27,5 +28,41 @@ struct JSONStreamTests {
         #expect(throws: JSONError.io(action: "read", path: "/nonexistent/x.json", reason: "No such file or directory")) {
             _ = try JSONReader(source: .file("/nonexistent/x.json"))
         }
+    }
+
+    @Test("bytes are written as the quoted base64 Foundation writes, every length and remainder")
+    func base64MatchesFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Lengths around each remainder, and one longer than the writer's buffer.
+        for length in Array(0...70) + [801, 3 * 4096 + 1, 70_001] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let sink = MemoryByteSink()
+            let writer = JSONWriter(sink: sink)
+            try writer.byte(0x78)  // an offset that is not a multiple of four
+            try bytes.withUnsafeBytes { try writer.base64String($0) }
+            try writer.flush()
+            #expect(sink.text == "x\"" + Data(bytes).base64EncodedString() + "\"", "\(length) bytes")
+        }
+    }
+
+    @Test("numbers are the standard library's shortest digits, also across a buffer boundary")
+    func numbersMatchDescription() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0.1, -0.0 + 0.5, 1e-7, 2.2250738585072014e-308, -2.2250738585072014e-308, 1e300,
+                                .leastNonzeroMagnitude, -.greatestFiniteMagnitude, 1700000000.0166667]
+        for _ in 0..<20_000 {
+            values.append(Double(bitPattern: generator.next() & 0xFFEF_FFFF_FFFF_FFFF))
+            values.append(Double.random(in: -2000...2000, using: &generator))
+        }
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink)
+        var expected = ""
+        for value in values where value != value.rounded(.towardZero) || abs(value) >= 9_007_199_254_740_992 {
+            try writer.number(value)
+            try writer.byte(0x20)
+            expected += value.description + " "
+        }
+        try writer.flush()
+        #expect(sink.text == expected)
     }
 }
