@@ -50,6 +50,10 @@ public final class VideoFileSource: FrameSource {
     /// swscale on the format's first frame) rather than through swscale.
     public var usedLumaShortcut: Bool { gz_video_luma_shortcut_in_use(handle) != 0 }
 
+    /// Whether the last frame's luma went through the table's arithmetic form (a range expansion,
+    /// or none), eight pixels at a time, rather than a table read per pixel.
+    public var usedLumaArithmetic: Bool { gz_video_luma_shortcut_in_use(handle) == 2 }
+
     public func nextFrame() throws -> Frame? {
         guard let handle else { return nil }
         var pts = 0.0

@@ -81,6 +81,9 @@ struct VideoFileSourceTests {
             let reference = try frames(try VideoFileSource(path: path, lumaShortcut: false))
             #expect(!fastFrames.isEmpty && fastFrames == reference, "\(path)")
             #expect(fast.usedLumaShortcut == luma, "\(path)")
+            // Every 8-bit YUV layout here maps luma to gray by an affine function (a range
+            // expansion for limited range, the identity for full range).
+            #expect(fast.usedLumaArithmetic == luma, "\(path)")
         }
     }
 

@@ -62,7 +62,9 @@ void gz_video_close(gz_video *video);
 /// formats) swscale converts. Off: swscale always (the reference, for tests and benchmarks).
 void gz_video_set_luma_shortcut(gz_video *video, int enabled);
 
-/// Whether the last frame came through the luma table.
+/// How the last frame's gray was made: 0 by swscale, 1 through the luma table, 2 by the table's
+/// arithmetic form (gray = clamp((luma × scale + offset) >> 12), found from the table and checked
+/// against every one of its 256 entries; vectorised, with AVX2 where the processor has it).
 int gz_video_luma_shortcut_in_use(const gz_video *video);
 
 // gz_video_writer: 8-bit gray frames encoded losslessly with FFV1 into a file whose container
