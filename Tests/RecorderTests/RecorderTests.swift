@@ -18,6 +18,8 @@ struct RecorderTests {
     final class FailingSource: FrameSource {
         let video: VideoFileSource
         let failAfter: Int
+        /// A pause before each frame, as a camera's frames come at intervals (0: back to back).
+        let intervalSeconds: Double
         let start = 1_790_000_000.0
         var served = 0
         var name: String { "failing" }
@@ -25,12 +27,14 @@ struct RecorderTests {
         var height: Int { video.height }
         var framesPerSecond: Double { video.framesPerSecond }
 
-        init(failAfter: Int) throws {
+        init(failAfter: Int, intervalSeconds: Double = 0) throws {
             video = try VideoFileSource(path: Fixtures.path("video/cap13_blinks_20s.mp4"))
             self.failAfter = failAfter
+            self.intervalSeconds = intervalSeconds
         }
 
         func nextFrame() throws -> Frame? {
+            if intervalSeconds > 0 { usleep(UInt32(intervalSeconds * 1_000_000)) }
             if served == failAfter { throw CaptureError.deviceLost(path: "/dev/video9", reason: "no such device") }
             guard var frame = try video.nextFrame() else { return nil }
             served += 1
@@ -81,7 +85,11 @@ struct RecorderTests {
         let database = folder.path("db.sqlite")
         let stop = StopRequest()
         var seen = 0
-        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 400), name: "clip"),
+        // Frames at least 5 ms apart: the 370 frames after the 30th take over 1.8 s, so progress
+        // (every 0.5 s) asks to stop before the source runs out, however fast the machine fits
+        // them (back to back, a fast machine finished all 400 before the first progress report).
+        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 400, intervalSeconds: 0.005),
+                                                                     name: "clip"),
                                                              database: database, blendShapes: BlendShapeName.defaultSet),
                                 stop: stop)
         let result = try recorder.run(progress: { status in
