@@ -4,26 +4,67 @@ import Synchronization
 /// The temporary files this process is writing (an export on its way to its final name), so a
 /// signal that ends the process can remove them: an interrupted export leaves nothing behind.
 ///
-/// `writeAtomically` registers its temporary sibling for as long as it exists; whoever handles
-/// the process's termination signals calls `removeAll()` before exiting.
+/// `writeAtomically` registers its temporary sibling for as long as it exists. A termination
+/// signal's handler calls `removeAllFromSignalHandler()` and exits in the handler itself, at the
+/// moment the signal arrives: a handler run later on another thread (a dispatch source) let an
+/// export that was already signalled finish its file and exit 0 first.
+///
+/// THREAD SAFETY: `register` and `unregister` from any thread; `removeAllFromSignalHandler` from a
+/// signal handler on any thread (it takes no lock and allocates nothing), once, before `_exit`.
 public enum TemporaryFiles {
-    private static let paths = Mutex<Set<String>>([])
+    /// Slots of C strings (addresses as integers, 0 when free) the signal handler reads without a
+    /// lock. More files than slots at once are still removed at a normal end, not by a signal.
+    /// The pointer never changes and every slot is atomic, hence `nonisolated(unsafe)`.
+    private static let slotCount = 64
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<Int>> = {
+        let slots = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: slotCount)
+        for index in 0..<slotCount { (slots + index).initialize(to: Atomic(0)) }
+        return slots
+    }()
+    /// Set by the signal handler before it reads the slots: from then on no slot's string is freed.
+    private static let exiting = Atomic<Bool>(false)
+    /// Serialises `register` and `unregister` (never taken by the signal handler).
+    private static let registry = Mutex<Void>(())
 
     static func register(_ path: String) {
-        paths.withLock { _ = $0.insert(path) }
+        registry.withLock { _ in
+            guard let copy = strdup(path) else { return }
+            for index in 0..<slotCount where slots[index].load(ordering: .sequentiallyConsistent) == 0 {
+                slots[index].store(Int(bitPattern: copy), ordering: .sequentiallyConsistent)
+                return
+            }
+            free(copy)
+        }
     }
 
     static func unregister(_ path: String) {
-        paths.withLock { _ = $0.remove(path) }
+        registry.withLock { _ in
+            for index in 0..<slotCount {
+                let address = slots[index].load(ordering: .sequentiallyConsistent)
+                guard address != 0, let text = UnsafeMutablePointer<CChar>(bitPattern: address),
+                      strcmp(text, path) == 0 else { continue }
+                slots[index].store(0, ordering: .sequentiallyConsistent)
+                // A handler that began before the slot was cleared may be reading this string.
+                if !exiting.load(ordering: .sequentiallyConsistent) { free(text) }
+                return
+            }
+        }
     }
 
-    /// Deletes every registered file; returns how many there were.
-    @discardableResult
-    public static func removeAll() -> Int {
-        paths.withLock { set in
-            for path in set { unlink(path) }
-            defer { set.removeAll() }
-            return set.count
+    /// Makes the tables the signal handler reads (their first use allocates): call before
+    /// installing the handler.
+    public static func prepareForSignals() {
+        _ = slots
+        _ = exiting.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Deletes every registered file; only `unlink` and atomic loads, safe in a signal handler.
+    /// The process must end right after (the slots are left as they are).
+    public static func removeAllFromSignalHandler() {
+        exiting.store(true, ordering: .sequentiallyConsistent)
+        for index in 0..<slotCount {
+            let address = slots[index].load(ordering: .sequentiallyConsistent)
+            if address != 0, let text = UnsafePointer<CChar>(bitPattern: address) { unlink(text) }
         }
     }
 }

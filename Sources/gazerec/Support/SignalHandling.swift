@@ -43,24 +43,29 @@ final class SignalHandling {
 
 /// For commands that write files through temporaries (exports, plots): Ctrl-C, SIGTERM and
 /// SIGHUP remove the half-written temporary files, then end the process as the signal would.
+///
+/// The handler does it at the moment the signal arrives (unlink and `_exit` are safe there), so a
+/// signalled export never goes on to rename its file into place and exit 0.
 enum TemporaryFileCleanup {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var installed = false
 
     static func install() {
-        guard sources.isEmpty else { return }
+        guard !installed else { return }
+        installed = true
+        TemporaryFiles.prepareForSignals()
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                TemporaryFiles.removeAll()
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                TemporaryFiles.removeAllFromSignalHandler()
                 _exit(128 + number)
             }
-            source.resume()
-            sources.append(source)
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(number, &action, nil)
         }
     }
 }
