@@ -13,8 +13,8 @@ import Synchronization
 /// signal handler on any thread (it takes no lock and allocates nothing), once, before `_exit`.
 public enum TemporaryFiles {
     /// Slots of C strings (addresses as integers, 0 when free) the signal handler reads without a
-    /// lock. More files than slots at once are still removed at a normal end, not by a signal.
-    /// The pointer never changes and every slot is atomic, hence `nonisolated(unsafe)`.
+    /// lock. An export holds one temporary file at a time; a 65th at once would not be removed by
+    /// a signal. The pointer never changes and every slot is atomic, hence `nonisolated(unsafe)`.
     private static let slotCount = 64
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<Int>> = {
         let slots = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: slotCount)

@@ -322,7 +322,8 @@ static inline uint8_t luma_affine_value(uint8_t y, int32_t scale, int32_t offset
 /// Finds scale and offset such that luma_affine_value gives every entry of the table (a range
 /// expansion such as limited to full range is one), and returns 1; 0 if there are none.
 static int luma_affine_for(const uint8_t table[256], int32_t *scale, int32_t *offset) {
-    // The slope lies between the table's steepest and flattest: try every 12-bit scale up to 4.
+    // Every 12-bit scale from 0 to 4 (limited to full range is 255/219 ≈ 1.16), each with the
+    // offsets every entry allows: a few million steps, once per pixel format.
     for (int32_t candidate = 0; candidate <= 4 << LUMA_FRACTION_BITS; ++candidate) {
         int64_t low = INT32_MIN / 2, high = INT32_MAX / 2;
         for (int y = 0; y < 256 && low <= high; ++y) {
