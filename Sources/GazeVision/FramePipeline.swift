@@ -37,11 +37,21 @@ public final class FramePipeline {
 
     /// Processes every frame of `source` in order, calling `handle` for each on the caller's thread.
     ///
-    /// Two stages overlap on the two cores: a second thread runs the face stage (detector and
-    /// landmark fit, the costly part), this thread the eye features and `handle`. Frames are
-    /// handed over losslessly in order, so the results are exactly those of calling `process`
-    /// frame by frame. An error from either side stops both and is rethrown.
-    public func processAll(_ source: FrameSource, handle: (FrameFeatures, BlinkEvent?) throws -> Void) throws {
+    /// With two cores or more (`overlapped`, by default whether the process may use more than
+    /// one), two stages overlap: a second thread runs the face stage (detector and landmark fit,
+    /// the costly part), this thread the eye features and `handle`. Frames are handed over
+    /// losslessly in order, so the results are exactly those of calling `process` frame by frame,
+    /// which is what happens on one core (the hand-overs would only cost). An error from either
+    /// side stops both and is rethrown.
+    public func processAll(_ source: FrameSource, overlapped: Bool = AvailableCores.count > 1,
+                           handle: (FrameFeatures, BlinkEvent?) throws -> Void) throws {
+        guard overlapped else {
+            while let frame = try source.nextFrame() {
+                let (features, event) = try process(frame)
+                try handle(features, event)
+            }
+            return
+        }
         let channel = BoundedChannel<(Frame, FaceObservation?)>(capacity: 4)
         // Handed over: until the channel finishes, only the new thread touches the source and tracker.
         nonisolated(unsafe) let tracker = self.tracker

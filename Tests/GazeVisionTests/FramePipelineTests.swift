@@ -168,4 +168,24 @@ struct FramePipelineTests {
         #expect(result.events[1].durationSeconds > 1.2 && result.events[1].durationSeconds < 1.4)
     }
 
+
+    @Test("processing a clip in line (one core) or with the face stage on its own thread gives the same frames and blinks",
+          .enabled(if: VisionFixtures.available, VisionFixtures.missingReason), arguments: [false, true])
+    func overlappedOrInline(overlapped: Bool) throws {
+        let reference = try run("video/cap13_blinks_20s.mp4")
+        let source = try VideoFileSource(path: Fixtures.path("video/cap13_blinks_20s.mp4"))
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height)
+        var measurements: [FrameMeasurement] = []
+        var events: [BlinkEvent] = []
+        try pipeline.processAll(source, overlapped: overlapped) { features, event in
+            measurements.append(features.measurement(timestampSeconds: features.timestampSeconds))
+            if let event { events.append(event) }
+        }
+        if let event = pipeline.finish() { events.append(event) }
+        #expect(measurements.count == 500)
+        #expect(measurements == reference.features.map { $0.measurement(timestampSeconds: $0.timestampSeconds) })
+        #expect(events == reference.events)
+        #expect(pipeline.tracker.detectorRuns == reference.detectorRuns)
+    }
+
 }

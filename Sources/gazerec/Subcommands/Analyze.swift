@@ -1,4 +1,5 @@
 import ArgumentParser
+import Channels
 import Foundation
 import GazeCapture
 import GazeCore
@@ -60,9 +61,12 @@ extension Gazerec {
         func run() throws {
             try vision.checkModelExists()
             let video = try VideoFileSource(path: input)
-            // Decoding runs ahead on the second core (losslessly) while the model loads and frames are processed.
-            let source = PrefetchingFrameSource(vision.mirror ? MirroredFrameSource(video) : video, policy: .lossless, capacity: 32)
-            defer { source.stop() }
+            // With a second core, decoding runs ahead on it (losslessly) while the model loads and
+            // frames are processed; on one core everything runs in line, in order.
+            let decoded: FrameSource = vision.mirror ? MirroredFrameSource(video) : video
+            let prefetching = AvailableCores.count > 1 ? PrefetchingFrameSource(decoded, policy: .lossless, capacity: 32) : nil
+            let source = prefetching ?? decoded
+            defer { prefetching?.stop() }
             let model = try vision.loadModel()
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength, finding: vision.faceFinding(live: false))
