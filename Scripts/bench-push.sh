@@ -15,7 +15,6 @@ work="$(mktemp -d)"
 database="gazerec_bench_$$"
 admin="$GAZEREC_TEST_POSTGRES_ADMIN"
 trap 'rm -rf "$work"; psql -q "$admin" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" > /dev/null 2>&1 || true' EXIT
-psql -q "$admin" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/null
 server="postgres://gazerec_analysis@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"
 export GAZEREC_DATABASE="$work/station.sqlite"
 id=$(python3 Scripts/make_session.py "$seconds" 60 "$work/session.json")
@@ -34,7 +33,7 @@ measure "import into the station" "$gazerec" import "$work/session.json"
 # export, so both see the same machine; each figure below is the best of the rounds.
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
-  psql -q "$admin" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/null
+  psql -q "$admin" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/null
   "$gazerec" --database "$server" list > /dev/null 2>&1 || true   # the schema, as the analysis role
   measure "push to the local server" "$gazerec" push "$server" "$id"
   measure "push again (unchanged)" "$gazerec" push "$server" "$id"
