@@ -32,7 +32,16 @@ public struct GrayImage: Sendable, Equatable {
     public func downscaled(by factor: Int) -> GrayImage {
         precondition(factor >= 1)
         if factor == 1 { return self }
-        let outWidth = width / factor, outHeight = height / factor
+        return downscaled(by: factor, x: 0, y: 0, width: width, height: height)
+    }
+
+    /// The part `width` × `height` pixels from (`x`, `y`) shrunk by `factor`: with `x` and `y`
+    /// multiples of `factor`, exactly that part of `downscaled(by: factor)`, without shrinking the
+    /// rest. The part must lie inside the image.
+    public func downscaled(by factor: Int, x: Int, y: Int, width partWidth: Int, height partHeight: Int) -> GrayImage {
+        precondition(factor >= 1 && x >= 0 && y >= 0 && partWidth >= factor && partHeight >= factor
+                     && x + partWidth <= width && y + partHeight <= height, "the part must lie inside the image")
+        let outWidth = partWidth / factor, outHeight = partHeight / factor
         var out = [UInt8](repeating: 0, count: outWidth * outHeight)
         let area = factor * factor
         pixels.withUnsafeBufferPointer { source in
@@ -41,7 +50,7 @@ public struct GrayImage: Sendable, Equatable {
                     for ox in 0..<outWidth {
                         var sum = 0
                         for dy in 0..<factor {
-                            let row = (oy * factor + dy) * width + ox * factor
+                            let row = (y + oy * factor + dy) * width + x + ox * factor
                             for dx in 0..<factor { sum += Int(source[row + dx]) }
                         }
                         target[oy * outWidth + ox] = UInt8(sum / area)

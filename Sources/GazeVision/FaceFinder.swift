@@ -6,6 +6,9 @@ import GazeModel
 public enum FaceFinderStage: String, Sendable, CaseIterable {
     /// dlib's HOG detector on the frame shrunk to about `FaceFinder.detectionWidth` pixels across.
     case hogShrunk
+    /// HOG at the same scale on the part of the frame around the face being followed (a fresh box
+    /// for it: the periodic look, or a fit that scored low).
+    case hogNearby
     /// HOG on the whole frame (faces below the shrunk frame's ~80 px minimum).
     case hogFull
     /// HOG on the contrast-equalised whole frame (CLAHE): faces washed out or lit from one side.
@@ -36,6 +39,8 @@ public final class FaceFinder {
     public var cnnWidth: Int
     /// The later stages' pause while nothing is found (seconds of frame time).
     public var retrySeconds: Double
+    /// How far around a followed face `findNearby` looks, on each side, as a fraction of its side.
+    public var nearbyMargin: Double
 
     private let hog: FaceDetector
     private let cnn: CNNFaceDetector?
@@ -47,12 +52,14 @@ public final class FaceFinder {
     public private(set) var finds: [FaceFinderStage: Int] = [:]
 
     /// A finder with the CNN stages when `cnnModelPath` is given.
-    public init(cnnModelPath: String? = nil, detectionWidth: Int = 400, cnnWidth: Int = 320, retrySeconds: Double = 0.5) throws {
+    public init(cnnModelPath: String? = nil, detectionWidth: Int = 400, cnnWidth: Int = 320, retrySeconds: Double = 0.5,
+                nearbyMargin: Double = 0.5) throws {
         hog = try FaceDetector()
         cnn = try cnnModelPath.map { try CNNFaceDetector(path: $0) }
         self.detectionWidth = detectionWidth
         self.cnnWidth = cnnWidth
         self.retrySeconds = retrySeconds
+        self.nearbyMargin = nearbyMargin
     }
 
     /// Whether the CNN stages are available.
@@ -75,6 +82,37 @@ public final class FaceFinder {
         lastLaterStagesTime = timeSeconds
         return try findWithLaterStages(image, centre: centre, shrunkFactor: factor)
     }
+
+    /// A fresh box for the face followed in `tracked`: HOG at the first stage's scale on the part
+    /// of the frame within `nearbyMargin` of it (a quarter to a half of the shrunk frame for a
+    /// face a third of the frame wide), so the look costs that share of the first stage and cannot
+    /// jump to another, larger face elsewhere in the frame. Nil when it finds none there.
+    public func findNearby(_ tracked: FaceBox, in image: GrayImage) throws -> (box: FaceBox, stage: FaceFinderStage)? {
+        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+        let margin = nearbyMargin * Double(Swift.max(tracked.width, tracked.height))
+        // The part in the shrunk frame's pixels; its corner on HOG's 8-pixel cell grid, so the
+        // cells it shares with the whole shrunk frame are the same cells.
+        let shrunkWidth = image.width / factor, shrunkHeight = image.height / factor
+        let cell = 8
+        let left = Swift.max(0, Int(floor((Double(tracked.left) - margin) / Double(factor * cell))) * cell)
+        let top = Swift.max(0, Int(floor((Double(tracked.top) - margin) / Double(factor * cell))) * cell)
+        let right = Swift.min(shrunkWidth, Int(ceil((Double(tracked.right + 1) + margin) / Double(factor))))
+        let bottom = Swift.min(shrunkHeight, Int(ceil((Double(tracked.bottom + 1) + margin) / Double(factor))))
+        guard right - left >= Self.detectorWindow, bottom - top >= Self.detectorWindow else { return nil }
+        let part = image.downscaled(by: factor, x: left * factor, y: top * factor, width: (right - left) * factor,
+                                    height: (bottom - top) * factor)
+        let centre = Point2(tracked.centre.x / Double(factor) - Double(left), tracked.centre.y / Double(factor) - Double(top))
+        let found = try run(.hogNearby, centre: centre) {
+            try self.hog.detect(part).map {
+                FaceBox(left: $0.left + left, top: $0.top + top, right: $0.right + left, bottom: $0.bottom + top, score: $0.score)
+                    .scaled(by: factor)
+            }
+        }
+        return found.map { ($0, .hogNearby) }
+    }
+
+    /// The side of dlib's frontal HOG detection window (pixels): a part narrower finds nothing.
+    static let detectorWindow = 80
 
     /// Stages 2 and 3, whatever the time (the background finder's work).
     public func findWithLaterStages(_ image: GrayImage) throws -> (box: FaceBox, stage: FaceFinderStage)? {

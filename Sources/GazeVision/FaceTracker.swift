@@ -28,9 +28,11 @@ public struct FaceFinding: Sendable, Equatable {
 ///    `redetectConfidence` is retried from a fresh detection.
 /// 2. The fit goes through a `LandmarkStabilizer`: the landmarks the frame reports are the mean of
 ///    the recent fits of a still head (the mean restarts when the head moves).
-/// 3. Without a tracked face, or every `redetectIntervalSeconds` while tracking, the
-///    `FaceFinder` cascade looks for one (HOG, HOG on the equalised frame, the CNN); a periodic
-///    look that finds nothing keeps the tracked face.
+/// 3. Every `redetectIntervalSeconds` while tracking, and when a tracked fit scores low, HOG looks
+///    for the face around its box (`FaceFinder.findNearby`); a periodic look that finds nothing
+///    keeps the tracked face. Without a tracked face, or when a low-scoring face is not found
+///    around its box, the `FaceFinder` cascade looks in the whole frame (HOG, HOG on the
+///    equalised frame, the CNN).
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
@@ -89,7 +91,7 @@ public final class FaceTracker {
                 if !detectionDue { return observe(fit, confidence: confidence, stage: nil, image: image, time: timeSeconds) }
             }
         }
-        // A periodic look while tracking needs only the cheap stage: the face is known to be there.
+        // A periodic look while tracking needs only the look around the face: it is known to be there.
         if let found = try find(image, timeSeconds: timeSeconds, cheapOnly: tracked != nil) {
             let fit = self.fit(image, box: found.box)
             let confidence = model.meanShape.confidence(of: fit)
@@ -104,14 +106,17 @@ public final class FaceTracker {
         return nil
     }
 
-    /// The finder's answer for this frame: in line, or (live) the first stage here and the rest
-    /// from the background finder, which hands back a box found in an earlier frame.
+    /// The finder's answer for this frame. A followed face (`trackedBox`) is looked for around
+    /// itself first; a periodic look (`cheapOnly`) stops there. Otherwise the cascade: in line, or
+    /// (live) the first stage here and the rest from the background finder, which hands back a box
+    /// found in an earlier frame.
     private func find(_ image: GrayImage, timeSeconds: Double, cheapOnly: Bool) throws -> (box: FaceBox, stage: FaceFinderStage)? {
         detectorRuns += 1
         lastDetectionTime = timeSeconds
-        guard let background else { return try finder.find(image, timeSeconds: timeSeconds, cheapOnly: cheapOnly) }
-        if let found = try finder.find(image, timeSeconds: timeSeconds, cheapOnly: true) { return found }
+        if let trackedBox, let found = try finder.findNearby(trackedBox, in: image) { return found }
         if cheapOnly { return nil }
+        guard let background else { return try finder.find(image, timeSeconds: timeSeconds) }
+        if let found = try finder.find(image, timeSeconds: timeSeconds, cheapOnly: true) { return found }
         if let found = try background.takeResult() { return found }
         background.submit(image)
         return nil

@@ -12,6 +12,7 @@ struct FramePipelineTests {
         var features: [FrameFeatures] = []
         var events: [BlinkEvent] = []
         var detectorRuns = 0
+        var finderRuns: [FaceFinderStage: Int] = [:]
     }
 
     func run(_ name: String) throws -> Run {
@@ -25,6 +26,7 @@ struct FramePipelineTests {
         }
         if let event = pipeline.finish() { run.events.append(event) }
         run.detectorRuns = pipeline.tracker.detectorRuns
+        run.finderRuns = pipeline.tracker.finder.runs
         return run
     }
 
@@ -38,6 +40,9 @@ struct FramePipelineTests {
         #expect(result.features.allSatisfy { $0.face != nil })
         // The detector runs rarely: tracking carries the box between detections.
         #expect(result.detectorRuns < 25)
+        // The whole frame is searched once, to find the face; the periodic looks (every 2 s of the
+        // 20 s) search around it.
+        #expect(result.finderRuns == [.hogShrunk: 1, .hogNearby: 9], "\(result.finderRuns)")
         // Landmarks agree with dlib's own output (same model; boxes differ slightly).
         var errors = zip(result.features, reference).compactMap { features, face -> Double? in
             guard let ours = features.face?.landmarks.points, let theirs = face?.landmarks else { return nil }
