@@ -100,10 +100,11 @@ extension ShapeRegressionModel {
 
     /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left) and
     /// adds the leaves to the shape in tree order, software-pipelined: tree t's leaf (544 bytes out
-    /// of 70 kB per tree) is prefetched when its walk ends and added `distance` trees later, so its
-    /// fetch overlaps those walks instead of stalling the add. The features were read before the
-    /// cascade, so adding while walking changes nothing; every coordinate sums the same floats in
-    /// the same order as dlib, which finds all the leaves first and adds them tree after tree.
+    /// of 70 kB per tree) is prefetched into the second-level cache when its walk ends and added
+    /// `distance` trees later, so its fetch overlaps those walks instead of stalling the add. The
+    /// features were read before the cascade, so adding while walking changes nothing; every
+    /// coordinate sums the same floats in the same order as dlib, which finds all the leaves first
+    /// and adds them tree after tree.
     @inline(__always)
     func walkAndAdd(cascade: Int, features: UnsafePointer<Float>, leafIndices: UnsafeMutablePointer<Int32>,
                     to shape: UnsafeMutablePointer<Float>) {
@@ -143,10 +144,13 @@ extension ShapeRegressionModel {
     }
 }
 
-/// LLVM's prefetch hint (read, keep in all cache levels, data): one instruction, no effect on
-/// results, ignored where the target has none.
+/// LLVM's prefetch hint (read, data), here with locality 2: x86's `prefetcht1`, which fills the
+/// second-level cache and not the first. A leaf's nine lines then wait in the second level's many
+/// miss slots, not the first level's few: with `prefetcht0` the prefetches themselves stalled on
+/// full first-level miss buffers. The add reads them from the second level twelve trees later.
+/// One instruction, no effect on results, ignored where the target has none.
 @_silgen_name("llvm.prefetch.p0")
 private func llvmPrefetch(_ address: UnsafeRawPointer, _ write: Int32, _ locality: Int32, _ data: Int32)
 
 @inline(__always)
-private func prefetch(_ address: UnsafeRawPointer) { llvmPrefetch(address, 0, 3, 1) }
+private func prefetch(_ address: UnsafeRawPointer) { llvmPrefetch(address, 0, 2, 1) }

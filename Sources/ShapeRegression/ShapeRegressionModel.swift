@@ -42,8 +42,8 @@ public struct GrayImageView {
 /// to the shape. dlib then rounds each landmark to whole pixels; `fit` returns them unrounded, so
 /// rounding its result gives dlib's landmarks.
 ///
-/// Each tree's leaf is prefetched as its walk ends and added, one vector add per tree, twelve trees
-/// later, over a flat leaf table. THREAD SAFETY: immutable after loading; any number of threads may fit at once.
+/// Each tree's leaf is prefetched into the second-level cache as its walk ends and added, one
+/// vector add per tree, twelve trees later, over a flat leaf table. THREAD SAFETY: immutable after loading; any number of threads may fit at once.
 public final class ShapeRegressionModel: @unchecked Sendable {
     /// Landmarks per shape (68 for dlib's face model).
     public let partCount: Int
