@@ -230,31 +230,34 @@ public struct HeadPoseEstimator: Sendable {
         }
     }
 
-    /// Levenberg–Marquardt with a numerical Jacobian.
+    /// Levenberg–Marquardt with a numerical Jacobian. The buffers are made once per call and
+    /// overwritten, not copied per evaluation: the arithmetic is the same either way.
     private func refine(_ start: [Double], _ imagePoints: [Point2]) -> HeadPose {
         let m = 2 * model.points.count
         var p = start
         var r = [Double](repeating: 0, count: m)
-        var trial = r
+        var trial = r, rp = r, rm = r
+        var shifted = p, candidate = p, negated = p
         residuals(p, imagePoints, into: &r)
         var cost = r.reduce(0) { $0 + $1 * $1 }
         var lambda = 1e-3
         var jacobian = [Double](repeating: 0, count: m * 6)
+        var jtj = [Double](repeating: 0, count: 36), system = jtj
+        var jtr = [Double](repeating: 0, count: 6)
         for _ in 0..<maximumIterations {
             // Jacobian by central differences.
             for k in 0..<6 {
                 let step = k < 3 ? 1e-6 : Swift.max(1e-6 * abs(p[k]), 1e-4)
-                var plus = p, minus = p
-                plus[k] += step
-                minus[k] -= step
-                var rp = r, rm = r
-                residuals(plus, imagePoints, into: &rp)
-                residuals(minus, imagePoints, into: &rm)
+                shifted = p
+                shifted[k] += step
+                residuals(shifted, imagePoints, into: &rp)
+                shifted[k] = p[k] - step
+                residuals(shifted, imagePoints, into: &rm)
                 for i in 0..<m { jacobian[i * 6 + k] = (rp[i] - rm[i]) / (2 * step) }
             }
             // Normal equations JᵀJ and Jᵀr.
-            var jtj = [Double](repeating: 0, count: 36)
-            var jtr = [Double](repeating: 0, count: 6)
+            for a in 0..<36 { jtj[a] = 0 }
+            for a in 0..<6 { jtr[a] = 0 }
             for i in 0..<m {
                 for a in 0..<6 {
                     let ja = jacobian[i * 6 + a]
@@ -263,17 +266,18 @@ public struct HeadPoseEstimator: Sendable {
                 }
             }
             for a in 0..<6 { for b in 0..<a { jtj[a * 6 + b] = jtj[b * 6 + a] } }
+            for a in 0..<6 { negated[a] = -jtr[a] }
             var improved = false
             for _ in 0..<10 {
-                var system = jtj
+                system = jtj
                 for a in 0..<6 { system[a * 6 + a] *= 1 + lambda; system[a * 6 + a] += 1e-12 }
-                guard let delta = solve6(system, jtr.map { -$0 }) else { lambda *= 10; continue }
-                let candidate = zip(p, delta).map { $0 + $1 }
+                guard let delta = solve6(system, negated) else { lambda *= 10; continue }
+                for a in 0..<6 { candidate[a] = p[a] + delta[a] }
                 residuals(candidate, imagePoints, into: &trial)
                 let trialCost = trial.reduce(0) { $0 + $1 * $1 }
                 if trialCost < cost {
                     let relative = (cost - trialCost) / Swift.max(cost, 1e-300)
-                    p = candidate
+                    swap(&p, &candidate)
                     swap(&r, &trial)
                     cost = trialCost
                     lambda = Swift.max(lambda / 10, 1e-12)

@@ -143,31 +143,40 @@ public struct PupilLocator: Sendable {
             unitX.append(candidate.g.0 / m)
             unitY.append(candidate.g.1 / m)
         }
-        let count = pointX.count
-        guard count >= 4 else { return nil }
-        var terms = [Double](repeating: 0, count: count)
+        guard pointX.count >= 4 else { return nil }
 
-        // Darkness weight: 255 − a 3×3 box blur.
+        // Darkness weight: 255 − a 3×3 box blur. The centres inside the contour go four at a time
+        // (a row's, left to right): the four sums of their terms are formed side by side, each
+        // adding its own terms in the gradient points' order, so each is the sum one centre at a
+        // time gives; the best is then chosen in the same order.
         var scores = [Double](repeating: -1, count: width * height)
         var bestScore = -1.0
         var bestX = 0, bestY = 0
+        var inside: [Int] = []
+        inside.reserveCapacity(width)
         for y in 1..<(height - 1) {
-            for x in 1..<(width - 1) {
-                let point = Point2(Double(x), Double(y))
-                guard Self.contains(polygon, point) else { continue }
-                var blur = 0.0
-                for dy in -1...1 { for dx in -1...1 { blur += patch[(y + dy) * width + x + dx] } }
-                let weight = 255 - blur / 9
-                Self.displacementTerms(centre: point, pointX, pointY, unitX, unitY, into: &terms)
-                var sum = 0.0
-                for term in terms { sum += term }
-                let score = weight * sum
-                scores[y * width + x] = score
-                if score > bestScore {
-                    bestScore = score
-                    bestX = x
-                    bestY = y
+            inside.removeAll(keepingCapacity: true)
+            for x in 1..<(width - 1) where Self.contains(polygon, Point2(Double(x), Double(y))) { inside.append(x) }
+            var start = 0
+            while start < inside.count {
+                let lanes = Swift.min(4, inside.count - start)
+                var centreX = SIMD4<Double>(repeating: Double(inside[start + lanes - 1]))
+                for lane in 0..<lanes { centreX[lane] = Double(inside[start + lane]) }
+                let sums = Self.displacementSums(centreX: centreX, centreY: Double(y), pointX, pointY, unitX, unitY)
+                for lane in 0..<lanes {
+                    let x = inside[start + lane]
+                    var blur = 0.0
+                    for dy in -1...1 { for dx in -1...1 { blur += patch[(y + dy) * width + x + dx] } }
+                    let weight = 255 - blur / 9
+                    let score = weight * sums[lane]
+                    scores[y * width + x] = score
+                    if score > bestScore {
+                        bestScore = score
+                        bestX = x
+                        bestY = y
+                    }
                 }
+                start += 4
             }
         }
         guard bestScore > 0 else { return nil }
@@ -189,29 +198,31 @@ public struct PupilLocator: Sendable {
         return PupilObservation(centre: centre, normalized: normalized)
     }
 
-    /// Per gradient point i: (max(0, dᵢ·gᵢ))², with dᵢ the unit vector from `centre` to the point
-    /// and gᵢ its unit gradient; 0 at the centre itself. Element-wise, so it vectorises; each term
-    /// is the same IEEE arithmetic as one at a time.
+    /// For four centres on one row (x in `centreX`, all at `centreY`): the sum over the gradient
+    /// points i, in their order, of (max(0, dᵢ·gᵢ))², with dᵢ the unit vector from the centre to
+    /// the point and gᵢ its unit gradient; 0 at the centre itself. Each lane is the same IEEE
+    /// arithmetic, in the same order, as one centre at a time; the four chains of additions run
+    /// side by side instead of one after another.
     @inline(__always)
-    static func displacementTerms(centre: Point2, _ pointX: [Double], _ pointY: [Double], _ unitX: [Double],
-                                  _ unitY: [Double], into terms: inout [Double]) {
-        let cx = centre.x, cy = centre.y
+    static func displacementSums(centreX: SIMD4<Double>, centreY: Double, _ pointX: [Double], _ pointY: [Double],
+                                 _ unitX: [Double], _ unitY: [Double]) -> SIMD4<Double> {
+        let centreY = SIMD4<Double>(repeating: centreY)
+        var sums = SIMD4<Double>()
         pointX.withUnsafeBufferPointer { px in
             pointY.withUnsafeBufferPointer { py in
                 unitX.withUnsafeBufferPointer { ux in
                     unitY.withUnsafeBufferPointer { uy in
-                        terms.withUnsafeMutableBufferPointer { out in
-                            for i in 0..<out.count {
-                                let dx = px[i] - cx, dy = py[i] - cy
-                                let length = (dx * dx + dy * dy).squareRoot()
-                                let dot = (dx * ux[i] + dy * uy[i]) / length
-                                out[i] = length > 0 && dot > 0 ? dot * dot : 0
-                            }
+                        for i in 0..<px.count {
+                            let dx = SIMD4(repeating: px[i]) - centreX, dy = SIMD4(repeating: py[i]) - centreY
+                            let length = (dx * dx + dy * dy).squareRoot()
+                            let dot = (dx * ux[i] + dy * uy[i]) / length
+                            sums += (dot * dot).replacing(with: 0, where: .!((length .> 0) .& (dot .> 0)))
                         }
                     }
                 }
             }
         }
+        return sums
     }
 
     /// Even-odd point-in-polygon test.

@@ -31,6 +31,38 @@ struct PupilAndShapeTests {
         #expect(abs(pupil.normalized.y - (pupil.centre.y - 40) / 80) < 1e-9)
     }
 
+    @Test("four centres' vote sums side by side are each exactly the sum one centre at a time gives")
+    func sideBySideSums() {
+        // Gradient points and unit gradients from a fixed sequence, centres on a row among them
+        // (one exactly on a point, where its term is 0).
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var pointX: [Double] = [], pointY: [Double] = [], unitX: [Double] = [], unitY: [Double] = []
+        for _ in 0..<157 {
+            pointX.append(Double(Int(next() * 30) + 1))
+            pointY.append(Double(Int(next() * 12) + 1))
+            let angle = next() * 2 * Double.pi
+            unitX.append(cos(angle))
+            unitY.append(sin(angle))
+        }
+        let y = pointY[0]
+        let centres = SIMD4<Double>(pointX[0], 3, 17, 29)
+        let sums = PupilLocator.displacementSums(centreX: centres, centreY: y, pointX, pointY, unitX, unitY)
+        for lane in 0..<4 {
+            var sum = 0.0
+            for i in pointX.indices {
+                let dx = pointX[i] - centres[lane], dy = pointY[i] - y
+                let length = (dx * dx + dy * dy).squareRoot()
+                let dot = (dx * unitX[i] + dy * unitY[i]) / length
+                sum += length > 0 && dot > 0 ? dot * dot : 0
+            }
+            #expect(sums[lane].bitPattern == sum.bitPattern, "lane \(lane): \(sums[lane]) against \(sum)")
+        }
+    }
+
     @Test("a shut or tiny eye yields no pupil")
     func noPupil() {
         let image = GrayImage(width: 40, height: 40, pixels: [UInt8](repeating: 128, count: 1600))
