@@ -42,8 +42,10 @@ let package = Package(
         .target(name: "ShapeRegression", swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
 
         // The only code that includes dlib: C++ inside, a plain C API outside. Optimised even in
-        // debug builds (dlib's templates at -O0 are tens of times slower). Debian's dlib is built
-        // against BLAS/LAPACK, whose unversioned .so links exist only with their -dev packages.
+        // debug builds (dlib's templates at -O0 are tens of times slower). Built for x86-64-v2, with
+        // a second copy of the HOG detector for AVX2 in a namespace of its own, chosen at run time
+        // (src/gazerec_dlib_hog_wide.h). Debian's dlib is built against BLAS/LAPACK, whose
+        // unversioned .so links exist only with their -dev packages.
         .target(
             name: "CDlibShim",
             cxxSettings: [.unsafeFlags(["-O3", "-std=c++17", "-march=x86-64-v2"])],

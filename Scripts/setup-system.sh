@@ -19,6 +19,7 @@ packages=(
   libssl-dev                        # lab server: SHA-256 of pushed documents (OpenSSL's libcrypto)
   postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
   time                              # benchmarks: wall time and peak memory of a command
+  binutils                          # tests: objdump checks that AVX2 code stays in the detector's AVX2 copy
 )
 
 missing=()

@@ -17,6 +17,13 @@ public final class FaceDetector {
 
     deinit { gz_detector_free(handle) }
 
+    /// Whether the detector runs dlib's HOG built for AVX2 (chosen when the processor has it; the
+    /// same faces with the same scores as the baseline build, tested).
+    public var usesWideVectors: Bool { gz_detector_wide(handle) != 0 }
+
+    /// Runs the baseline (x86-64-v2) build from now on: for comparisons and benchmarks.
+    public func dropWideVectors() { gz_detector_drop_wide(handle) }
+
     /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
     public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
         var boxes = [gz_rect](repeating: gz_rect(), count: 16)

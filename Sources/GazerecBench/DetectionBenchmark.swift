@@ -53,7 +53,7 @@ enum DetectionBenchmark {
         }
         for input in inputs {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
             let files: [String]
             if isDirectory.boolValue {
                 let enumerator = FileManager.default.enumerator(atPath: input)!

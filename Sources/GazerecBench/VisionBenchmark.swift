@@ -95,6 +95,21 @@ enum VisionBenchmark {
             patchStage.append(milliseconds(since: start))
         }
 
+        // 4. dlib's HOG detector on the first stage's shrunk frame (every 10th frame), its AVX2 build
+        //    beside the baseline build, alternating frame by frame.
+        let wideDetector = try FaceDetector(), baselineDetector = try FaceDetector()
+        baselineDetector.dropWideVectors()
+        let factor = max(1, Int((Double(source.width) / 400).rounded()))
+        var wideTimes: [Double] = [], baselineTimes: [Double] = []
+        for frame in frames where frame.index % 10 == 0 {
+            let shrunk = frame.image.downscaled(by: factor)
+            for (detector, isWide) in [(baselineDetector, false), (wideDetector, true)] where !isWide || detector.usesWideVectors {
+                let start = now()
+                _ = try detector.detect(shrunk)
+                if isWide { wideTimes.append(milliseconds(since: start)) } else { baselineTimes.append(milliseconds(since: start)) }
+            }
+        }
+
         let name = (clip as NSString).lastPathComponent
         print("\(name): \(source.width)×\(source.height), \(frames.count) frames; model load \(format(loadSeconds * 1000)) ms "
               + "(dlib's own: \(format(dlibLoadSeconds * 1000)) ms)")
@@ -112,6 +127,11 @@ enum VisionBenchmark {
         row("bare landmark fit", bareTimes)
         row("dlib's shape_predictor", dlibTimes)
         if !warmTimes.isEmpty { row("bare fit, one fit repeated", warmTimes) }
+        row("HOG on shrunk frame, baseline", baselineTimes)
+        if !wideTimes.isEmpty {
+            row("HOG on shrunk frame, AVX2", wideTimes)
+            print("  HOG AVX2 build / baseline build: \(format(median(wideTimes) / max(median(baselineTimes), 1e-9)))× (medians)")
+        }
         let ratio = median(trackedTimes) / max(median(bareTimes), 1e-9)
         print("  bare landmark fit / dlib's: \(format(median(bareTimes) / max(median(dlibTimes), 1e-9)))× (medians)")
         print("  tracked median / bare landmark median: \(format(ratio))× (target ≤ 2×); "

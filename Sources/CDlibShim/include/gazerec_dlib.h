@@ -1,7 +1,8 @@
 // gazerec_dlib.h — a plain C API over dlib's HOG face detector and 68-point shape predictor.
 //
 // WHAT THIS OBJECT REPRESENTS
-//   Three opaque handles: gz_detector (dlib's frontal HOG face detector), gz_cnn_detector (dlib's
+//   Three opaque handles: gz_detector (dlib's frontal HOG face detector; on processors with AVX2,
+//   a copy of it compiled for AVX2 that gives the same faces and scores), gz_cnn_detector (dlib's
 //   CNN face detector, a model file of its own) and gz_predictor (a
 //   shape_predictor loaded from a .dat model; gazerec evaluates the model itself, in Swift, and
 //   keeps dlib's predictor as the reference its results are checked against). Images are 8-bit gray buffers owned by the caller:
@@ -48,6 +49,13 @@ gz_detector *gz_detector_create(char *error, size_t error_size);
 
 /// Frees a detector (NULL is allowed).
 void gz_detector_free(gz_detector *detector);
+
+/// 1 if the detector runs the copy of dlib's HOG built for AVX2 (chosen at creation when the
+/// processor has AVX2; same faces, same scores), 0 if the baseline build.
+int gz_detector_wide(const gz_detector *detector);
+
+/// Makes the detector run the baseline build from now on (for comparisons and benchmarks).
+void gz_detector_drop_wide(gz_detector *detector);
 
 /// Finds faces in a gray image.
 ///   requires: pixels points to height rows of width bytes, rows `stride` bytes apart (stride >= width);

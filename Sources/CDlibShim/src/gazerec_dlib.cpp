@@ -1,6 +1,7 @@
 // The only file of gazerec that includes dlib. See include/gazerec_dlib.h for the contract.
 
 #include "gazerec_dlib.h"
+#include "gazerec_dlib_hog_wide.h"
 
 #include <dlib/image_processing.h>
 #include <dlib/image_processing/frontal_face_detector.h>
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,6 +66,14 @@ bool valid_image(const uint8_t *pixels, long width, long height, long stride, ch
 
 struct gz_detector {
     dlib::frontal_face_detector detector;
+    /// The same detector built for AVX2 (gazerec_dlib_hog_wide.h), when the processor has it and
+    /// it is not switched off; used in place of `detector`.
+    gzshim::wide_hog *wide = nullptr;
+
+    gz_detector() = default;
+    gz_detector(const gz_detector &) = delete;
+    gz_detector &operator=(const gz_detector &) = delete;
+    ~gz_detector() { gzshim::wide_hog_free(wide); }
 };
 
 struct gz_predictor {
@@ -71,9 +82,14 @@ struct gz_predictor {
 
 extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
     try {
-        auto *handle = new gz_detector;
+        auto handle = std::make_unique<gz_detector>();
         handle->detector = dlib::get_frontal_face_detector();
-        return handle;
+        if (gzshim::wide_hog_supported()) {
+            std::ostringstream serialized;
+            dlib::serialize(handle->detector, serialized);
+            handle->wide = gzshim::wide_hog_create(serialized.str());
+        }
+        return handle.release();
     } catch (const std::exception &e) {
         set_error(error, error_size, std::string("cannot create the face detector: ") + e.what());
     } catch (...) {
@@ -84,6 +100,14 @@ extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
 
 extern "C" void gz_detector_free(gz_detector *detector) { delete detector; }
 
+extern "C" int gz_detector_wide(const gz_detector *detector) { return detector != nullptr && detector->wide != nullptr; }
+
+extern "C" void gz_detector_drop_wide(gz_detector *detector) {
+    if (detector == nullptr) return;
+    gzshim::wide_hog_free(detector->wide);
+    detector->wide = nullptr;
+}
+
 extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
                                   int upsample, double threshold, gz_rect *out, int capacity, char *error,
                                   size_t error_size) {
@@ -93,28 +117,36 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
     }
     if (!valid_image(pixels, width, height, stride, error, error_size)) return -1;
     try {
-        gray_view view{pixels, height, width, stride};
-        std::vector<dlib::rect_detection> found;
+        std::vector<gzshim::found_face> found;
         double scale = 1.0;
-        if (upsample > 0) {
-            dlib::array2d<unsigned char> larger;
-            dlib::pyramid_up(view, larger, dlib::pyramid_down<2>());
-            detector->detector(larger, found, threshold);
-            scale = static_cast<double>(dlib::num_columns(larger)) / static_cast<double>(width);
+        if (detector->wide != nullptr) {
+            gzshim::wide_hog_detect(detector->wide, pixels, width, height, stride, upsample > 0, threshold, found, scale);
         } else {
-            detector->detector(view, found, threshold);
+            gray_view view{pixels, height, width, stride};
+            std::vector<dlib::rect_detection> detections;
+            if (upsample > 0) {
+                dlib::array2d<unsigned char> larger;
+                dlib::pyramid_up(view, larger, dlib::pyramid_down<2>());
+                detector->detector(larger, detections, threshold);
+                scale = static_cast<double>(dlib::num_columns(larger)) / static_cast<double>(width);
+            } else {
+                detector->detector(view, detections, threshold);
+            }
+            for (const dlib::rect_detection &d : detections) {
+                found.push_back({d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom(), d.detection_confidence});
+            }
         }
-        std::sort(found.begin(), found.end(), [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
-            return a.detection_confidence > b.detection_confidence;
+        std::sort(found.begin(), found.end(), [](const gzshim::found_face &a, const gzshim::found_face &b) {
+            if (a.confidence != b.confidence) return a.confidence > b.confidence;
+            return a.left != b.left ? a.left < b.left : a.top < b.top;
         });
         const int count = static_cast<int>(found.size());
         for (int i = 0; i < count && i < capacity; ++i) {
-            const dlib::rectangle &r = found[i].rect;
-            out[i].left = static_cast<long>(r.left() / scale);
-            out[i].top = static_cast<long>(r.top() / scale);
-            out[i].right = static_cast<long>(r.right() / scale);
-            out[i].bottom = static_cast<long>(r.bottom() / scale);
-            out[i].score = found[i].detection_confidence;
+            out[i].left = static_cast<long>(found[i].left / scale);
+            out[i].top = static_cast<long>(found[i].top / scale);
+            out[i].right = static_cast<long>(found[i].right / scale);
+            out[i].bottom = static_cast<long>(found[i].bottom / scale);
+            out[i].score = found[i].confidence;
         }
         return count;
     } catch (const std::exception &e) {
