@@ -88,8 +88,8 @@ extension ShapeRegressionModel {
             let dx = deltas[2 * index], dy = deltas[2 * index + 1]
             let px: Float = m[0] * dx + m[1] * dy + shape[2 * anchor]
             let py: Float = m[2] * dx + m[3] * dy + shape[2 * anchor + 1]
-            let x = Int(floor(Double(px) * width + left + 0.5))
-            let y = Int(floor(Double(py) * height + top + 0.5))
+            let x = floorToInt(Double(px) * width + left + 0.5)
+            let y = floorToInt(Double(py) * height + top + 0.5)
             if x >= 0 && x <= maxX && y >= 0 && y <= maxY {
                 features[index] = Float(pixels[y * stride + x])
             } else {
@@ -142,6 +142,15 @@ extension ShapeRegressionModel {
             }
         }
     }
+}
+
+/// `Int(floor(value))`, without a call to libm's `floor` (the baseline x86-64 target has no
+/// rounding instruction, so `floor` is a call): the truncation, one less where it rounded up.
+/// Equal for every value `Int(floor(value))` accepts.
+@inline(__always)
+func floorToInt(_ value: Double) -> Int {
+    let truncated = Int(value)
+    return Double(truncated) > value ? truncated - 1 : truncated
 }
 
 /// LLVM's prefetch hint (read, data), here with locality 2: x86's `prefetcht1`, which fills the

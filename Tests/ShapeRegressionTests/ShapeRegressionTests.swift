@@ -3,7 +3,7 @@ import GazeCapture
 import GazeCore
 import GazeModel
 import GazeVision
-import ShapeRegression
+@testable import ShapeRegression
 import Testing
 import TestSupport
 
@@ -89,5 +89,16 @@ struct ShapeRegressionTests {
         #expect(differing == 0, "\(differing) of \(compared) fits differ from dlib (first: \(firstDifference ?? "-"), largest \(largest) px)")
         // The point of evaluating it ourselves: the positions keep their fractions.
         #expect(fractional > compared * 60)
+    }
+}
+
+@Suite("Rounding feature pixels")
+struct FeaturePixelRoundingTests {
+    @Test("the call-free floor gives Int(floor(x)) for whole, half and fractional, positive and negative values")
+    func floorWithoutCall() {
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1, -1, 0.49999999999999994, -0.49999999999999994, 1e9 + 0.5, -1e9 - 0.5,
+                                Double(Int32.max), Double(Int32.min), 2.0.nextDown, (-2.0).nextUp, (-2.0).nextDown]
+        for step in -4000...4000 { values.append(Double(step) / 7.3) }
+        for value in values { #expect(floorToInt(value) == Int(floor(value)), "\(value)") }
     }
 }
