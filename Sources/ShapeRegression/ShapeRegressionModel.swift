@@ -58,6 +58,10 @@ public final class ShapeRegressionModel: @unchecked Sendable {
     let splitsPerTree: Int
     let leavesPerTree: Int
     let shapeLength: Int
+    /// Floats from one leaf to the next: `shapeLength` rounded up to a 64-byte cache line, so
+    /// each leaf starts a line and takes whole lines (136 offsets: 9 lines, where unpadded ones
+    /// straddle 9 or 10).
+    let leafStride: Int
     /// Per cascade and feature pixel: the anchor landmark.
     let anchors: UnsafeMutableBufferPointer<Int32>
     /// Per cascade and feature pixel: its offset (x, y) from the anchor in mean-shape units.
@@ -65,7 +69,8 @@ public final class ShapeRegressionModel: @unchecked Sendable {
     /// Per cascade, tree and split: the two feature pixels (low and high 16 bits).
     let splitPixels: UnsafeMutableBufferPointer<UInt32>
     let splitThresholds: UnsafeMutableBufferPointer<Float>
-    /// Per cascade, tree and leaf: `shapeLength` offsets.
+    /// Per cascade, tree and leaf: `shapeLength` offsets, then zeros up to `leafStride`; the
+    /// table starts on a cache line.
     let leaves: UnsafeMutableBufferPointer<Float>
 
     /// Reads the model at `path` (dlib's `shape_predictor` serialization, version 1).
@@ -94,6 +99,7 @@ public final class ShapeRegressionModel: @unchecked Sendable {
         splitsPerTree = (1 << model.depth) - 1
         leavesPerTree = 1 << model.depth
         shapeLength = model.meanShape.count
+        leafStride = Parsed.leafStride(shapeLength)
         anchors = model.anchors
         deltas = model.deltas
         splitPixels = model.splitPixels
@@ -106,7 +112,7 @@ public final class ShapeRegressionModel: @unchecked Sendable {
         deltas.deallocate()
         splitPixels.deallocate()
         splitThresholds.deallocate()
-        leaves.deallocate()
+        Parsed.deallocateLeaves(leaves)
     }
 
     /// The whole file, parsed into flat tables.
@@ -127,7 +133,7 @@ public final class ShapeRegressionModel: @unchecked Sendable {
             deltas = .allocate(capacity: 0)
             splitPixels = .allocate(capacity: 0)
             splitThresholds = .allocate(capacity: 0)
-            leaves = .allocate(capacity: 0)
+            leaves = Self.allocateLeaves(0)
             do {
                 try read(&reader)
             } catch {
@@ -135,9 +141,21 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                 deltas.deallocate()
                 splitPixels.deallocate()
                 splitThresholds.deallocate()
-                leaves.deallocate()
+                Self.deallocateLeaves(leaves)
                 throw error
             }
+        }
+
+        static func leafStride(_ shapeLength: Int) -> Int { (shapeLength + 15) / 16 * 16 }
+
+        /// Room for `count` floats starting on a 64-byte cache line (uninitialised).
+        static func allocateLeaves(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1) * MemoryLayout<Float>.stride, alignment: 64)
+            return UnsafeMutableBufferPointer(start: raw.bindMemory(to: Float.self, capacity: Swift.max(count, 1)), count: count)
+        }
+
+        static func deallocateLeaves(_ leaves: UnsafeMutableBufferPointer<Float>) {
+            UnsafeMutableRawPointer(leaves.baseAddress!).deallocate()
         }
 
         private mutating func read(_ reader: inout DlibArchiveReader) throws(ShapeModelError) {
@@ -172,10 +190,10 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                         let treeCount = cascadeCount * treesPerCascade
                         splitPixels.deallocate()
                         splitThresholds.deallocate()
-                        leaves.deallocate()
+                        Self.deallocateLeaves(leaves)
                         splitPixels = .allocate(capacity: treeCount * splits)
                         splitThresholds = .allocate(capacity: treeCount * splits)
-                        leaves = .allocate(capacity: treeCount * (splits + 1) * shapeLength)
+                        leaves = Self.allocateLeaves(treeCount * (splits + 1) * Self.leafStride(shapeLength))
                     } else if treeDepth != depth {
                         throw reader.error("trees of depth \(depth) and \(treeDepth)")
                     }
@@ -188,9 +206,11 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                     }
                     let leafCount = try reader.count(atMost: 1 << 17, "a leaf count")
                     guard leafCount == splits + 1 else { throw reader.error("a tree of \(splits) splits and \(leafCount) leaves") }
-                    let base = leaves.baseAddress! + treeIndex * leafCount * shapeLength
+                    let stride = Self.leafStride(shapeLength)
+                    let base = leaves.baseAddress! + treeIndex * leafCount * stride
                     for leaf in 0..<leafCount {
-                        _ = try reader.floatColumn(expected: shapeLength, into: base + leaf * shapeLength)
+                        _ = try reader.floatColumn(expected: shapeLength, into: base + leaf * stride)
+                        (base + leaf * stride + shapeLength).initialize(repeating: 0, count: stride - shapeLength)
                     }
                 }
             }
