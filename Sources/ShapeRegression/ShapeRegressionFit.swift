@@ -98,13 +98,13 @@ extension ShapeRegressionModel {
         }
     }
 
-    /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left) and
-    /// adds the leaves to the shape in tree order, software-pipelined: tree t's leaf (9 cache lines out
-    /// of 74 kB per tree) is prefetched into the second-level cache when its walk ends and added
-    /// `distance` trees later, so its fetch overlaps those walks instead of stalling the add. The
-    /// features were read before the cascade, so adding while walking changes nothing; every
-    /// coordinate sums the same floats in the same order as dlib, which finds all the leaves first
-    /// and adds them tree after tree.
+    /// Walks every tree of the cascade to its leaf (pixel difference above the threshold: left)
+    /// and adds the leaves to the shape in tree order, software-pipelined: tree t's leaf (9 cache
+    /// lines out of 74 kB per tree) is prefetched into the second-level cache when its walk ends
+    /// and added `distance` trees later, so its fetch overlaps those walks instead of stalling the
+    /// add. The features were read before the cascade, so adding while walking changes nothing;
+    /// every coordinate sums the same floats in the same order as dlib, which finds all the leaves
+    /// first and adds them tree after tree.
     @inline(__always)
     func walkAndAdd(cascade: Int, features: UnsafePointer<Float>, leafIndices: UnsafeMutablePointer<Int32>,
                     to shape: UnsafeMutablePointer<Float>) {
