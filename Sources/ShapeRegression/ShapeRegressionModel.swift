@@ -43,7 +43,8 @@ public struct GrayImageView {
 /// rounding its result gives dlib's landmarks.
 ///
 /// Each tree's leaf is prefetched into the second-level cache as its walk ends and added, one
-/// vector add per tree, twelve trees later, over a flat leaf table. THREAD SAFETY: immutable after loading; any number of threads may fit at once.
+/// vector add per tree, twelve trees later, over a flat leaf table (leaves padded to whole cache
+/// lines). THREAD SAFETY: immutable after loading; any number of threads may fit at once.
 public final class ShapeRegressionModel: @unchecked Sendable {
     /// Landmarks per shape (68 for dlib's face model).
     public let partCount: Int
