@@ -17,30 +17,8 @@
 #include <string>
 #include <vector>
 
-namespace gzshim {
-
-/// A caller-owned gray buffer seen through dlib's generic image interface (no copy).
-/// Its accessors live in this namespace so dlib's templates find them by argument-dependent lookup.
-struct gray_view {
-    const unsigned char *pixels;
-    long rows;
-    long columns;
-    long stride;
-};
-
-inline long num_rows(const gray_view &image) { return image.rows; }
-inline long num_columns(const gray_view &image) { return image.columns; }
-inline void *image_data(gray_view &image) { return const_cast<unsigned char *>(image.pixels); }
-inline const void *image_data(const gray_view &image) { return image.pixels; }
-inline long width_step(const gray_view &image) { return image.stride; }
-
-} // namespace gzshim
-
-namespace dlib {
-template <> struct image_traits<gzshim::gray_view> {
-    typedef unsigned char pixel_type;
-};
-} // namespace dlib
+#define GZSHIM_VIEW_NAMESPACE gzshim
+#include "gazerec_dlib_view.h"
 
 namespace {
 
@@ -122,19 +100,8 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
         if (detector->wide != nullptr) {
             gzshim::wide_hog_detect(detector->wide, pixels, width, height, stride, upsample > 0, threshold, found, scale);
         } else {
-            gray_view view{pixels, height, width, stride};
-            std::vector<dlib::rect_detection> detections;
-            if (upsample > 0) {
-                dlib::array2d<unsigned char> larger;
-                dlib::pyramid_up(view, larger, dlib::pyramid_down<2>());
-                detector->detector(larger, detections, threshold);
-                scale = static_cast<double>(dlib::num_columns(larger)) / static_cast<double>(width);
-            } else {
-                detector->detector(view, detections, threshold);
-            }
-            for (const dlib::rect_detection &d : detections) {
-                found.push_back({d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom(), d.detection_confidence});
-            }
+            gzshim::detect_faces(detector->detector, gray_view{pixels, height, width, stride}, upsample > 0, threshold, found,
+                                 scale);
         }
         std::sort(found.begin(), found.end(), [](const gzshim::found_face &a, const gzshim::found_face &b) {
             if (a.confidence != b.confidence) return a.confidence > b.confidence;

@@ -76,44 +76,12 @@
 #include <dlib/image_transforms.h>
 #include <dlib/serialize.h>
 
-namespace gzshim_wide {
-
-/// The caller's gray buffer seen through dlib's generic image interface (no copy).
-struct gray_view {
-    const unsigned char *pixels;
-    long rows;
-    long columns;
-    long stride;
-};
-
-inline long num_rows(const gray_view &image) { return image.rows; }
-inline long num_columns(const gray_view &image) { return image.columns; }
-inline void *image_data(gray_view &image) { return const_cast<unsigned char *>(image.pixels); }
-inline const void *image_data(const gray_view &image) { return image.pixels; }
-inline long width_step(const gray_view &image) { return image.stride; }
-
-} // namespace gzshim_wide
-
-namespace dlib {
-template <> struct image_traits<gzshim_wide::gray_view> {
-    typedef unsigned char pixel_type;
-};
-} // namespace dlib
+#define GZSHIM_VIEW_NAMESPACE gzshim_wide
+#include "gazerec_dlib_view.h"
 
 struct gzshim::wide_hog {
     dlib::frontal_face_detector detector;
 };
-
-namespace {
-
-void collect(const std::vector<dlib::rect_detection> &detections, std::vector<gzshim::found_face> &found) {
-    found.clear();
-    for (const dlib::rect_detection &d : detections) {
-        found.push_back({d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom(), d.detection_confidence});
-    }
-}
-
-} // namespace
 
 gzshim::wide_hog *gzshim::wide_hog_create(const std::string &serialized) {
     auto *handle = new wide_hog;
@@ -129,18 +97,8 @@ gzshim::wide_hog *gzshim::wide_hog_create(const std::string &serialized) {
 
 void gzshim::wide_hog_detect(wide_hog *detector, const unsigned char *pixels, long width, long height, long stride,
                              bool upsample, double threshold, std::vector<found_face> &found, double &scale) {
-    gzshim_wide::gray_view view{pixels, height, width, stride};
-    std::vector<dlib::rect_detection> detections;
-    scale = 1.0;
-    if (upsample) {
-        dlib::array2d<unsigned char> larger;
-        dlib::pyramid_up(view, larger, dlib::pyramid_down<2>());
-        detector->detector(larger, detections, threshold);
-        scale = static_cast<double>(dlib::num_columns(larger)) / static_cast<double>(width);
-    } else {
-        detector->detector(view, detections, threshold);
-    }
-    collect(detections, found);
+    gzshim_wide::detect_faces(detector->detector, gzshim_wide::gray_view{pixels, height, width, stride}, upsample,
+                              threshold, found, scale);
 }
 
 void gzshim::wide_hog_free(wide_hog *detector) { delete detector; }
