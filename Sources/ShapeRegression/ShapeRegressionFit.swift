@@ -104,8 +104,9 @@ extension ShapeRegressionModel {
     /// and added `distance` trees later, so its fetch overlaps those walks instead of stalling the
     /// add. The features were read before the cascade, so adding while walking changes nothing;
     /// every coordinate sums the same floats in the same order as dlib, which finds all the leaves
-    /// first and adds them tree after tree.
-    @inline(__always)
+    /// first and adds them tree after tree. Not inlined into `fit`: on its own the walk keeps its
+    /// pointers in registers instead of reloading them from the stack at every split.
+    @inline(never)
     func walkAndAdd(cascade: Int, features: UnsafePointer<Float>, leafIndices: UnsafeMutablePointer<Int32>,
                     to shape: UnsafeMutablePointer<Float>) {
         let distance = 12
