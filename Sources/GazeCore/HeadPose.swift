@@ -248,7 +248,7 @@ public struct HeadPoseEstimator: Sendable {
             // Jacobian by central differences.
             for k in 0..<6 {
                 let step = k < 3 ? 1e-6 : Swift.max(1e-6 * abs(p[k]), 1e-4)
-                shifted = p
+                for a in 0..<6 { shifted[a] = p[a] }  // element by element: `shifted = p` would share, then copy
                 shifted[k] += step
                 residuals(shifted, imagePoints, into: &rp)
                 shifted[k] = p[k] - step

@@ -73,7 +73,7 @@ public final class FaceFinder {
     /// background finder).
     public func find(_ image: GrayImage, timeSeconds: Double, cheapOnly: Bool = false) throws -> (box: FaceBox, stage: FaceFinderStage)? {
         let centre = Point2(Double(image.width) / 2, Double(image.height) / 2)
-        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+        let factor = shrinkFactor(image)
         if let box = try run(.hogShrunk, centre: centre, { try self.hog.detect(image.downscaled(by: factor)).map { $0.scaled(by: factor) } }) {
             return (box, .hogShrunk)
         }
@@ -84,11 +84,11 @@ public final class FaceFinder {
     }
 
     /// A fresh box for the face followed in `tracked`: HOG at the first stage's scale on the part
-    /// of the frame within `nearbyMargin` of it (a quarter to a half of the shrunk frame for a
-    /// face a third of the frame wide), so the look costs that share of the first stage and cannot
+    /// of the frame within `nearbyMargin` of it (about 40 % of the shrunk frame for a face a
+    /// quarter of the frame wide), so the look costs that share of the first stage and cannot
     /// jump to another, larger face elsewhere in the frame. Nil when it finds none there.
     public func findNearby(_ tracked: FaceBox, in image: GrayImage) throws -> (box: FaceBox, stage: FaceFinderStage)? {
-        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+        let factor = shrinkFactor(image)
         let margin = nearbyMargin * Double(Swift.max(tracked.width, tracked.height))
         // The part in the shrunk frame's pixels; its corner on HOG's 8-pixel cell grid, so the
         // cells it shares with the whole shrunk frame are the same cells.
@@ -114,9 +114,14 @@ public final class FaceFinder {
     /// The side of dlib's frontal HOG detection window (pixels): a part narrower finds nothing.
     static let detectorWindow = 80
 
+    /// The integer factor that shrinks `image` to about `detectionWidth` pixels across (at least 1).
+    private func shrinkFactor(_ image: GrayImage) -> Int {
+        Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+    }
+
     /// Stages 2 and 3, whatever the time (the background finder's work).
     public func findWithLaterStages(_ image: GrayImage) throws -> (box: FaceBox, stage: FaceFinderStage)? {
-        let factor = Swift.max(1, Int((Double(image.width) / Double(detectionWidth)).rounded()))
+        let factor = shrinkFactor(image)
         return try findWithLaterStages(image, centre: Point2(Double(image.width) / 2, Double(image.height) / 2), shrunkFactor: factor)
     }
 
