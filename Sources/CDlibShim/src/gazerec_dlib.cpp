@@ -63,9 +63,15 @@ extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
         auto handle = std::make_unique<gz_detector>();
         handle->detector = dlib::get_frontal_face_detector();
         if (gzshim::wide_hog_supported()) {
-            std::ostringstream serialized;
-            dlib::serialize(handle->detector, serialized);
-            handle->wide = gzshim::wide_hog_create(serialized.str());
+            // The AVX2 copy is only a faster route to the same faces: if it cannot be made, the
+            // baseline detector serves alone.
+            try {
+                std::ostringstream serialized;
+                dlib::serialize(handle->detector, serialized);
+                handle->wide = gzshim::wide_hog_create(serialized.str());
+            } catch (const std::exception &) {
+                handle->wide = nullptr;
+            }
         }
         return handle.release();
     } catch (const std::exception &e) {
