@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -6,15 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gazerec", targets: ["gazerec"]),
-        .library(name: "JSONStream", targets: ["JSONStream"]),
-        .library(name: "GazeModel", targets: ["GazeModel"]),
-        .library(name: "SessionStore", targets: ["SessionStore"]),
-        .library(name: "GazeCore", targets: ["GazeCore"]),
-        .library(name: "ShapeRegression", targets: ["ShapeRegression"]),
-        .library(name: "GazeVision", targets: ["GazeVision"]),
-        .library(name: "GazeCapture", targets: ["GazeCapture"]),
-        .library(name: "GazeCalibration", targets: ["GazeCalibration"]),
-        .library(name: "Recorder", targets: ["Recorder"]),
+        // Everything a program needs to capture, analyse, calibrate and store gaze: `import GazeKit`.
+        .library(name: "GazeKit", targets: ["GazeKit"]),
+        // A lab's PostgreSQL server (needs libpq and libcrypto).
         .library(name: "LabServer", targets: ["LabServer"]),
     ],
     dependencies: [
@@ -24,8 +18,8 @@ let package = Package(
     targets: [
         // Streaming JSON reader and writer, JSONValue, byte sinks. Depends on nothing of ours.
         // The reader and writer touch class fields per byte; their accesses are single-threaded by
-        // contract, and the dynamic exclusivity checks cost ~25 % of an import.
-        .target(name: "JSONStream", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        // contract, so those fields are `@exclusivity(unchecked)` (the dynamic checks cost ~25 % of an import).
+        .target(name: "JSONStream"),
 
         // The vocabulary every other module speaks: tracking states, a frame's measurements, gaze
         // and blend-shape samples, blink events, the typed "gazerec" extension, screen geometry.
@@ -48,20 +42,23 @@ let package = Package(
         // unversioned .so links exist only with their -dev packages.
         .target(
             name: "CDlibShim",
-            cxxSettings: [.unsafeFlags(["-O3", "-std=c++17", "-march=x86-64-v2"])],
+            cxxSettings: [.unsafeFlags(["-O3", "-march=x86-64-v2"])],
             linkerSettings: [
                 .linkedLibrary("dlib"), .linkedLibrary(":libblas.so.3"), .linkedLibrary(":liblapack.so.3"),
                 .linkedLibrary("pthread"), .linkedLibrary("m"),
             ]
         ),
 
-        // Video files through FFmpeg's libraries (libavformat, libavcodec, libswscale), opened with
-        // dlopen on first use so commands that decode nothing do not pay for loading them.
-        .target(
-            name: "CVideoDecoder",
-            cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("dl")]
-        ),
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale) opened with dlopen on first use, so
+        // commands that decode or encode nothing do not pay for loading them: the table of the
+        // functions the video targets call, and its loader.
+        .target(name: "CFFmpeg", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
+
+        // Video files and still images decoded into gray frames with presentation times.
+        .target(name: "CVideoDecoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"])]),
+
+        // Gray frames encoded losslessly (FFV1) into a video file: the saved video of a recording.
+        .target(name: "CVideoEncoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // V4L2 cameras through libv4l2; YUYV to gray directly, MJPEG through libjpeg's grayscale
         // decode (libv4lconvert for what libjpeg cannot read).
@@ -72,7 +69,8 @@ let package = Package(
         ),
 
         // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.
-        .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CV4L2", "GazeCore", "GazeModel"]),
+        .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2", "GazeCore",
+                                                    "GazeModel"]),
 
         // Face detection and landmarks over the dlib shim, tracking between frames, per-frame features.
         .target(name: "GazeVision", dependencies: ["Channels", "CDlibShim", "ShapeRegression", "GazeCore", "GazeCapture", "GazeModel"]),
@@ -80,12 +78,16 @@ let package = Package(
         // A bounded hand-off between threads, for the pipelines that overlap stages on two cores.
         .target(name: "Channels"),
 
+        // What a recorded session's measurements add up to: attention (face and on-screen shares),
+        // blink figures and PERCLOS, per session and per marker interval; fixations (I-DT, I-VT).
+        .target(name: "GazeAnalysis", dependencies: ["GazeModel"]),
+
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels", "JSONStream", "GazeModel",
+                "Channels", "JSONStream", "GazeAnalysis", "GazeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -100,7 +102,7 @@ let package = Package(
 
         // The running recording: any measurement source → samples → store, in batched commits;
         // the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["Channels", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
+        .target(name: "Recorder", dependencies: ["Channels", "GazeAnalysis", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
                                                  "GazeVision", "JSONStream", "SessionStore"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
@@ -113,20 +115,24 @@ let package = Package(
         // transaction each), and sessions read back as a station stores them.
         .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
+        // One import for programs built on gazerec's libraries (re-exports them; holds no code).
+        .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision",
+                                                "GazeCalibration", "SessionStore", "Recorder", "JSONStream"]),
+
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision",
-                "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
+                "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // Benchmarks run by Scripts/bench-*.sh (release build).
         .executableTarget(
             name: "gazerec-bench",
-            dependencies: ["JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeCalibration", "GazeCapture", "GazeVision",
-                           "CDlibShim"],
+            dependencies: ["JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration",
+                           "GazeCapture", "GazeVision", "CDlibShim"],
             path: "Sources/GazerecBench"
         ),
 
@@ -137,7 +143,8 @@ let package = Package(
         .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
                     resources: [.copy("Schemas")]),
-        .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeModel", "TestSupport"]),
+        .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
+        .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
         .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore",
                                                                  "CDlibShim", "TestSupport"]),
@@ -152,5 +159,6 @@ let package = Package(
                                                             "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

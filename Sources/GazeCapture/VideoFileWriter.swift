@@ -1,4 +1,4 @@
-import CVideoDecoder
+import CVideoEncoder
 import GazeCore
 import GazeModel
 

@@ -47,27 +47,27 @@ public final class JSONReader {
     private static let chunkSize = 1 << 20
 
     private let sourceName: String
-    private var fileDescriptor: Int32 = -1
-    private var ownsDescriptor = false
-    private var memory: [UInt8] = []
-    private var memoryOffset = 0
+    @exclusivity(unchecked) private var fileDescriptor: Int32 = -1
+    @exclusivity(unchecked) private var ownsDescriptor = false
+    @exclusivity(unchecked) private var memory: [UInt8] = []
+    @exclusivity(unchecked) private var memoryOffset = 0
     /// Where `memory` is refilled from when it runs out (`.chunks`).
-    private var chunkSource: JSONChunkSource?
+    @exclusivity(unchecked) private var chunkSource: JSONChunkSource?
 
     private let buffer: UnsafeMutablePointer<UInt8>
-    private var position = 0
-    private var end = 0
-    private var endOfInput = false
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var endOfInput = false
 
     /// Absolute offset of `buffer[0]` in the document.
-    private var bufferStartOffset = 0
-    private var line = 1
-    private var lineStartOffset = 0
+    @exclusivity(unchecked) private var bufferStartOffset = 0
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var lineStartOffset = 0
 
     /// Current JSON path, maintained by the schema walker.
-    public var path: [JSONPathComponent] = []
+    @exclusivity(unchecked) public var path: [JSONPathComponent] = []
     /// Scratch space for strings and numbers.
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     /// Opens `source`. (If this throws, `deinit` still runs and frees the buffer.)
     public init(source: JSONSource) throws {
@@ -362,7 +362,7 @@ public final class JSONReader {
     }
 
     /// The key most recently read by `readKey`, as written in the document.
-    public private(set) var lastKey = ""
+    @exclusivity(unchecked) public private(set) var lastKey = ""
 
     // MARK: - Numbers
 

@@ -133,7 +133,7 @@ public final class FileByteSink: ByteSink {
 
 /// Collects bytes in memory (tests and small documents).
 public final class MemoryByteSink: ByteSink {
-    public private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var bytes: [UInt8] = []
     public init() {}
     public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
     public var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -150,11 +150,11 @@ public final class JSONWriter {
     private static let capacity = 1 << 16
     private let sink: ByteSink
     private let buffer: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    @exclusivity(unchecked) private var count = 0
     public let pretty: Bool
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// Whether the current container already has a member, per depth.
-    private var hasMember: [Bool] = [false]
+    @exclusivity(unchecked) private var hasMember: [Bool] = [false]
 
     public init(sink: ByteSink, pretty: Bool = false) {
         self.sink = sink

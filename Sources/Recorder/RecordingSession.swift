@@ -1,3 +1,4 @@
+import GazeAnalysis
 import GazeCalibration
 import GazeCore
 import GazeModel

@@ -1,4 +1,5 @@
 import Foundation
+import GazeAnalysis
 import GazeModel
 import GRDB
 import GRDBSQLite

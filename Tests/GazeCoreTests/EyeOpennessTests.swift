@@ -1,4 +1,5 @@
 import Foundation
+import GazeAnalysis
 import GazeModel
 import Testing
 @testable import GazeCore

@@ -12,16 +12,34 @@ struct ArchitectureTests {
         "JSONStream": [],
         "GazeModel": [],
         "Channels": [],
+        "ShapeRegression": [],
         "GazeCore": ["GazeModel"],
-        "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CV4L2"],
-        "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim"],
-        "SessionStore": ["GazeModel", "JSONStream", "Channels"],
+        "GazeAnalysis": ["GazeModel"],
+        "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
+        "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
+        "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
-        "Recorder": ["GazeModel", "GazeCore", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore", "JSONStream", "Channels"],
+        "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
+                     "JSONStream", "Channels"],
+        "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
+                    "Recorder", "JSONStream"],
     ]
 
-    static let ours: Set<String> = Set(allowed.keys).union(["CVideoDecoder", "CV4L2", "CDlibShim", "CLibPQ", "CLibCrypto", "gazerec", "GazerecBench"])
+    static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
+                                                           "CLibPQ", "CLibCrypto", "gazerec", "GazerecBench"])
+
+    /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
+    /// the benchmarks may import any library).
+    @Test("every library module has its allowed imports listed")
+    func everyModuleListed() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { module in
+            (try? Self.swiftFiles(module).isEmpty == false) ?? false
+        }
+        for module in modules where !["gazerec", "GazerecBench"].contains(module) {
+            #expect(Self.allowed[module] != nil, "Sources/\(module) is not listed in ArchitectureTests.allowed")
+        }
+    }
 
     static func swiftFiles(_ module: String) throws -> [URL] {
         let folder = sources.appendingPathComponent(module)
@@ -80,14 +98,98 @@ struct ArchitectureTests {
         return literals
     }
 
-    @Test("no library source outside the CLI has a command-line flag in a string", arguments: allowed.keys.sorted())
+    /// The subcommands of the CLI, from its help snapshots (`gazerec-calibrations-list.txt` → "calibrations").
+    static let subcommands: Set<String> = {
+        let folder = Fixtures.repositoryRoot.appendingPathComponent("Tests/GazerecCLITests/HelpSnapshots")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.compactMap { name -> String? in
+            let parts = name.replacingOccurrences(of: ".txt", with: "").split(separator: "-")
+            return parts.count > 1 ? String(parts[1]) : nil
+        })
+    }()
+
+    @Test("no library source outside the CLI names a command-line flag or subcommand in a string",
+          arguments: allowed.keys.sorted())
     func noFlagsInLibraries(_ module: String) throws {
         let flag = try Regex(#"(^|[\s('"`])--[a-z][a-z-]*"#)
+        let command = try Regex("gazerec (" + Self.subcommands.sorted().joined(separator: "|") + ")\\b")
+        #expect(Self.subcommands.count > 20)
         for file in try Self.swiftFiles(module) {
             for literal in Self.stringLiterals(try String(contentsOf: file, encoding: .utf8)) {
                 #expect(literal.firstMatch(of: flag) == nil, "\(module)/\(file.lastPathComponent): \"\(literal)\"")
+                #expect(literal.firstMatch(of: command) == nil, "\(module)/\(file.lastPathComponent): \"\(literal)\"")
             }
         }
+    }
+
+    /// Whether a SessionStore or LabServer file may hold SQL: the store's table types (one per
+    /// table, `…Table.swift`), the migrations, and the lab server's schema and queries.
+    static func mayHoldSQL(_ module: String, _ file: URL) -> Bool {
+        let name = file.lastPathComponent
+        switch module {
+        case "SessionStore": return name.hasSuffix("Table.swift") || name == "SessionDatabase.swift" || name.hasSuffix("Migrations.swift")
+        case "LabServer": return true
+        default: return false
+        }
+    }
+
+    @Test("SQL appears only in the store's table types and migrations", arguments: allowed.keys.sorted())
+    func sqlOnlyInTableTypes(_ module: String) throws {
+        let sql = try Regex(#"\b(SELECT|INSERT INTO|INSERT OR|DELETE FROM|UPDATE [a-zA-Z_"]+ SET|CREATE (TABLE|INDEX|TRIGGER|UNIQUE)|DROP (TABLE|INDEX|TRIGGER)|ALTER TABLE|PRAGMA)\b"#)
+        for file in try Self.swiftFiles(module) where !Self.mayHoldSQL(module, file) {
+            for literal in Self.stringLiterals(try String(contentsOf: file, encoding: .utf8)) {
+                #expect(literal.firstMatch(of: sql) == nil, "\(module)/\(file.lastPathComponent) holds SQL: \"\(literal)\"")
+            }
+        }
+    }
+
+    /// The files that spell the `"gazerec"` extension's keys: its one codec.
+    static let codecFiles: Set<String> = ["SessionExtensionCodec.swift"]
+
+    @Test("the \"gazerec\" object is spelled only by its codec", arguments: allowed.keys.sorted())
+    func gazerecKeyOnlyInCodec(_ module: String) throws {
+        for file in try Self.swiftFiles(module) where !Self.codecFiles.contains(file.lastPathComponent) {
+            for literal in Self.stringLiterals(try String(contentsOf: file, encoding: .utf8)) {
+                #expect(literal != "gazerec", "\(module)/\(file.lastPathComponent) spells the \"gazerec\" key")
+            }
+        }
+    }
+
+    @Test("no function in Sources is longer than 60 lines")
+    func shortFunctions() throws {
+        var long: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) {
+            for file in (try? Self.swiftFiles(module)) ?? [] {
+                for function in FunctionLengths.measure(try String(contentsOf: file, encoding: .utf8)) where function.lines > 60 {
+                    long.append("\(module)/\(file.lastPathComponent):\(function.line) \(function.name) (\(function.lines) lines)")
+                }
+            }
+        }
+        #expect(long.isEmpty, "longer than 60 lines:\n\(long.joined(separator: "\n"))")
+    }
+
+    @Test("the function measure counts from the declaration to its closing brace, past braces in strings and comments")
+    func functionMeasure() {
+        let text = """
+            struct A {
+                func short() { print("}") }
+                /// doc {
+                func three(
+                    x: () -> Void = {}
+                ) -> Int {
+                    let s = "{{"  // }
+                    return x
+                }
+                init() {
+                    let t = \"\"\"
+                        }
+                        \"\"\"
+                    _ = t
+                }
+            }
+            """
+        #expect(FunctionLengths.measure(text).map { "\($0.name):\($0.line):\($0.lines)" }
+                == ["short:2:1", "three:4:6", "init:10:6"])
     }
 
     @Test("the literal scanner finds flags in plain and multi-line strings, not in comments")
@@ -101,5 +203,92 @@ struct ArchitectureTests {
             """
         #expect(Self.stringLiterals(text).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 == ["use --input FILE", "give --model PATH"])
+    }
+}
+
+/// The length of each function, initializer and subscript in a Swift source: from the line of its
+/// declaration keyword to the line of its closing brace, braces inside strings and comments skipped.
+enum FunctionLengths {
+    struct Function: Equatable {
+        var name: String
+        var line: Int
+        var lines: Int
+    }
+
+    nonisolated(unsafe) static let declaration = try! Regex(#"^\s*(?:@[A-Za-z]+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|open|static|class|final|override|mutating|nonmutating|convenience|required|nonisolated|dynamic)(?:\([a-z]+\))?\s+)*(func\s+([^\s(<]+)|(init)[?!]?|(deinit)|(subscript))\b"#)
+
+    /// The code of each line with comments and string contents blanked (braces in them do not count).
+    static func code(_ text: String) -> [String] {
+        var lines: [String] = []
+        var inBlockComment = false
+        var inMultilineString = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var out = ""
+            var inString = false
+            let characters = Array(raw)
+            var index = 0
+            while index < characters.count {
+                let character = characters[index]
+                let next = index + 1 < characters.count ? characters[index + 1] : " "
+                let isTripleQuote = character == "\"" && next == "\"" && index + 2 < characters.count && characters[index + 2] == "\""
+                if inBlockComment {
+                    if character == "*" && next == "/" { inBlockComment = false; index += 1 }
+                } else if inMultilineString {
+                    if isTripleQuote { inMultilineString = false; index += 2 }
+                } else if inString {
+                    if character == "\\" { index += 1 } else if character == "\"" { inString = false }
+                } else if isTripleQuote {
+                    inMultilineString = true
+                    index += 2
+                } else if character == "\"" {
+                    inString = true
+                } else if character == "/" && next == "/" {
+                    break
+                } else if character == "/" && next == "*" {
+                    inBlockComment = true
+                    index += 1
+                } else {
+                    out.append(character)
+                }
+                index += 1
+            }
+            lines.append(out)
+        }
+        return lines
+    }
+
+    static func measure(_ text: String) -> [Function] {
+        let lines = code(text)
+        var functions: [Function] = []
+        for (start, line) in lines.enumerated() {
+            guard let match = line.firstMatch(of: declaration) else { continue }
+            let name = [2, 3, 4, 5].lazy.compactMap { match.output[$0].substring.map(String.init) }.first ?? "?"
+            var depth = 0
+            var parentheses = 0
+            var opened = false
+            var end: Int?
+            var row = start
+            scan: while row < lines.count {
+                for character in lines[row] {
+                    switch character {
+                    case "(": parentheses += 1
+                    case ")": parentheses -= 1
+                    // Before the body, braces inside the parameters are default closures.
+                    case "{" where opened || parentheses == 0: depth += 1; opened = true
+                    case "}" where opened: depth -= 1; if depth == 0 { end = row; break scan }
+                    default: break
+                    }
+                }
+                // A declaration without a body (a protocol requirement) ends where its signature does.
+                if !opened && parentheses == 0 {
+                    let next = row + 1 < lines.count ? lines[row + 1].trimmingCharacters(in: .whitespaces) : ""
+                    let continues = ["{", "->", "throws", "async", "where", "rethrows", ")"].contains { next.hasPrefix($0) }
+                    if !continues && !lines[row].trimmingCharacters(in: .whitespaces).hasSuffix("->") { break }
+                }
+                row += 1
+            }
+            if let end { functions.append(Function(name: name, line: start + 1, lines: end - start + 1)) }
+        }
+        return functions
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Channels
 import Foundation
+import GazeAnalysis
 import GazeCapture
 import GazeCore
 import GazeModel

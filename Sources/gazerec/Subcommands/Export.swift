@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeAnalysis
 import GazeCore
 import GazeModel
 import JSONStream

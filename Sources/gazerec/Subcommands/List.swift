@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeAnalysis
 import GazeModel
 import JSONStream
 import Recorder

@@ -1,4 +1,5 @@
 import Foundation
+import GazeAnalysis
 import GazeCore
 import GazeModel
 import JSONStream

@@ -1,3 +1,4 @@
+import GazeAnalysis
 import GazeCore
 import GazeModel
 import SessionStore

@@ -1,3 +1,4 @@
+import GazeAnalysis
 import GazeModel
 import Testing
 

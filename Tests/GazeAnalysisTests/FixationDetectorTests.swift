@@ -1,7 +1,7 @@
 import Foundation
 import GazeModel
 import Testing
-@testable import GazeCore
+@testable import GazeAnalysis
 
 @Suite("Fixation detection")
 struct FixationDetectorTests {

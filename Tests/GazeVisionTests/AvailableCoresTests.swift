@@ -1,5 +1,5 @@
 import Testing
-@testable import Channels
+@testable import GazeVision
 
 @Suite("Available cores")
 struct AvailableCoresTests {

@@ -1,0 +1,14 @@
+/// One import for programs built on gazerec's libraries: `import GazeKit` brings the vocabulary
+/// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`), frame sources
+/// (`GazeCapture`), face detection and landmarks (`GazeVision`), calibration (`GazeCalibration`),
+/// the session database (`SessionStore`), the recorder (`Recorder`) and the JSON reader and writer
+/// (`JSONStream`). It holds no code of its own.
+@_exported import GazeAnalysis
+@_exported import GazeCalibration
+@_exported import GazeCapture
+@_exported import GazeCore
+@_exported import GazeModel
+@_exported import GazeVision
+@_exported import JSONStream
+@_exported import Recorder
+@_exported import SessionStore
