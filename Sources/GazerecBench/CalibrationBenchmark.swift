@@ -11,7 +11,13 @@ import SessionStore
 /// one frame's features to a gaze point, beside the per-frame vision pipeline on the same clip.
 enum CalibrationBenchmark {
     static func run(clip: String, modelPath: String) throws {
-        // 1. Real features, and the per-frame pipeline cost they took (decode excluded).
+        let (features, pipelineTimes) = try measure(clip: clip, modelPath: modelPath)
+        let mapping = try timeFits(features.filter(CalibrationFitter.isUsable))
+        try timeMapping(mapping, features: features, pipelineTimes: pipelineTimes)
+    }
+
+    /// 1. Real features, and the per-frame pipeline cost they took (decode excluded).
+    static func measure(clip: String, modelPath: String) throws -> (features: [GazeFeatures], pipelineTimes: [Double]) {
         let model = try LandmarkModel.shared(path: modelPath)
         let source = try VideoFileSource(path: clip)
         var frames: [Frame] = []
@@ -26,11 +32,14 @@ enum CalibrationBenchmark {
             if let sample = GazeFeatures(frameFeatures.measurement) { features.append(sample) }
         }
         let usable = features.filter(CalibrationFitter.isUsable)
-
-        // 2. Fits: each target takes the next 40 real frames (timing does not depend on where
-        //    the participant looked, only on how many samples and targets there are).
         print("\((clip as NSString).lastPathComponent): \(source.width)×\(source.height), \(frames.count) frames, "
               + "\(usable.count) with usable eye features")
+        return (features, pipelineTimes)
+    }
+
+    /// 2. Fits: each target takes the next 40 real frames (timing does not depend on where the
+    ///    participant looked, only on how many samples and targets there are).
+    static func timeFits(_ usable: [GazeFeatures]) throws -> GazeMapping {
         print("  step                                   runs    median ms   p95 ms")
         var mapping: GazeMapping?
         for layout in CalibrationLayout.allCases {
@@ -50,8 +59,11 @@ enum CalibrationBenchmark {
             VisionBenchmark.row("fit, \(layout.rawValue) targets × \(perTarget) samples", times, width: 38)
         }
         guard let mapping else { throw CalibrationError.tooFewPoints(have: 0, needed: 5) }
+        return mapping
+    }
 
-        // 3. Mapping: every real sample, many times over, so the clock resolution does not matter.
+    /// 3. Mapping: every real sample, many times over, so the clock resolution does not matter.
+    static func timeMapping(_ mapping: GazeMapping, features: [GazeFeatures], pipelineTimes: [Double]) throws {
         let rounds = max(1, 2_000_000 / max(features.count, 1))
         var sink = 0.0
         var perSample: [Double] = []

@@ -166,10 +166,22 @@ public final class ShapeRegressionModel: @unchecked Sendable {
             guard meanShape.count >= 2, meanShape.count % 2 == 0 else {
                 throw reader.error("a mean shape of \(meanShape.count) coordinates")
             }
-            let shapeLength = meanShape.count
+            try readForests(&reader)
+            try readAnchors(&reader)
+            try readDeltas(&reader)
+            // Every split must name a feature pixel of its cascade.
+            for index in 0..<splitPixels.count {
+                let pair = splitPixels[index]
+                guard Int(pair & 0xFFFF) < pixelsPerCascade, Int(pair >> 16) < pixelsPerCascade else {
+                    throw reader.error("a split reads feature pixel \(max(pair & 0xFFFF, pair >> 16)) of \(pixelsPerCascade)")
+                }
+            }
+            guard reader.isAtEnd else { throw reader.error("unexpected bytes after the model") }
+        }
 
-            // Forests: every cascade must have the same number of full trees of one depth, so
-            // they fit one flat table.
+        /// The forests: every cascade must have the same number of full trees of one depth, so they
+        /// fit one flat table.
+        private mutating func readForests(_ reader: inout DlibArchiveReader) throws(ShapeModelError) {
             cascadeCount = try reader.count(atMost: 1000, "a cascade count")
             guard cascadeCount > 0 else { throw reader.error("no cascades") }
             for cascade in 0..<cascadeCount {
@@ -180,43 +192,51 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                 } else if trees != treesPerCascade {
                     throw reader.error("cascades of \(treesPerCascade) and \(trees) trees")
                 }
-                for tree in 0..<trees {
-                    let splits = try reader.count(atMost: 1 << 16, "a split count")
-                    let treeDepth = (splits + 1).trailingZeroBitCount
-                    guard splits > 0, (splits + 1) == 1 << treeDepth else {
-                        throw reader.error("a tree of \(splits) splits (not a full binary tree)")
-                    }
-                    if cascade == 0 && tree == 0 {
-                        depth = treeDepth
-                        let treeCount = cascadeCount * treesPerCascade
-                        splitPixels.deallocate()
-                        splitThresholds.deallocate()
-                        Self.deallocateLeaves(leaves)
-                        splitPixels = .allocate(capacity: treeCount * splits)
-                        splitThresholds = .allocate(capacity: treeCount * splits)
-                        leaves = Self.allocateLeaves(treeCount * (splits + 1) * Self.leafStride(shapeLength))
-                    } else if treeDepth != depth {
-                        throw reader.error("trees of depth \(depth) and \(treeDepth)")
-                    }
-                    let treeIndex = cascade * treesPerCascade + tree
-                    for split in 0..<splits {
-                        let first = try reader.count(atMost: 65535, "a feature pixel index")
-                        let second = try reader.count(atMost: 65535, "a feature pixel index")
-                        splitPixels[treeIndex * splits + split] = UInt32(first) | UInt32(second) << 16
-                        splitThresholds[treeIndex * splits + split] = try reader.float()
-                    }
-                    let leafCount = try reader.count(atMost: 1 << 17, "a leaf count")
-                    guard leafCount == splits + 1 else { throw reader.error("a tree of \(splits) splits and \(leafCount) leaves") }
-                    let stride = Self.leafStride(shapeLength)
-                    let base = leaves.baseAddress! + treeIndex * leafCount * stride
-                    for leaf in 0..<leafCount {
-                        _ = try reader.floatColumn(expected: shapeLength, into: base + leaf * stride)
-                        (base + leaf * stride + shapeLength).initialize(repeating: 0, count: stride - shapeLength)
-                    }
-                }
+                for tree in 0..<trees { try readTree(&reader, cascade: cascade, tree: tree) }
             }
+        }
 
-            // Anchor landmarks and offsets of every cascade's feature pixels.
+        /// One tree: its splits (feature pixel pairs and thresholds) and its leaves, each padded to
+        /// the leaf stride.
+        private mutating func readTree(_ reader: inout DlibArchiveReader, cascade: Int, tree: Int) throws(ShapeModelError) {
+            let shapeLength = meanShape.count
+            let splits = try reader.count(atMost: 1 << 16, "a split count")
+            let treeDepth = (splits + 1).trailingZeroBitCount
+            guard splits > 0, (splits + 1) == 1 << treeDepth else {
+                throw reader.error("a tree of \(splits) splits (not a full binary tree)")
+            }
+            if cascade == 0 && tree == 0 {
+                depth = treeDepth
+                let treeCount = cascadeCount * treesPerCascade
+                splitPixels.deallocate()
+                splitThresholds.deallocate()
+                Self.deallocateLeaves(leaves)
+                splitPixels = .allocate(capacity: treeCount * splits)
+                splitThresholds = .allocate(capacity: treeCount * splits)
+                leaves = Self.allocateLeaves(treeCount * (splits + 1) * Self.leafStride(shapeLength))
+            } else if treeDepth != depth {
+                throw reader.error("trees of depth \(depth) and \(treeDepth)")
+            }
+            let treeIndex = cascade * treesPerCascade + tree
+            for split in 0..<splits {
+                let first = try reader.count(atMost: 65535, "a feature pixel index")
+                let second = try reader.count(atMost: 65535, "a feature pixel index")
+                splitPixels[treeIndex * splits + split] = UInt32(first) | UInt32(second) << 16
+                splitThresholds[treeIndex * splits + split] = try reader.float()
+            }
+            let leafCount = try reader.count(atMost: 1 << 17, "a leaf count")
+            guard leafCount == splits + 1 else { throw reader.error("a tree of \(splits) splits and \(leafCount) leaves") }
+            let stride = Self.leafStride(shapeLength)
+            let base = leaves.baseAddress! + treeIndex * leafCount * stride
+            for leaf in 0..<leafCount {
+                _ = try reader.floatColumn(expected: shapeLength, into: base + leaf * stride)
+                (base + leaf * stride + shapeLength).initialize(repeating: 0, count: stride - shapeLength)
+            }
+        }
+
+        /// The anchor landmark of every cascade's feature pixels.
+        private mutating func readAnchors(_ reader: inout DlibArchiveReader) throws(ShapeModelError) {
+            let shapeLength = meanShape.count
             let anchorCascades = try reader.count(atMost: 1000, "a cascade count")
             guard anchorCascades == cascadeCount else { throw reader.error("anchors for \(anchorCascades) of \(cascadeCount) cascades") }
             for cascade in 0..<cascadeCount {
@@ -233,6 +253,10 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                     anchors[cascade * pixels + pixel] = Int32(anchor)
                 }
             }
+        }
+
+        /// The offsets of every cascade's feature pixels from their anchors.
+        private mutating func readDeltas(_ reader: inout DlibArchiveReader) throws(ShapeModelError) {
             let deltaCascades = try reader.count(atMost: 1000, "a cascade count")
             guard deltaCascades == cascadeCount else { throw reader.error("offsets for \(deltaCascades) of \(cascadeCount) cascades") }
             deltas.deallocate()
@@ -246,14 +270,6 @@ public final class ShapeRegressionModel: @unchecked Sendable {
                     deltas[index + 1] = try reader.float()
                 }
             }
-            // Every split must name a feature pixel of its cascade.
-            for index in 0..<splitPixels.count {
-                let pair = splitPixels[index]
-                guard Int(pair & 0xFFFF) < pixelsPerCascade, Int(pair >> 16) < pixelsPerCascade else {
-                    throw reader.error("a split reads feature pixel \(max(pair & 0xFFFF, pair >> 16)) of \(pixelsPerCascade)")
-                }
-            }
-            guard reader.isAtEnd else { throw reader.error("unexpected bytes after the model") }
         }
     }
 }
