@@ -26,7 +26,7 @@ let package = Package(
         // Depends on nothing of ours.
         .target(name: "GazeModel"),
 
-        // Pure Swift math: eye openness, blinks, pupils, head pose, fixations, blend shapes.
+        // Pure Swift math: eye openness, blinks, pupils, head pose, shape plausibility, blend shapes.
         // Optimised in debug builds too: the tests run the per-frame math thousands of times.
         .target(name: "GazeCore", dependencies: ["GazeModel"], swiftSettings: [.unsafeFlags(["-O"])]),
 

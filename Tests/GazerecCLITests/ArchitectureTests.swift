@@ -168,6 +168,13 @@ struct ArchitectureTests {
         #expect(long.isEmpty, "longer than 60 lines:\n\(long.joined(separator: "\n"))")
     }
 
+    @Test("docs/Architecture.md draws the modules as Package.swift declares them")
+    func moduleGraphCurrent() throws {
+        let check = try Binary.runProcess("/usr/bin/env", ["python3", Fixtures.repositoryRoot.appendingPathComponent("Scripts/architecture.py").path,
+                                                           "--check"])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
     @Test("the function measure counts from the declaration to its closing brace, past braces in strings and comments")
     func functionMeasure() {
         let text = """
