@@ -1,4 +1,7 @@
-// The only file of gazerec that includes dlib. See include/gazerec_dlib.h for the contract.
+// The shim's baseline build: model loading, the frontal HOG detector (choosing the AVX2 copy of
+// gazerec_dlib_hog_wide.cpp where the processor has it) and dlib's own shape predictor. The CNN
+// detector is in gazerec_dlib_cnn.cpp. The shim's files are the only code of gazerec that includes
+// dlib. See include/gazerec_dlib.h for the contract.
 
 #include "gazerec_dlib.h"
 #include "gazerec_dlib_hog_wide.h"
