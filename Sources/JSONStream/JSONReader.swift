@@ -134,6 +134,22 @@ public final class JSONReader {
 
     /// Refills the buffer; returns false at the end of input.
     private func refill() throws -> Bool {
+        let first = bufferStartOffset == 0 && end == 0
+        guard try fill() else { return false }
+        if first { skipByteOrderMark() }
+        return true
+    }
+
+    /// A UTF-8 byte-order mark (EF BB BF, which Windows editors write) before the document is not
+    /// part of it: skipped, and columns on the first line count from after it.
+    private func skipByteOrderMark() {
+        guard end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF else { return }
+        position = 3
+        lineStartOffset = 3
+    }
+
+    /// Reads the next chunk into the buffer; returns false at the end of input.
+    private func fill() throws -> Bool {
         if endOfInput { return false }
         bufferStartOffset += end
         position = 0

@@ -15,6 +15,26 @@ struct JSONStreamTests {
         }
     }
 
+    @Test("a UTF-8 byte-order mark before the document is skipped, from memory and from a file; columns count after it")
+    func byteOrderMark() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let parsed = try JSONValue.parse(mark + Array(#"{"a": [1, 2]}"#.utf8), name: "windows.json")
+        #expect(parsed.compactText == #"{"a":[1,2]}"#)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(mark + Array("[true]".utf8)).write(to: URL(fileURLWithPath: path))
+        let reader = try JSONReader(source: .file(path))
+        #expect(try reader.readValue().compactText == "[true]")
+        #expect {
+            _ = try JSONValue.parse(mark + Array("[x]".utf8), name: "windows.json")
+        } throws: { error in
+            guard case let JSONError.invalid(_, _, line, column, _) = error else { return false }
+            return line == 1 && column == 2
+        }
+        // A mark anywhere else is not whitespace.
+        #expect(throws: JSONError.self) { _ = try JSONValue.parse(Array("[1,".utf8) + mark + Array("2]".utf8), name: "x") }
+    }
+
     @Test("values round-trip with members in order and shortest numbers")
     func roundTrip() throws {
         let text = #"{"b":[1,2.5,"x\n"],"a":{"n":null,"t":true},"c":0.1}"#
