@@ -82,6 +82,10 @@ let package = Package(
         // blink figures and PERCLOS, per session and per marker interval; fixations (I-DT, I-VT).
         .target(name: "GazeAnalysis", dependencies: ["GazeModel"]),
 
+        // Figures a researcher publishes: a session's gaze drawn on its screen as SVG (kernel
+        // density in seconds per square degree, scan path, fixations), and PNG through rsvg-convert.
+        .target(name: "GazeFigures", dependencies: ["GazeAnalysis", "GazeModel"]),
+
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
         .target(
@@ -116,7 +120,7 @@ let package = Package(
         .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
-        .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision",
+        .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "GazeCapture", "GazeVision",
                                                 "GazeCalibration", "SessionStore", "Recorder", "JSONStream"]),
 
         // The command-line interface: a thin layer over the libraries.
@@ -124,7 +128,7 @@ let package = Package(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GazeFigures", "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -145,6 +149,7 @@ let package = Package(
                     resources: [.copy("Schemas")]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
+        .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
         .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore",
                                                                  "CDlibShim", "TestSupport"]),

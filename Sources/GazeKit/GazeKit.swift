@@ -1,10 +1,11 @@
 /// One import for programs built on gazerec's libraries: `import GazeKit` brings the vocabulary
-/// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`), frame sources
+/// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`) and figures (`GazeFigures`), frame sources
 /// (`GazeCapture`), face detection and landmarks (`GazeVision`), calibration (`GazeCalibration`),
 /// the session database (`SessionStore`), the recorder (`Recorder`) and the JSON reader and writer
 /// (`JSONStream`). It holds no code of its own.
 @_exported import GazeAnalysis
 @_exported import GazeCalibration
+@_exported import GazeFigures
 @_exported import GazeCapture
 @_exported import GazeCore
 @_exported import GazeModel

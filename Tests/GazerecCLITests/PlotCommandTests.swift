@@ -72,12 +72,47 @@ struct PlotCommandTests {
         #expect(image[920, 220] > 250)
     }
 
-    @Test("an output that is not .svg is a usage error; an unknown session a runtime error")
+    @Test("an output that is neither .svg nor .png, or a σ out of range, is a usage error; an unknown session a runtime error")
     func errors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.png")], environment: environment).status == 64)
+        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.txt")], environment: environment).status == 64)
+        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg"), "--sigma", "0"], environment: environment).status == 64)
         #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg")], environment: environment).status == 1)
+    }
+
+    /// The plot session with markers 'A' at its start and 'B' before the second fixation, in the "gazerec" extension.
+    static var sessionWithMarkers: String {
+        session.replacingOccurrences(of: #""blendShapes":{}}"#, with: #""blendShapes":{},"gazerec":{"markers":"#
+            + #"[{"timestamp":1000,"label":"A"},{"timestamp":1000.45,"label":"B"}]}}"#)
+    }
+
+    @Test("--output FILE.png writes a PNG of the figure; --between names the interval in the legend; the heatmap has its scale",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert"),
+                   "needs rsvg-convert (apt-get install librsvg2-bin)"))
+    func pngAndInterval() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let json = folder.path("s.json")
+        try Data(Self.sessionWithMarkers.utf8).write(to: URL(fileURLWithPath: json))
+        let imported = try Binary.run(["import", json], environment: environment)
+        try #require(imported.status == 0, "\(imported.stderr)")
+
+        let png = folder.path("plot.png"), svg = folder.path("plot.svg")
+        for output in [png, svg] {
+            let result = try Binary.run(["plot", "11111111", "--output", output, "--between", "A", "B"], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        let image = try #require(try VideoFileSource(path: png).nextFrame()).image
+        #expect(image.width == 1200 + 40 + 110)
+        // Only the first fixation (300, 200) lies between A and B: the heatmap is there, not at (900, 600).
+        #expect(image[20 + 300, 20 + 200] < 250)
+        #expect(image[20 + 900, 20 + 600] > 250)
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("Interval: marker &apos;A&apos; to &apos;B&apos;") || text.contains("Interval: marker 'A' to 'B'"))
+        #expect(text.contains("gaze s/deg²") && text.contains("σ = 1.00°"))
     }
 }

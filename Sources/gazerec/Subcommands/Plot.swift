@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import GazeAnalysis
 import GazeCore
+import GazeFigures
 import GazeModel
 import JSONStream
 import SessionStore
@@ -9,11 +11,14 @@ extension Gazerec {
     /// `gazerec plot SESSION --output FILE.svg`: a picture of where the participant looked.
     struct Plot: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Draw a session's heatmap, scan path and fixations as SVG (the screen to scale).",
+            abstract: "Draw a session's heatmap, scan path and fixations as SVG or PNG (the screen to scale).",
             discussion: """
-                Without --heatmap, --scanpath or --fixations, all three are drawn. Fixations come from \
-                I-DT with the defaults of 'gazerec fixations'; circles are sized by duration and numbered \
-                in order. The heatmap is a Gaussian kernel density (σ = 40 points ≈ 1°).
+                Without --heatmap, --scanpath or --fixations, all three are drawn, clipped to the screen. \
+                Fixations come from I-DT with the defaults of 'gazerec fixations'; circles are sized by \
+                duration and numbered in order. The heatmap is a Gaussian kernel density of gaze time \
+                (seconds per square degree, viridis, with its colour scale), σ = 1° of visual angle by \
+                default, at the session's points per degree (its calibration's screen size and distance, \
+                else 40). An --output ending in .png is rendered by rsvg-convert.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -23,8 +28,11 @@ extension Gazerec {
         @Argument(help: "The session id.")
         var id: String
 
-        @Option(help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
+        @Option(help: ArgumentHelp("The figure to write: .svg, or .png (rendered by rsvg-convert).", valueName: "file.svg|file.png"))
         var output: String
+
+        @Option(help: ArgumentHelp("The heatmap kernel's standard deviation, degrees of visual angle.", valueName: "degrees"))
+        var sigma = 1.0
 
         @Flag(help: "Draw the heatmap.")
         var heatmap = false
@@ -39,7 +47,10 @@ extension Gazerec {
         var background: String?
 
         func validate() throws {
-            if !output.lowercased().hasSuffix(".svg") { throw ValidationError("--output must name an .svg file.") }
+            if !output.lowercased().hasSuffix(".svg") && !output.lowercased().hasSuffix(".png") {
+                throw ValidationError("--output must name an .svg or .png file.")
+            }
+            if !(sigma > 0 && sigma <= 10) { throw ValidationError("--sigma must be more than 0 and at most 10 degrees.") }
         }
 
         /// The screen as the samples saw it: the iOS package stores the portrait size, and landscape
@@ -59,6 +70,9 @@ extension Gazerec {
             let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations
             let all = !heatmap && !scanpath && !fixations
             var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
+            let perDegree = SessionViewing.pointsPerDegree(summary.header, screenWidth: storedWidth)
+            plot.pointsPerDegree = perDegree.value
+            plot.kernelSigmaDegrees = sigma
             plot.heatmap = all || heatmap
             plot.scanPath = all || scanpath
             plot.fixations = all || fixations
@@ -78,9 +92,20 @@ extension Gazerec {
                     + " · \(samples.count) gaze samples · screen \(Int(width))×\(Int(height)) points",
                 "\(found.count) fixations (I-DT, 1.5°, 80 ms), circles sized by duration, numbered in order",
             ]
+            if !interval.labels.isEmpty, let first = samples.first, let last = samples.last {
+                let start = first.timestampSeconds - summary.header.beginTimeSeconds
+                let end = last.timestampSeconds - summary.header.beginTimeSeconds
+                plot.legend.insert("Interval: marker '\(interval.labels[0])' to " + (interval.labels.count > 1 ? "'\(interval.labels[1])'" : "the next marker")
+                                   + " (\(Formatting.fixed(start, 1))–\(Formatting.fixed(end, 1)) s into the session)", at: 1)
+            }
+            if plot.heatmap {
+                plot.legend.append("Heatmap: gaze time per square degree, Gaussian kernel σ = \(Formatting.fixed(sigma, 2))° "
+                                   + "= \(Formatting.fixed(sigma * perDegree.value, 1)) points; degrees from \(perDegree.source)")
+            }
             let svg = plot.svg(samples: points, fixations: found)
+            let bytes = output.lowercased().hasSuffix(".png") ? [UInt8](try SVGRasterizer.png(svg)) : Array(svg.utf8)
             try SessionDatabase.writeAtomically(to: output) { sink in
-                try Array(svg.utf8).withUnsafeBytes { try sink.write($0) }
+                try bytes.withUnsafeBytes { try sink.write($0) }
             }
             Console.note("wrote \(output) (\(samples.count) samples, \(found.count) fixations)"
                          + (samples.isEmpty ? "; the session has no scan path (was it calibrated?)" : ""))
