@@ -2,14 +2,14 @@
 ///
 /// Frame i gets index i and `timestamps[i]`. When the video has more or fewer frames than there
 /// are timestamps, the frames end early and `mismatch` says how many each had.
-public final class RestampedFrameSource: FrameSource, @unchecked Sendable {
+public final class RestampedFrameSource: FrameSourceWrapper, @unchecked Sendable {
     /// How many frames the video had against how many timestamps were given.
     public struct Mismatch: Sendable, Equatable {
         public var videoFrames: Int
         public var timestamps: Int
     }
 
-    private let source: FrameSource
+    public let source: FrameSource
     private let timestamps: [Double]
     private var next = 0
     /// Set when the video has more or fewer frames than there are timestamps.
@@ -19,11 +19,6 @@ public final class RestampedFrameSource: FrameSource, @unchecked Sendable {
         self.source = source
         self.timestamps = timestamps
     }
-
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
 
     public func nextFrame() throws -> Frame? {
         guard var frame = try source.nextFrame() else {

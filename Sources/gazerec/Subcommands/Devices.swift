@@ -31,7 +31,7 @@ extension Gazerec {
                     continue  // metadata nodes of the same camera
                 } catch {
                     failures += 1
-                    Console.error((error as? any CustomStringConvertible).map { ErrorHints.message(for: $0) } ?? "\(error)")
+                    Console.error(ErrorHints.message(for: error))
                 }
             }
             if json {
