@@ -26,7 +26,8 @@ public struct FrameSourceRequest: @unchecked Sendable {
     }
 
     public var input: Input
-    /// Turn every frame back left to right (a selfie view).
+    /// Turn every frame back left to right (a selfie view). Turning frames by quarter turns would be
+    /// an option beside this one, applied where `OpenedFrameSource` applies the mirror.
     public var mirror: Bool
     /// How a file is released (cameras deliver at their own rate, saved videos as fast as possible).
     public var pacing: Pacing

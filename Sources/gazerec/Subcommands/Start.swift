@@ -10,19 +10,6 @@ import JSONStream
 import Recorder
 import SessionStore
 
-/// Frame rates a recording can request.
-enum FrameRate: Int, CaseIterable, ExpressibleByArgument {
-    case thirty = 30
-    case sixty = 60
-}
-
-/// UIInterfaceOrientation names, as the session format stores them (raw values 0–4).
-enum Orientation: String, CaseIterable, ExpressibleByArgument {
-    case unknown, portrait, portraitUpsideDown, landscapeRight, landscapeLeft
-
-    var rawNumber: Int { Self.allCases.firstIndex(of: self)! }
-}
-
 extension Gazerec {
     /// `gazerec start`: record a session until stopped.
     struct Start: ParsableCommand {
