@@ -35,7 +35,8 @@ public protocol FrameSource: AnyObject {
 
 /// Why a frame source failed, each a sentence a user can act on.
 ///
-/// Which command lists a camera's formats and controls is the command line's to add (its `ErrorHints`).
+/// Which command lists a camera's formats and controls is the command line's to add (its `ErrorHints`),
+/// except in `badControl`, whose whole sentence, pointer included, a test of this module states.
 public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case cannotOpenVideo(path: String, reason: String)
     case decodingFailed(path: String, frame: Int, reason: String)
