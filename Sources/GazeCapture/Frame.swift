@@ -34,6 +34,9 @@ public protocol FrameSource: AnyObject {
 }
 
 /// Why a frame source failed, each a sentence a user can act on.
+///
+/// Which command lists a camera's formats and controls is the command line's to add (its `ErrorHints`),
+/// except in `badControl`, whose whole sentence, pointer included, a test of this module states.
 public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case cannotOpenVideo(path: String, reason: String)
     case decodingFailed(path: String, frame: Int, reason: String)
@@ -61,9 +64,9 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case let .permissionDenied(path):
             return "cannot open camera \(path): permission denied. Add your user to the 'video' group."
         case let .notACaptureDevice(path):
-            return "cannot use \(path): it is not a video capture device. List cameras with 'gazerec devices'."
+            return "cannot use \(path): it is not a video capture device."
         case let .unsupportedFormat(path, detail):
-            return "cannot use camera \(path): \(detail). List its formats with 'gazerec devices'."
+            return "cannot use camera \(path): \(detail)."
         case let .deviceLost(path, reason):
             return "camera \(path) was lost: \(reason). Check the cable; what was captured so far is kept."
         case let .deviceError(path, operation, reason):
@@ -71,7 +74,6 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case let .unknownControl(path, name, available):
             return "camera \(path) has no control '\(name)'"
                 + (available.isEmpty ? " (it offers none that can be set)." : "; it offers \(available.joined(separator: ", ")).")
-                + " See them with their ranges in 'gazerec devices'."
         case let .cannotWriteVideo(path, reason):
             return "cannot write the video \(path): \(reason). Check the folder exists and has room."
         case let .badControl(path, detail):

@@ -10,7 +10,7 @@ import Foundation
 ///   oldest frame and counts it, so processing always works on the freshest image.
 /// THREAD SAFETY
 ///   `nextFrame` and `stop` from one consumer thread; the source is used only by the reader thread.
-public final class PrefetchingFrameSource: FrameSource, @unchecked Sendable {
+public final class PrefetchingFrameSource: FrameSourceWrapper, @unchecked Sendable {
     public enum Policy: Sendable {
         case lossless
         case keepNewest
@@ -18,10 +18,6 @@ public final class PrefetchingFrameSource: FrameSource, @unchecked Sendable {
 
     public let source: FrameSource
     public let policy: Policy
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
 
     private let channel: BoundedChannel<Frame>
     private let lock = NSLock()

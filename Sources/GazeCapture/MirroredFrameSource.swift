@@ -4,17 +4,12 @@ import GazeModel
 /// Frames of a mirrored source (a camera that flips its picture, a selfie-view recording) turned
 /// back, left to right, so the participant's right eye is on the image's left as a camera sees it:
 /// head yaw keeps its sign and the eyes keep their labels.
-public final class MirroredFrameSource: FrameSource {
-    private let source: FrameSource
+public final class MirroredFrameSource: FrameSourceWrapper {
+    public let source: FrameSource
 
     public init(_ source: FrameSource) {
         self.source = source
     }
-
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
 
     public func nextFrame() throws -> Frame? {
         guard var frame = try source.nextFrame() else { return nil }

@@ -1,13 +1,9 @@
 import Foundation
 
 /// Replays a file at its own pace: each frame is released when its presentation time has come.
-public final class PacedFrameSource: FrameSource {
-    private let source: FrameSource
+public final class PacedFrameSource: FrameSourceWrapper {
+    public let source: FrameSource
     private let start: Double
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
 
     /// Frame times count from `originMonotonic` (CLOCK_MONOTONIC seconds).
     public init(_ source: FrameSource, originMonotonic: Double) {

@@ -49,19 +49,14 @@ public final class VideoFileWriter {
 }
 
 /// A source whose every frame is also handed to `observe` as it is read (a tee).
-public final class ObservedFrameSource: FrameSource {
-    private let source: FrameSource
+public final class ObservedFrameSource: FrameSourceWrapper {
+    public let source: FrameSource
     private let observe: (Frame) -> Void
 
     public init(_ source: FrameSource, observe: @escaping (Frame) -> Void) {
         self.source = source
         self.observe = observe
     }
-
-    public var name: String { source.name }
-    public var width: Int { source.width }
-    public var height: Int { source.height }
-    public var framesPerSecond: Double { source.framesPerSecond }
 
     public func nextFrame() throws -> Frame? {
         guard let frame = try source.nextFrame() else { return nil }

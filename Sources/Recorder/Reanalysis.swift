@@ -52,8 +52,7 @@ public enum Reanalysis {
         guard header.endTimeSeconds != nil else { throw ReanalysisError.stillRecording(sessionID: header.id) }
         let timestamps = try database.frameTimestamps(id: header.id)
         guard !timestamps.isEmpty else { throw ReanalysisError.noFrames(sessionID: header.id) }
-        let video = try VideoFileSource(path: request.videoPath)
-        let source = RestampedFrameSource(video, timestamps: timestamps, path: request.videoPath)
+        let video = try FrameSourceRequest(.savedVideo(path: request.videoPath, timestamps: timestamps)).open()
 
         let scratch = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -61,16 +60,18 @@ public enum Reanalysis {
         let blendShapes = summary.blendShapeSampleCounts.compactMap { BlendShapeName(rawValue: $0.name) }
         let orientation = try database.sampleOrientation(id: header.id)
         var configuration = RecordingConfiguration(
-            source: .frames(source, name: request.videoPath), databasePath: scratchPath, modelPath: request.modelPath,
+            source: .frames(video.source, name: request.videoPath), databasePath: scratchPath, modelPath: request.modelPath,
             appID: header.appID, blendShapes: blendShapes, screenWidth: header.deviceInfo.screenWidth,
             screenHeight: header.deviceInfo.screenHeight, orientation: orientation, maximumDurationSeconds: nil,
             focalLengthPixels: request.focalLengthPixels)
         configuration.calibration = request.calibration
         configuration.smoothing = request.smoothing
         configuration.faceFinding = request.faceFinding
-        let result = try Recorder(configuration: configuration, stop: StopRequest()).run()
+        let result = try RecordingRun(configuration: configuration, stop: StopRequest()).run()
         if let failure = result.failure { throw failure }
-        if let mismatch = source.mismatch { throw mismatch }
+        if let mismatch = video.restamped?.mismatch {
+            throw ReanalysisError.frameCount(path: request.videoPath, video: mismatch.videoFrames, stored: mismatch.timestamps)
+        }
 
         let redone = try SessionDatabase(path: scratchPath).summary(id: result.sessionID).header.gazerecExtension
         var gazerecExtension = header.gazerecExtension ?? SessionExtension()
@@ -91,45 +92,9 @@ public enum Reanalysis {
     }
 }
 
-/// A saved video's frames, each stamped with its stored frame's time; notes when the counts differ.
-final class RestampedFrameSource: FrameSource, @unchecked Sendable {
-    private let source: FrameSource
-    private let timestamps: [Double]
-    private let path: String
-    private var next = 0
-    /// Set when the video has more or fewer frames than the session stores.
-    private(set) var mismatch: ReanalysisError?
-
-    init(_ source: FrameSource, timestamps: [Double], path: String) {
-        self.source = source
-        self.timestamps = timestamps
-        self.path = path
-    }
-
-    var name: String { source.name }
-    var width: Int { source.width }
-    var height: Int { source.height }
-    var framesPerSecond: Double { source.framesPerSecond }
-
-    func nextFrame() throws -> Frame? {
-        guard var frame = try source.nextFrame() else {
-            if next != timestamps.count { mismatch = .frameCount(path: path, video: next, stored: timestamps.count) }
-            return nil
-        }
-        guard next < timestamps.count else {
-            var extra = next
-            while try source.nextFrame() != nil { extra += 1 }
-            mismatch = .frameCount(path: path, video: extra + 1, stored: timestamps.count)
-            return nil
-        }
-        frame.timestampSeconds = timestamps[next]
-        frame.index = next
-        next += 1
-        return frame
-    }
-}
-
 /// Why a session cannot be re-analysed.
+///
+/// The sentences name no command; the command line adds which one to run (its `ErrorHints`).
 public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
     case stillRecording(sessionID: String)
     case noFrames(sessionID: String)
@@ -140,13 +105,11 @@ public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .stillRecording(id):
-            return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
-                + "Re-analyse it once it has ended."
+            return "session \(id) is still being recorded (or its recorder died). Re-analyse it once it has ended."
         case let .noFrames(id):
             return "session \(id) has no stored frames to re-analyse (only sessions recorded by gazerec have them)."
         case let .noVideo(id):
-            return "session \(id) was recorded without keeping its video, so there is nothing to re-analyse. "
-                + "Record with the video kept ('gazerec start' told to save it)."
+            return "session \(id) was recorded without keeping its video, so there is nothing to re-analyse."
         case let .scratch(reason):
             return "cannot make a scratch folder for the re-analysis: \(reason). Check the temporary folder (TMPDIR)."
         case let .frameCount(path, video, stored):

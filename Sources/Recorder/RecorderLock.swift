@@ -1,36 +1,5 @@
 import Foundation
 
-/// Why recording control failed, each a sentence a user can act on.
-public enum RecorderError: Error, CustomStringConvertible, Equatable {
-    case alreadyRecording(sessionID: String, pid: Int32, databasePath: String)
-    case notRecording(databasePath: String)
-    case lockFailed(path: String, reason: String)
-    case stopTimedOut(sessionID: String, pid: Int32, seconds: Double)
-    case startFailed(reason: String)
-    /// A change that would pull the database from under a running recorder.
-    case recordingInProgress(action: String, sessionID: String, pid: Int32, databasePath: String)
-
-    public var description: String {
-        switch self {
-        case let .alreadyRecording(id, pid, path):
-            return "cannot start: session \(id) is being recorded into \(path) by process \(pid). "
-                + "Stop it with 'gazerec stop' (one recording at a time per database)."
-        case let .notRecording(path):
-            return "no recorder is running for \(path)."
-        case let .lockFailed(path, reason):
-            return "cannot use the recorder lock \(path): \(reason)."
-        case let .stopTimedOut(id, pid, seconds):
-            return "recorder \(pid) did not close session \(id) within \(Int(seconds)) s. It may still be flushing; "
-                + "check 'gazerec status', or stop it with kill \(pid) (the session can be closed later by 'gazerec repair')."
-        case let .startFailed(reason):
-            return "the recorder did not start: \(reason)"
-        case let .recordingInProgress(action, id, pid, path):
-            return "cannot \(action): session \(id) is being recorded into \(path) by process \(pid). "
-                + "Stop it first with 'gazerec stop'; nothing was deleted."
-        }
-    }
-}
-
 /// What a running recorder tells other processes (the lock file's content).
 public struct RecorderInfo: Codable, Sendable, Equatable {
     /// The session id reported for a recorder that has not yet published its session.
@@ -135,42 +104,5 @@ public final class RecorderLock {
             return nil
         }
         return read(descriptor)
-    }
-}
-
-/// The live figures a recorder publishes for `gazerec status` (`<database>.recorder-status`).
-public struct RecorderStatus: Codable, Sendable, Equatable {
-    public var pid: Int32
-    public var sessionID: String
-    public var source: String
-    public var elapsedSeconds: Double
-    public var frames: Int
-    public var framesWithFace: Int
-    public var achievedFramesPerSecond: Double
-    public var droppedFrames: Int
-    public var blinks: Int
-    public var trackingState: String
-    public var updatedAt: Double
-    /// A warning about the data being recorded now (no face for seconds), if any.
-    public var warning: String? = nil
-    /// The recorder's CPU time since it began recording over the time since, in percent of one
-    /// core (all its threads; 100 = one core busy all the time).
-    public var cpuPercentOfOneCore: Double? = nil
-
-    public var faceFoundPercent: Double { frames > 0 ? 100 * Double(framesWithFace) / Double(frames) : 0 }
-
-    /// Writes the status atomically (temporary file + rename).
-    public func write(databasePath: String) {
-        let path = RecorderLock.statusPath(databasePath: databasePath)
-        guard let data = try? JSONEncoder().encode(self) else { return }
-        let temporary = path + ".tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: data) { rename(temporary, path) }
-    }
-
-    public static func read(databasePath: String) -> RecorderStatus? {
-        guard let data = FileManager.default.contents(atPath: RecorderLock.statusPath(databasePath: databasePath)) else {
-            return nil
-        }
-        return try? JSONDecoder().decode(RecorderStatus.self, from: data)
     }
 }

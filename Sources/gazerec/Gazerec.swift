@@ -63,7 +63,7 @@ enum Main {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch let error as any RuntimeFailure {
             Console.error(ErrorHints.message(for: error))
-            Foundation.exit(EXIT_FAILURE)
+            Foundation.exit(ErrorHints.isUsage(error) ? ExitCode.validationFailure.rawValue : EXIT_FAILURE)
         } catch {
             // Help, version, validation errors and exit codes: ArgumentParser's own handling.
             Gazerec.exit(withError: error)

@@ -43,7 +43,7 @@ struct RecorderTests {
         }
     }
 
-    func configuration(_ source: RecordingSource, database: String, blendShapes: [BlendShapeName]) -> RecordingConfiguration {
+    func configuration(_ source: FrameSourceRequest, database: String, blendShapes: [BlendShapeName]) -> RecordingConfiguration {
         RecordingConfiguration(source: source, databasePath: database, modelPath: Self.modelPath, appID: "test",
                                blendShapes: blendShapes, screenWidth: 1280, screenHeight: 800, orientation: 3,
                                maximumDurationSeconds: nil, focalLengthPixels: nil)
@@ -55,7 +55,7 @@ struct RecorderTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let database = folder.path("db.sqlite")
-        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 60), name: "failing"),
+        let recorder = RecordingRun(configuration: configuration(.frames(try FailingSource(failAfter: 60), name: "failing"),
                                                              database: database, blendShapes: [.eyeBlinkLeft, .jawOpen]),
                                 stop: StopRequest())
         var startedID: String?
@@ -88,7 +88,7 @@ struct RecorderTests {
         // Frames at least 5 ms apart: the 370 frames after the 30th take over 1.8 s, so progress
         // (every 0.5 s) asks to stop before the source runs out, however fast the machine fits
         // them (back to back, a fast machine finished all 400 before the first progress report).
-        let recorder = Recorder(configuration: configuration(.frames(try FailingSource(failAfter: 400, intervalSeconds: 0.005),
+        let recorder = RecordingRun(configuration: configuration(.frames(try FailingSource(failAfter: 400, intervalSeconds: 0.005),
                                                                      name: "clip"),
                                                              database: database, blendShapes: BlendShapeName.defaultSet),
                                 stop: stop)

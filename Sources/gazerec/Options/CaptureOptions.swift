@@ -1,8 +1,6 @@
 import ArgumentParser
 import GazeCapture
 import GazeModel
-import JSONStream
-import Recorder
 
 /// Where frames come from for `calibrate` and `validate`: a camera, or a video standing in for one.
 struct CaptureOptions: ParsableArguments {
@@ -32,24 +30,12 @@ struct CaptureOptions: ParsableArguments {
         }
     }
 
-    /// The camera (newest frames first) or the video (every frame; at its own pace when `paced`),
-    /// with its kind (`camera`/`file`) and name.
+    /// The camera (newest frames first) or the video (every frame; at its own pace when `paced`).
     /// `mirror`: turn the frames back left to right (a camera that reports its flip on is turned back anyway).
-    func open(paced: Bool, mirror: Bool) throws -> (source: PrefetchingFrameSource, kind: String, name: String) {
-        if let input {
-            let video = try VideoFileSource(path: input)
-            let oriented: FrameSource = mirror ? MirroredFrameSource(video) : video
-            let timed: FrameSource = paced ? PacedFrameSource(oriented, originMonotonic: SystemClock.monotonic()) : oriented
-            return (PrefetchingFrameSource(timed, policy: .lossless, capacity: 8), "file", input)
-        }
-        let size = resolution ?? Size2D(width: 640, height: 480)
-        let path = device ?? "/dev/video0"
-        var configuration = V4L2Camera.Configuration(path: path, width: size.width, height: size.height,
-                                                     framesPerSecond: fps.rawValue)
-        configuration.controls = cameraControls
-        let camera = try V4L2Camera(configuration: configuration)
-        let oriented: FrameSource = mirror || camera.flipsHorizontally ? MirroredFrameSource(camera) : camera
-        return (PrefetchingFrameSource(oriented, policy: .keepNewest, capacity: 2), "camera", path)
+    func request(paced: Bool, mirror: Bool) -> FrameSourceRequest {
+        .cameraOrFile(file: input, device: device, width: resolution?.width, height: resolution?.height,
+                      framesPerSecond: fps.rawValue, controls: cameraControls,
+                      pacing: paced ? .ownPace : .asFastAsPossible, mirror: mirror)
     }
 }
 

@@ -34,9 +34,14 @@ struct SmoothingOptions: ParsableArguments {
 
     /// The smoothing asked for, or `fallback` when --smoothing is not given.
     func resolved(fallback: GazeSmoothing) -> GazeSmoothing {
+        asked ?? fallback
+    }
+
+    /// The smoothing asked for; nil when --smoothing is not given.
+    var asked: GazeSmoothing? {
         switch smoothing {
-        case nil: return fallback
-        case .none?: return .none
+        case nil: return nil
+        case .none?: return GazeSmoothing.none
         case .oneEuro?: return .oneEuro(minCutoffHertz: minCutoff ?? 1, beta: beta ?? 0.01, derivativeCutoffHertz: 1)
         }
     }

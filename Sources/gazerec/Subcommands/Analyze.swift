@@ -61,13 +61,12 @@ extension Gazerec {
 
         func run() throws {
             try vision.checkModelExists()
-            let video = try VideoFileSource(path: input)
+            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror).open()
+            let video = opened.video!
             // With a second core, decoding runs ahead on it (losslessly) while the model loads and
             // frames are processed; on one core everything runs in line, in order.
-            let decoded: FrameSource = vision.mirror ? MirroredFrameSource(video) : video
-            let prefetching = AvailableCores.count > 1 ? PrefetchingFrameSource(decoded, policy: .lossless, capacity: 32) : nil
-            let source = prefetching ?? decoded
-            defer { prefetching?.stop() }
+            let source = opened.start(readAhead: AvailableCores.count > 1 ? 32 : nil)
+            defer { opened.stop() }
             let model = try vision.loadModel()
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength, finding: vision.faceFinding(live: false))
@@ -116,87 +115,5 @@ extension Gazerec {
                          + EyeFigures.text(statistics.summary) + ", \(pipeline.tracker.detectorRuns) detector runs, "
                          + "\(Formatting.fixed(Double(frames) / max(seconds, 1e-9), 0)) frames/s")
         }
-    }
-}
-
-/// Options shared by the commands that run the vision pipeline.
-struct VisionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The dlib 68-point landmark model (default: GAZEREC_MODEL, else \(LandmarkModel.defaultPath)).",
-                               valueName: "path"))
-    var model: String?
-
-    @Option(help: ArgumentHelp("dlib's CNN face detector, for faces the HOG detector misses (default: "
-                               + "GAZEREC_DETECTOR_MODEL, else the one gazerec's set-up installs, when present).",
-                               valueName: "path"))
-    var detectorModel: String?
-
-    @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
-    var focalLength: Double?
-
-    @Flag(help: ArgumentHelp("The picture is mirrored (a selfie view, a camera set to flip it): turn it back before analysis, "
-                             + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
-                             + "turned back without it."))
-    var mirror = false
-
-    func validate() throws {
-        if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
-            throw ValidationError("--focal-length must be a positive number of pixels.")
-        }
-    }
-
-    /// Fails at once on a missing model file (before slower work); loading checks the rest.
-    func checkModelExists() throws {
-        let path = LandmarkModel.resolvePath(model)
-        if !FileManager.default.fileExists(atPath: path) { throw VisionError.modelMissing(path: path) }
-    }
-
-    func loadModel() throws -> LandmarkModel {
-        try LandmarkModel.shared(path: LandmarkModel.resolvePath(model))
-    }
-
-    /// How the pipeline finds faces: with the CNN stages when their model is there (a note says
-    /// so when it is not); `live` (a camera) runs the costly stages off the frame thread.
-    func faceFinding(live: Bool) throws -> FaceFinding {
-        let path = try CNNFaceDetector.resolvePath(detectorModel)
-        if path == nil {
-            Console.note("no CNN face detector model at \(CNNFaceDetector.installedPath): faces the HOG detector misses "
-                         + "(glasses, a fringe, a hand on the chin) stay unfound. Scripts/setup-models.sh installs it.")
-        }
-        return FaceFinding(cnnModelPath: path, background: live)
-    }
-}
-
-/// Progress for long runs on stderr: a rewritten line on a terminal, a line every 10 % otherwise.
-final class Progress {
-    private let total: Int
-    private let enabled: Bool
-    private let terminal = Console.stderrIsTerminal
-    private var lastPrinted = DispatchTime.now().uptimeNanoseconds
-    private var lastDecile = 0
-    private var printedAny = false
-
-    init(total: Int, enabled: Bool) {
-        self.total = total
-        self.enabled = enabled
-    }
-
-    func update(_ done: Int) {
-        guard enabled, total >= 500 else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        if terminal {
-            guard now - lastPrinted > 200_000_000 else { return }
-            lastPrinted = now
-            Console.write("\rgazerec: frame \(done) of ~\(total) (\(min(100, done * 100 / total)) %)")
-            printedAny = true
-        } else {
-            let decile = done * 10 / total
-            guard decile > lastDecile, decile < 10 else { return }
-            lastDecile = decile
-            Console.note("frame \(done) of ~\(total) (\(decile * 10) %)")
-        }
-    }
-
-    func finish() {
-        if printedAny { Console.write("\r\u{1B}[K") }
     }
 }

@@ -74,11 +74,12 @@ extension Gazerec {
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
             let model = try vision.loadModel()
-            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted, mirror: vision.mirror)
-            defer { source.stop() }
+            let input = try capture.request(paced: !scripted, mirror: vision.mirror).open()
+            let source = input.start()
+            defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength,
-                                             finding: vision.faceFinding(live: sourceKind == "camera"))
+                                             finding: vision.faceFinding(live: input.kind == .camera))
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -99,11 +100,11 @@ extension Gazerec {
                     return makeProcedure(targets, scripted: false, screen: size, settle: nil)
                 }
             }
-            try runner.requireFinished(procedure, sourceName: sourceName, inputEnded: inputEnded)
+            try runner.requireFinished(procedure, sourceName: input.path, inputEnded: inputEnded)
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
-                screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: sourceKind,
-                sourceName: sourceName, sourceWidth: source.width, sourceHeight: source.height,
+                screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: input.kind.rawValue,
+                sourceName: input.path, sourceWidth: source.width, sourceHeight: source.height,
                 focalLengthPixels: vision.focalLength, procedure: procedure,
                 outcome: procedure.outcome!, gazerecVersion: GazerecVersion.current)
             try database.save(record)

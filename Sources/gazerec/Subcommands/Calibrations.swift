@@ -188,71 +188,11 @@ extension Gazerec {
             try store.openForReading(sessions: .none).calibrationRecord(id: id)
         }
     }
-
-    /// `gazerec recalibrate SESSION --calibration ID`: a new scan path from the stored eye features.
-    struct Recalibrate: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Recompute a recorded session's scanPath from its stored eye features with a calibration.",
-            discussion: """
-                Replaces the session's scan path (in one transaction: the old one stays if anything fails) \
-                with the gaze that the calibration maps its per-frame pupils and head pose to, exactly as a \
-                live recording with that calibration would have. The session's screen size becomes the \
-                calibration's (its points are in that screen's coordinates).
-                """)
-
-        @OptionGroup var store: StoreOptions
-
-        @Argument(help: "The session id.")
-        var id: String
-
-        @Option(help: ArgumentHelp("The calibration to apply: an id or 'latest'.", valueName: "id"))
-        var calibration: String
-
-        @OptionGroup(title: "Smoothing (default: as the session was recorded)") var smoothingOptions: SmoothingOptions
-
-        func run() throws {
-            guard let database = try store.openExisting() else {
-                throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
-            }
-            let stored = try database.storedFrames(id: id)
-            if stored.recording {
-                throw UsageError(message: "session \(stored.header.id) is still being recorded (or its recorder died: "
-                                 + "'gazerec repair' closes it). Recalibrate it once it has ended.")
-            }
-            guard !stored.frames.isEmpty else {
-                throw UsageError(message: "session \(stored.header.id) has no stored eye features to recalibrate "
-                                 + "(only sessions recorded by gazerec have them; imported iOS sessions do not).")
-            }
-            let record = try database.calibrationRecord(id: calibration)
-            let recordedWith = stored.header.gazerecExtension?.recorder?.headPoseModel ?? HeadPoseModelName.sixPoint
-            guard recordedWith == record.headPoseModel else {
-                throw CalibrationMismatch(description: "session \(stored.header.id)'s head poses were measured with the "
-                    + "\(recordedWith) face model, calibration \(record.id)'s with \(record.headPoseModel): the mapping "
-                    + "does not apply to them. Recalibrate with a calibration made by the gazerec that recorded the session.")
-            }
-            let applied = AppliedCalibration(record)
-            // The extension keeps everything but what the new calibration changes.
-            var gazerecExtension = stored.header.gazerecExtension ?? SessionExtension()
-            let smoothing = smoothingOptions.resolved(fallback: gazerecExtension.smoothing ?? .none)
-            let samples = applied.scanPath(stored.frames, orientation: stored.orientation, smoothing: smoothing)
-            var reference = applied.reference
-            reference.recalibratedAtSeconds = SystemClock.unixTime()
-            gazerecExtension.applyCalibration(reference, smoothing: smoothing)
-            let device = stored.header.deviceInfo
-            if device.screenWidth != record.screenWidth || device.screenHeight != record.screenHeight {
-                Console.note("screen size \(Int(device.screenWidth))x\(Int(device.screenHeight)) becomes the calibration's "
-                             + "\(Int(record.screenWidth))x\(Int(record.screenHeight))")
-            }
-            try database.replaceScanPath(id: stored.header.id, samples: samples, gazerecExtension: gazerecExtension,
-                                         screenWidth: record.screenWidth, screenHeight: record.screenHeight)
-            Console.note("session \(stored.header.id): \(samples.count) gaze samples from \(stored.frames.count) frames "
-                         + "with calibration \(record.id)\(Gazerec.Start.accuracyText(record))")
-            Console.output(stored.header.id + "\n")
-        }
-    }
 }
 
 extension CalibrationError: RuntimeFailure {}
+
+extension RecalibrationError: RuntimeFailure {}
 
 /// A calibration that cannot map these head poses (another face model measured them).
 struct CalibrationMismatch: RuntimeFailure {

@@ -31,7 +31,7 @@ extension Gazerec {
                     continue  // metadata nodes of the same camera
                 } catch {
                     failures += 1
-                    Console.error("\(error)")
+                    Console.error(ErrorHints.message(for: error))
                 }
             }
             if json {
@@ -70,51 +70,11 @@ extension Gazerec {
                 try writer.key("busInfo"); try writer.string(camera.busInfo)
                 try writer.key("formats")
                 try writer.beginArray()
-                for format in camera.formats {
-                    try writer.element()
-                    try writer.beginObject()
-                    try writer.key("format"); try writer.string(format.name)
-                    try writer.key("supported"); try writer.bool(format.supported)
-                    try writer.key("sizes")
-                    try writer.beginArray()
-                    for size in format.sizes {
-                        try writer.element()
-                        try writer.beginObject()
-                        try writer.key("width"); try writer.integer(Int64(size.width))
-                        try writer.key("height"); try writer.integer(Int64(size.height))
-                        try writer.key("framesPerSecond")
-                        try writer.beginArray()
-                        for rate in size.framesPerSecond { try writer.element(); try writer.number(rate) }
-                        try writer.endArray()
-                        try writer.endObject()
-                    }
-                    try writer.endArray()
-                    try writer.endObject()
-                }
+                for format in camera.formats { try Self.write(format, to: writer) }
                 try writer.endArray()
                 try writer.key("controls")
                 try writer.beginArray()
-                for control in camera.controls {
-                    try writer.element()
-                    try writer.beginObject()
-                    try writer.key("name"); try writer.string(control.name)
-                    try writer.key("label"); try writer.string(control.label)
-                    try writer.key("kind"); try writer.string(control.kind.rawValue)
-                    if let value = control.value { try writer.key("value"); try writer.integer(Int64(value)) }
-                    try writer.key("default"); try writer.integer(Int64(control.defaultValue))
-                    try writer.key("minimum"); try writer.integer(Int64(control.minimum))
-                    try writer.key("maximum"); try writer.integer(Int64(control.maximum))
-                    try writer.key("step"); try writer.integer(Int64(control.step))
-                    if !control.menu.isEmpty {
-                        try writer.key("menu")
-                        try writer.beginObject()
-                        for item in control.menu { try writer.key(String(item.value)); try writer.string(item.name) }
-                        try writer.endObject()
-                    }
-                    try writer.key("inactive"); try writer.bool(control.inactive)
-                    try writer.key("readOnly"); try writer.bool(control.readOnly)
-                    try writer.endObject()
-                }
+                for control in camera.controls { try Self.write(control, to: writer) }
                 try writer.endArray()
                 try writer.endObject()
             }
@@ -122,6 +82,52 @@ extension Gazerec {
             try writer.byte(0x0A)
             try writer.flush()
             Console.output(sink.text)
+        }
+
+        /// One format with its frame sizes and their rates, as an array element.
+        private static func write(_ format: CameraDescription.Format, to writer: JSONWriter) throws {
+            try writer.element()
+            try writer.beginObject()
+            try writer.key("format"); try writer.string(format.name)
+            try writer.key("supported"); try writer.bool(format.supported)
+            try writer.key("sizes")
+            try writer.beginArray()
+            for size in format.sizes {
+                try writer.element()
+                try writer.beginObject()
+                try writer.key("width"); try writer.integer(Int64(size.width))
+                try writer.key("height"); try writer.integer(Int64(size.height))
+                try writer.key("framesPerSecond")
+                try writer.beginArray()
+                for rate in size.framesPerSecond { try writer.element(); try writer.number(rate) }
+                try writer.endArray()
+                try writer.endObject()
+            }
+            try writer.endArray()
+            try writer.endObject()
+        }
+
+        /// One control with its value, default, range and menu, as an array element.
+        private static func write(_ control: CameraControl, to writer: JSONWriter) throws {
+            try writer.element()
+            try writer.beginObject()
+            try writer.key("name"); try writer.string(control.name)
+            try writer.key("label"); try writer.string(control.label)
+            try writer.key("kind"); try writer.string(control.kind.rawValue)
+            if let value = control.value { try writer.key("value"); try writer.integer(Int64(value)) }
+            try writer.key("default"); try writer.integer(Int64(control.defaultValue))
+            try writer.key("minimum"); try writer.integer(Int64(control.minimum))
+            try writer.key("maximum"); try writer.integer(Int64(control.maximum))
+            try writer.key("step"); try writer.integer(Int64(control.step))
+            if !control.menu.isEmpty {
+                try writer.key("menu")
+                try writer.beginObject()
+                for item in control.menu { try writer.key(String(item.value)); try writer.string(item.name) }
+                try writer.endObject()
+            }
+            try writer.key("inactive"); try writer.bool(control.inactive)
+            try writer.key("readOnly"); try writer.bool(control.readOnly)
+            try writer.endObject()
         }
     }
 }

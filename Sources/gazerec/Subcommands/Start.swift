@@ -10,37 +10,6 @@ import JSONStream
 import Recorder
 import SessionStore
 
-/// Frame rates a recording can request.
-enum FrameRate: Int, CaseIterable, ExpressibleByArgument {
-    case thirty = 30
-    case sixty = 60
-}
-
-/// UIInterfaceOrientation names, as the session format stores them (raw values 0–4).
-enum Orientation: String, CaseIterable, ExpressibleByArgument {
-    case unknown, portrait, portraitUpsideDown, landscapeRight, landscapeLeft
-
-    var rawNumber: Int { Self.allCases.firstIndex(of: self)! }
-}
-
-/// `WxH` sizes for --resolution and --screen.
-struct Size2D: ExpressibleByArgument {
-    var width: Int
-    var height: Int
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
-        self.width = width
-        self.height = height
-    }
-}
-
 extension Gazerec {
     /// `gazerec start`: record a session until stopped.
     struct Start: ParsableCommand {
@@ -184,19 +153,30 @@ extension Gazerec {
                 throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
                                  + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
             }
+            let configuration = try recordingConfiguration()
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            let result = try record(RecordingRun(configuration: configuration, stop: stop))
+            report(result, calibrated: configuration.calibration != nil)
+            if let failure = result.failure {
+                let message = ErrorHints.message(for: failure)
+                Console.error(message + " " + (result.closed
+                    ? "Session \(result.sessionID) was closed with what was captured."
+                    : "Session \(result.sessionID) keeps every sample committed before this; 'gazerec repair' closes it."))
+                throw ExitCode.failure
+            }
+        }
+
+        /// What the options ask to record: the source, the calibration and its screen, video and markers.
+        private func recordingConfiguration() throws -> RecordingConfiguration {
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
             let applied = try resolveCalibration()
-            let source: RecordingSource
-            if let input {
-                source = .file(path: input, asFastAsPossible: asFastAsPossible)
-            } else {
-                let size = resolution ?? Size2D(argument: "640x480")!
-                var camera = V4L2Camera.Configuration(path: device ?? "/dev/video0", width: size.width, height: size.height,
-                                                      framesPerSecond: (fps ?? .thirty).rawValue)
-                camera.controls = cameraControls
-                source = .camera(camera)
-            }
+            let source = FrameSourceRequest.cameraOrFile(
+                file: input, device: device, width: resolution?.width, height: resolution?.height,
+                framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
+                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror)
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
                 ?? Size2D(argument: "1920x1080")!
@@ -208,16 +188,7 @@ extension Gazerec {
             configuration.calibration = applied
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
-            configuration.mirror = vision.mirror
-            if let saveVideo {
-                let absolute = { (path: String) in
-                    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-                }
-                configuration.videoDestination = saveVideo.isEmpty
-                    ? .folder(((absolute(databasePath) as NSString).deletingLastPathComponent as NSString)
-                        .appendingPathComponent("videos"))
-                    : .file(absolute(saveVideo))
-            }
+            configuration.videoDestination = saveVideo.map { videoDestination($0, databasePath: databasePath) }
             if let markersFrom {
                 configuration.markerInput = markersFrom == "-"
                     ? MarkerFeed.Input(name: "stdin", descriptor: dup(STDIN_FILENO))
@@ -227,40 +198,42 @@ extension Gazerec {
             if applied == nil && configuration.smoothing != .none {
                 Console.note("--smoothing applies to gaze, and no calibration is applied: nothing to smooth")
             }
+            return configuration
+        }
 
-            let stop = StopRequest()
-            let signals = SignalHandling(stop: stop)
-            defer { signals.restore() }
+        /// `--save-video PATH` (relative to here), or, given no path, the `videos` folder beside the database.
+        private func videoDestination(_ saveVideo: String, databasePath: String) -> VideoDestination {
+            let absolute = { (path: String) in
+                path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            }
+            return saveVideo.isEmpty
+                ? .folder(((absolute(databasePath) as NSString).deletingLastPathComponent as NSString)
+                    .appendingPathComponent("videos"))
+                : .file(absolute(saveVideo))
+        }
+
+        /// Runs the recording with what this command shows of it: progress, the live preview or stream.
+        private func record(_ recording: RecordingRun) throws -> RecordingResult {
+            let configuration = recording.configuration
             let live: LivePreview? = preview
-                ? LivePreview(stop: stop, screenWidth: configuration.screenWidth, screenHeight: configuration.screenHeight,
-                              calibrated: applied != nil)
+                ? LivePreview(stop: recording.stop, screenWidth: configuration.screenWidth,
+                              screenHeight: configuration.screenHeight, calibrated: configuration.calibration != nil)
                 : nil
             let terminal = Console.stderrIsTerminal && notifyFd == nil && live == nil
-            let recorder = Recorder(configuration: configuration, stop: stop)
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
             var sampleHandler: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?
             if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
             if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
             live?.start()
             defer { live?.finish() }
-            let result = try recorder.run(locked: {
+            let result = try recording.run(locked: {
                 // A background recorder's log (stderr) starts afresh only now that this one records.
                 if notifyFd != nil { _ = ftruncate(STDERR_FILENO, 0) }
             }, started: { id in
-                if let notifyFd {
-                    _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
-                    close(notifyFd)
-                } else if live == nil {
-                    Console.note("recording session \(id)\(input != nil ? " from \(input!)" : ""); stop with Ctrl-C or 'gazerec stop'")
-                }
+                announce(id, quiet: live != nil)
             }, progress: { status in
                 live?.update(status)
-                guard terminal else { return }
-                let elapsed = Int(status.elapsedSeconds)
-                Console.write(String(format: "\r%02d:%02d  %.1f fps  face %@  blinks %d  dropped %d ",
-                                     elapsed / 60, elapsed % 60, status.achievedFramesPerSecond,
-                                     status.trackingState == "missing" ? "no " : "yes", status.blinks, status.droppedFrames)
-                              + "\u{1B}[K")
+                if terminal { Self.showProgress(status) }
             }, warning: { text in
                 if terminal { Console.write("\r\u{1B}[K") }
                 Console.note("warning: " + text)
@@ -272,8 +245,32 @@ extension Gazerec {
             } else {
                 Console.output(result.sessionID + "\n")
             }
+            return result
+        }
+
+        /// Tells the parent of a background recorder the session id, or says on stderr that recording runs.
+        private func announce(_ id: String, quiet: Bool) {
+            if let notifyFd {
+                _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
+                close(notifyFd)
+            } else if !quiet {
+                Console.note("recording session \(id)\(input != nil ? " from \(input!)" : ""); stop with Ctrl-C or 'gazerec stop'")
+            }
+        }
+
+        /// The rewritten progress line on a terminal.
+        private static func showProgress(_ status: RecorderStatus) {
+            let elapsed = Int(status.elapsedSeconds)
+            Console.write(String(format: "\r%02d:%02d  %.1f fps  face %@  blinks %d  dropped %d ",
+                                 elapsed / 60, elapsed % 60, status.achievedFramesPerSecond,
+                                 status.trackingState == .frame(.missing) ? "no " : "yes", status.blinks, status.droppedFrames)
+                          + "\u{1B}[K")
+        }
+
+        /// What was recorded, on stderr.
+        private func report(_ result: RecordingResult, calibrated: Bool) {
             let facePercent = result.frames > 0 ? Formatting.fixed(100 * Double(result.framesWithFace) / Double(result.frames), 1) : "0"
-            let gazeText = applied == nil ? "" : ", \(result.gazeSamples) gaze samples"
+            let gazeText = calibrated ? ", \(result.gazeSamples) gaze samples" : ""
             Console.note("processed \(result.frames) frames in \(Formatting.fixed(result.durationSeconds, 1)) s "
                          + "(face in \(facePercent) %\(gazeText), \(EyeFigures.text(result.eyes)), \(result.droppedFrames) dropped)")
             if let video = result.savedVideo {
@@ -282,12 +279,6 @@ extension Gazerec {
             }
             if let videoFailure = result.videoFailure {
                 Console.note("warning: the video ended early: \(videoFailure)")
-            }
-            if let failure = result.failure {
-                Console.error("\(failure) " + (result.closed
-                    ? "Session \(result.sessionID) was closed with what was captured."
-                    : "Session \(result.sessionID) keeps every sample committed before this; 'gazerec repair' closes it."))
-                throw ExitCode.failure
             }
         }
 

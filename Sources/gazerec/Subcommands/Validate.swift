@@ -50,11 +50,12 @@ extension Gazerec {
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()
-            let (source, sourceKind, sourceName) = try capture.open(paced: !scripted, mirror: vision.mirror)
-            defer { source.stop() }
+            let input = try capture.request(paced: !scripted, mirror: vision.mirror).open()
+            let source = input.start()
+            defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength ?? record.focalLengthPixels,
-                                             finding: vision.faceFinding(live: sourceKind == "camera"))
+                                             finding: vision.faceFinding(live: input.kind == .camera))
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -82,12 +83,15 @@ extension Gazerec {
                                                 minimumSamplesPerPoint: procedure.minimumSamples, geometry: geometry)
                 }
             }
-            try runner.requireFinished(run, sourceName: sourceName, inputEnded: inputEnded)
-            let report = run.validation!
+            try runner.requireFinished(run, sourceName: input.path, inputEnded: inputEnded)
+            try Self.report(run.validation!, record: record, source: input.path, degrees: geometry != nil)
+        }
 
+        /// The report: a table on stderr (now and when calibrated), a warning when poor, JSON on stdout.
+        private static func report(_ report: ValidationReport, record: CalibrationRecord, source: String, degrees: Bool) throws {
             var text = "validation of calibration \(record.id)\(record.name.map { " (\($0))" } ?? "")  "
                 + "made \(Formatting.isoTime(record.createdAtSeconds))\n"
-            text += CalibrationReport.validationTable(report, degrees: geometry != nil)
+            text += CalibrationReport.validationTable(report, degrees: degrees)
             if report.accuracyPoints.isFinite { text += "now: " + CalibrationReport.overall(report) + "\n" }
             if let original = record.validation, original.accuracyPoints.isFinite {
                 text += "when calibrated: " + CalibrationReport.overall(original) + "\n"
@@ -99,7 +103,7 @@ extension Gazerec {
             }
             let sink = MemoryByteSink()
             let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.value(Self.json(report, record: record, source: sourceName, degrees: geometry != nil))
+            try writer.value(json(report, record: record, source: source, degrees: degrees))
             try writer.byte(0x0A)
             try writer.flush()
             Console.output(sink.text)

@@ -12,12 +12,33 @@ enum BackgroundRecorder {
         if let running = RecorderLock.running(databasePath: databasePath) {
             throw RecorderError.alreadyRecording(sessionID: running.sessionID, pid: running.pid, databasePath: databasePath)
         }
-        let arguments = arguments + ["--notify-fd", "3"]
         setenv("GAZEREC_DATABASE", databasePath, 1)
         let logPath = databasePath + ".recorder.log"
         var pipeEnds: [Int32] = [0, 0]
         // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
         guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
+        let pid: pid_t
+        do {
+            pid = try spawn(arguments + ["--notify-fd", "3"], logPath: logPath, pipeEnds: pipeEnds)
+        } catch {
+            close(pipeEnds[0])
+            throw error
+        }
+        let id = readLine(pipeEnds[0])
+        guard !id.isEmpty else {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            let line = log.split(separator: "\n").last(where: { $0.contains("error:") })
+                .map { String($0.drop(while: { $0 != ":" }).dropFirst(1)).replacingOccurrences(of: " error: ", with: "") }
+            throw RecorderError.startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)")
+        }
+        return (id, pid, logPath)
+    }
+
+    /// Starts this executable with `arguments` in a session of its own: stdin and stdout on /dev/null,
+    /// stderr appended to `logPath`, the pipe's write end at descriptor 3 (closed here once started).
+    private static func spawn(_ arguments: [String], logPath: String, pipeEnds: [Int32]) throws -> pid_t {
         // Nothing but the notification pipe (dup'ed to 3) may reach the background recorder: a descriptor it
         // inherited by accident (say, one a parent process watches for EOF) would keep that parent waiting.
         for descriptor in Int32(3)..<Int32(1024) { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -44,14 +65,16 @@ enum BackgroundRecorder {
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(pipeEnds[1])
-        guard code == 0 else {
-            close(pipeEnds[0])
-            throw RecorderError.startFailed(reason: String(cString: strerror(code)))
-        }
+        guard code == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(code))) }
+        return pid
+    }
+
+    /// The first line read from `descriptor` (up to its end), trimmed; the descriptor is closed.
+    private static func readLine(_ descriptor: Int32) -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 128)
         while true {
-            let count = read(pipeEnds[0], &buffer, buffer.count)
+            let count = read(descriptor, &buffer, buffer.count)
             if count > 0 {
                 received += buffer.prefix(count)
                 if received.contains(0x0A) { break }
@@ -59,16 +82,7 @@ enum BackgroundRecorder {
                 break
             }
         }
-        close(pipeEnds[0])
-        let id = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !id.isEmpty else {
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            let line = log.split(separator: "\n").last(where: { $0.contains("error:") })
-                .map { String($0.drop(while: { $0 != ":" }).dropFirst(1)).replacingOccurrences(of: " error: ", with: "") }
-            throw RecorderError.startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)")
-        }
-        return (id, pid, logPath)
+        close(descriptor)
+        return String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

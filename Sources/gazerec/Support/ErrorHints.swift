@@ -3,17 +3,28 @@ import GazeCapture
 import GazeModel
 import GazeVision
 import JSONStream
+import Recorder
 import SessionStore
 
 /// What to do about a library error, in the command line's terms.
 ///
-/// Libraries report what went wrong as data and sentences about it; only the CLI knows its flags,
-/// so the hint naming them is added here, after the library's sentence.
+/// Libraries report what went wrong as data and sentences about it; only the CLI knows its flags
+/// and subcommands, so the hint naming them is added here: after the library's sentence, or, where
+/// it belongs inside the sentence, in the whole message said again.
 enum ErrorHints {
-    /// The error's sentence followed by the CLI's hint, if there is one.
-    static func message(for error: any CustomStringConvertible) -> String {
-        guard let hint = hint(for: error) else { return error.description }
-        return error.description + " " + hint
+    /// The error's sentence with the CLI's hint, if there is one.
+    static func message(for error: any Error) -> String {
+        if let whole = rewording(of: error) { return whole }
+        guard let hint = hint(for: error) else { return "\(error)" }
+        return "\(error) " + hint
+    }
+
+    /// Whether the error is the user's input to fix (exit status 64) though its type also has runtime failures.
+    static func isUsage(_ error: Any) -> Bool {
+        switch error {
+        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames: return true
+        default: return false
+        }
     }
 
     static func hint(for error: Any) -> String? {
@@ -28,10 +39,40 @@ enum ErrorHints {
             return "Check the path given by --database or GAZEREC_DATABASE."
         case CaptureError.noSuchDevice:
             return "Use --input FILE to analyse a video, or list cameras with 'gazerec devices'."
+        case CaptureError.notACaptureDevice:
+            return "List cameras with 'gazerec devices'."
+        case CaptureError.unsupportedFormat:
+            return "List its formats with 'gazerec devices'."
+        case CaptureError.unknownControl:
+            return "See them with their ranges in 'gazerec devices'."
         case VisionError.modelMissing:
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case VisionError.modelUnreadable:
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
+        case RecorderError.alreadyRecording:
+            return "Stop it with 'gazerec stop' (one recording at a time per database)."
+        case ReanalysisError.noVideo:
+            return "Record with the video kept ('gazerec start' told to save it)."
+        default:
+            return nil
+        }
+    }
+
+    /// The whole message, for errors whose hint stands inside the library's sentence.
+    private static func rewording(of error: Any) -> String? {
+        switch error {
+        case let RecorderError.stopTimedOut(id, pid, seconds):
+            return "recorder \(pid) did not close session \(id) within \(Int(seconds)) s. It may still be flushing; "
+                + "check 'gazerec status', or stop it with kill \(pid) (the session can be closed later by 'gazerec repair')."
+        case let RecorderError.recordingInProgress(action, id, pid, path):
+            return "cannot \(action): session \(id) is being recorded into \(path) by process \(pid). "
+                + "Stop it first with 'gazerec stop'; nothing was deleted."
+        case let ReanalysisError.stillRecording(id):
+            return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
+                + "Re-analyse it once it has ended."
+        case let RecalibrationError.stillRecording(id):
+            return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
+                + "Recalibrate it once it has ended."
         default:
             return nil
         }

@@ -1,0 +1,58 @@
+import GazeCalibration
+import GazeCapture
+import GazeCore
+import GazeModel
+import GazeVision
+
+/// Everything a recording needs to know before it starts.
+public struct RecordingConfiguration: @unchecked Sendable {
+    /// Where the frames come from (camera, file, given frames), mirrored or not, paced or not.
+    public var source: FrameSourceRequest
+    public var databasePath: String
+    public var modelPath: String
+    public var appID: String
+    public var blendShapes: [BlendShapeName]
+    public var screenWidth: Double
+    public var screenHeight: Double
+    /// UIInterfaceOrientation raw value written with every sample.
+    public var orientation: Int
+    public var maximumDurationSeconds: Double?
+    public var focalLengthPixels: Double?
+    /// Largest delay between a frame and its sample being committed.
+    public var flushIntervalSeconds: Double = 0.25
+    /// The calibration mapping eye features to the scanPath; nil records no scanPath.
+    public var calibration: AppliedCalibration?
+    /// Smoothing of the gaze stream (with a calibration).
+    public var smoothing: GazeSmoothing = .none
+    /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).
+    public var faceFinding = FaceFinding()
+    /// Where to keep the analysed frames as a lossless video: a file, or a folder to hold
+    /// `<session id>.mkv`; nil keeps none.
+    public var videoDestination: VideoDestination?
+    /// Event markers read line by line while recording (a pipe, a named pipe, a growing file), if any.
+    public var markerInput: MarkerFeed.Input?
+    /// Told about marker lines that could not be stored as given (on the marker feed's thread).
+    public var markerWarning: MarkerFeed.Warning = { _ in }
+
+    public init(source: FrameSourceRequest, databasePath: String, modelPath: String, appID: String,
+                blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,
+                maximumDurationSeconds: Double?, focalLengthPixels: Double?) {
+        self.source = source
+        self.databasePath = databasePath
+        self.modelPath = modelPath
+        self.appID = appID
+        self.blendShapes = blendShapes
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.orientation = orientation
+        self.maximumDurationSeconds = maximumDurationSeconds
+        self.focalLengthPixels = focalLengthPixels
+    }
+}
+
+/// Where a recording's video goes.
+public enum VideoDestination: Sendable, Equatable {
+    case file(String)
+    /// A folder (created if missing) for `<session id>.mkv`.
+    case folder(String)
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GazeCalibration
+import GazeCapture
+import GazeCore
+import GazeModel
+import GazeVision
+import SessionStore
+
+/// One recording, from its frame source through the vision pipeline into a session of the store.
+///
+/// The stages, as `run` calls them: (1) the landmark model, (2) the source (`FrameSourceRequest`)
+/// and the `FramePipeline`, (3) the session (`RecordingSession`, with its video and markers),
+/// (4) the frames: the face stage on a second thread (detector or tracking, landmarks), eye
+/// features, blend shapes and head pose here, samples into a pending batch committed every
+/// `flushIntervalSeconds` (≤ 250 ms, so a crash loses at most that much), (5) the close. The
+/// session row exists from the first moment, without `endTime`; closing sets `endTime` and the
+/// extension data.
+public final class RecordingRun {
+    public let configuration: RecordingConfiguration
+    public let stop: StopRequest
+
+    public init(configuration: RecordingConfiguration, stop: StopRequest) {
+        self.configuration = configuration
+        self.stop = stop
+    }
+
+    /// Runs the recording until stopped, the duration or the file ends, or the source fails.
+    /// `locked` is called once this recording holds the database's recorder lock, `started` with
+    /// the session id once the first frame has been processed, `warning` when the face has been
+    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch).
+    /// `sample` receives every frame's measurement, blend-shape values and gaze sample (with a
+    /// calibration) as they are produced: the live stream and preview.
+    public func run(locked: () -> Void = {}, started: (String) -> Void = { _ in },
+                    progress: (RecorderStatus) -> Void = { _ in }, warning: (String) -> Void = { _ in },
+                    sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)? = nil) throws
+        -> RecordingResult {
+        // A file-size limit must give a write error (reported, committed samples kept), not kill us.
+        signal(SIGXFSZ, SIG_IGN)
+        let lock = try RecorderLock(databasePath: configuration.databasePath)
+        defer { lock.release() }
+        locked()
+        let database = try SessionDatabase(path: configuration.databasePath)
+        // A recorder that died left its session open: close it now.
+        _ = try database.repairInterruptedSessions()
+
+        // 1. Model (1–2 s to load: before the source starts, so no frame waits for it).
+        let model = try LandmarkModel.shared(path: configuration.modelPath)
+        // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
+        let input = try configuration.source.open()
+        defer { input.stop() }
+        let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
+                                         focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
+        // 3. The session.
+        let active = try ActiveRecording(configuration, input: input, database: database)
+        try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
+        active.markerFeed?.start()
+        // 4. The frames.
+        let frames = input.start(pacedFrom: active.beginMonotonic)
+        let tally = FrameTally(begin: active.begin)
+        let failure = record(frames, through: pipeline, into: active, tally: tally, started: started, progress: progress,
+                             warning: warning, sample: sample)
+        // 5. Close.
+        return close(active, pipeline: pipeline, tally: tally, failure: failure)
+    }
+
+    private struct Stopped: Error {}
+
+    /// Runs every frame through the pipeline into the session, telling the caller as `run` says;
+    /// returns the error that ended it early, if any.
+    private func record(_ frames: FrameSource, through pipeline: FramePipeline, into active: ActiveRecording,
+                        tally: FrameTally, started: (String) -> Void, progress: (RecorderStatus) -> Void,
+                        warning: (String) -> Void, sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?)
+        -> (any Error)? {
+        let session = active.session
+        let saved: FrameSource = active.saver.map { saver in ObservedFrameSource(frames) { saver.stage($0) } } ?? frames
+        do {
+            try pipeline.processAll(saved) { features, event in
+                // Camera frames carry Unix time; replayed files their presentation time from the start.
+                let time = active.replayStart.map { $0 + features.timestampSeconds } ?? features.timestampSeconds
+                tally.frame(at: time)
+                let measurement = features.measurement(timestampSeconds: time)
+                let values = blendShapeValues(features, rest: tally.blendShapeRest(features))
+                let gaze = try session.record(measurement, blendShapeValues: values,
+                                              blink: event.map { $0.shifted(by: active.replayStart ?? 0) })
+                active.saver?.commit(index: features.frameIndex)
+                sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
+                if session.frames == 1 { started(session.id) }
+                report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
+                if stop.isRequested { throw Stopped() }
+                if let limit = configuration.maximumDurationSeconds, SystemClock.monotonic() - tally.startMonotonic >= limit {
+                    throw Stopped()
+                }
+            }
+        } catch is Stopped {
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    /// The configured blend shapes' values for a frame with a face (none without one).
+    private func blendShapeValues(_ features: FrameFeatures, rest: [Eye: Point2]) -> [(BlendShapeName, Double)] {
+        guard features.face != nil else { return [] }
+        return configuration.blendShapes.compactMap { name in
+            BlendShapeEstimator.value(name, features, rest: rest).map { (name, $0) }
+        }
+    }
+
+    /// Says when the face went missing (once per stretch) and, twice a second, how the recording goes.
+    private func report(_ active: ActiveRecording, tally: FrameTally, trackingState: TrackingState,
+                        progress: (RecorderStatus) -> Void, warning: (String) -> Void) {
+        let faceWarning = active.session.noFaceWarning
+        if let faceWarning, !tally.warned { warning(faceWarning) }
+        tally.warned = faceWarning != nil
+        let now = SystemClock.monotonic()
+        guard now - tally.lastStatus >= 0.5 else { return }
+        tally.lastStatus = now
+        let current = active.status(.frame(trackingState), startMonotonic: tally.startMonotonic)
+        current.write(databasePath: configuration.databasePath)
+        progress(current)
+    }
+
+    /// Ends the session: no more markers, the last samples, then `endTime` and the extension data.
+    private func close(_ active: ActiveRecording, pipeline: FramePipeline, tally: FrameTally, failure: (any Error)?)
+        -> RecordingResult {
+        let session = active.session
+        active.markerFeed?.finish()
+        let video = active.saver?.finish()
+        if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
+        let final = active.status(.ended, startMonotonic: tally.startMonotonic)
+        let input = active.input
+        let endTime = input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
+        var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
+        facts.savedVideo = video?.video
+        var failure = failure
+        var closed = true
+        do {
+            try session.close(endTimeSeconds: endTime, facts: facts, endedBy: failure.map { "\($0)" })
+        } catch {
+            failure = failure ?? error
+            closed = false
+        }
+        unlink(RecorderLock.statusPath(databasePath: configuration.databasePath))
+        return RecordingResult(sessionID: session.id, frames: session.frames, framesWithFace: session.framesWithFace,
+                               blinks: session.blinks, eyes: session.eyeStatistics.summary, gazeSamples: session.gazeSamples,
+                               droppedFrames: final.droppedFrames, durationSeconds: endTime - active.begin,
+                               savedVideo: video?.video, videoFailure: video?.failure, failure: failure, closed: closed)
+    }
+}
+
+/// What the frame loop keeps between frames: times, lags, the warning said, the face's rest levels.
+final class FrameTally {
+    let startMonotonic = SystemClock.monotonic()
+    var lastStatus = 0.0
+    var lastTimestamp: Double
+    var lagsMilliseconds: [Double] = []
+    var warned = false
+    private var rest = BlendShapeRest()
+
+    init(begin: Double) {
+        lastTimestamp = begin
+    }
+
+    /// A frame due (or captured) at `time`, Unix seconds: its lag runs until now.
+    func frame(at time: Double) {
+        lastTimestamp = time
+        lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
+    }
+
+    /// The face's rest levels with this frame observed.
+    func blendShapeRest(_ features: FrameFeatures) -> [Eye: Point2] {
+        rest.observe(features)
+        return rest.rest
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import GazeVision
+
+/// Options shared by the commands that run the vision pipeline.
+struct VisionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The dlib 68-point landmark model (default: GAZEREC_MODEL, else \(LandmarkModel.defaultPath)).",
+                               valueName: "path"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("dlib's CNN face detector, for faces the HOG detector misses (default: "
+                               + "GAZEREC_DETECTOR_MODEL, else the one gazerec's set-up installs, when present).",
+                               valueName: "path"))
+    var detectorModel: String?
+
+    @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
+    var focalLength: Double?
+
+    @Flag(help: ArgumentHelp("The picture is mirrored (a selfie view, a camera set to flip it): turn it back before analysis, "
+                             + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
+                             + "turned back without it."))
+    var mirror = false
+
+    func validate() throws {
+        if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
+            throw ValidationError("--focal-length must be a positive number of pixels.")
+        }
+    }
+
+    /// Fails at once on a missing model file (before slower work); loading checks the rest.
+    func checkModelExists() throws {
+        let path = LandmarkModel.resolvePath(model)
+        if !FileManager.default.fileExists(atPath: path) { throw VisionError.modelMissing(path: path) }
+    }
+
+    func loadModel() throws -> LandmarkModel {
+        try LandmarkModel.shared(path: LandmarkModel.resolvePath(model))
+    }
+
+    /// How the pipeline finds faces: with the CNN stages when their model is there (a note says
+    /// so when it is not); `live` (a camera) runs the costly stages off the frame thread.
+    func faceFinding(live: Bool) throws -> FaceFinding {
+        let path = try CNNFaceDetector.resolvePath(detectorModel)
+        if path == nil {
+            Console.note("no CNN face detector model at \(CNNFaceDetector.installedPath): faces the HOG detector misses "
+                         + "(glasses, a fringe, a hand on the chin) stay unfound. Scripts/setup-models.sh installs it.")
+        }
+        return FaceFinding(cnnModelPath: path, background: live)
+    }
+}
