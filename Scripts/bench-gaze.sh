@@ -8,7 +8,7 @@
 # frames and windows. --no-peer leaves EyeTrax out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: Scripts/bench-gaze.sh DIR [--sessions REGEX] [--hold S] [--fps N] [--settle S] [--jobs N] [--json FILE] [--no-peer]" >&2; exit 64; }
+[ $# -ge 1 ] || { echo "usage: Scripts/bench-gaze.sh DIR [--sessions REGEX] [--hold S] [--fps N] [--settle S] [--draws N [--draw-targets K] [--seed S]] [--jobs N] [--json FILE] [--no-peer]" >&2; exit 64; }
 dir="$1"; shift
 [ -f "$dir/labels.csv" ] || { echo "bench-gaze: no labels.csv in $dir (layout: docs/Benchmarks.md)" >&2; exit 1; }
 Scripts/setup-system.sh

@@ -6,7 +6,9 @@ checkerboard (half calibrate, half validate, then the other way round), builds o
 calibration script per fold, runs the real `gazerec calibrate --input CLIP --script SCRIPT`, and,
 when a Python with EyeTrax is given, EyeTrax on the same frames and windows. Prints per-session and
 overall validation error in screen points, % of screen width and, where the geometry is known,
-degrees of visual angle. Run through Scripts/bench-gaze.sh.
+degrees of visual angle: failed folds, mean, median, 75th and 90th percentile, per session, per
+target row (quarters of the screen's height), and gazerec's folds grouped by the feature set each
+chose and by how many targets it skipped. Run through Scripts/bench-gaze.sh.
 """
 
 import argparse
@@ -85,6 +87,20 @@ def checkerboard_folds(targets):
     return [("even", even, odd), ("odd", odd, even)]
 
 
+def random_draws(targets, count, size, seed):
+    """`count` small calibrations drawn from one session: `size` random targets calibrate and
+    `size` others validate (in labels.csv order within each), as a short calibration would."""
+    import random
+    generator = random.Random(seed)
+    draws = []
+    for index in range(count):
+        chosen = generator.sample(range(len(targets)), 2 * size)
+        calibration = [targets[i] for i in sorted(chosen[:size])]
+        validation = [targets[i] for i in sorted(chosen[size:])]
+        draws.append((f"d{index:02d}", calibration, validation))
+    return draws
+
+
 def build_fold(work, name, calibration, validation, hold, fps, settle):
     """Writes the fold's clip (every target's frames, calibration targets first) and its script."""
     screen = calibration[0].screen
@@ -149,6 +165,9 @@ def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra):
     shown = subprocess.run([gazerec, "calibrations", "show", "--database", database, identifier, "--json"],
                            capture_output=True, text=True, check=True)
     document = json.loads(shown.stdout)
+    model = document.get("model", {})
+    feature_set = model.get("featureSet") or ("pupilPolynomial" if model.get("kind") == "ridgePolynomial2" else "?")
+    skipped = sum(1 for t in document["targets"] if t["kind"] == "calibration" and t.get("skipped"))
     targets = []
     for target in document["targets"]:
         if target["kind"] != "validation":
@@ -158,7 +177,7 @@ def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra):
         else:
             targets.append({"x": target["x"], "y": target["y"], "samples": target["samples"],
                             "accuracyPoints": target["accuracyPoints"]})
-    return {"targets": targets}
+    return {"targets": targets, "featureSet": feature_set, "skipped": skipped}
 
 
 def run_peer(python, runner, clip, script):
@@ -188,6 +207,81 @@ def summarise(label, folds):
             if "accuracyDegrees" in target:
                 errors_deg.append(target["accuracyDegrees"])
     return calibrated, errors_pt, errors_pct, errors_deg, unsampled
+
+
+def percentile(values, fraction):
+    """Linear interpolation between order statistics (numpy's default)."""
+    ordered = sorted(values)
+    position = fraction * (len(ordered) - 1)
+    low = int(math.floor(position))
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def errors_pct(fold, label, keep=lambda target: True):
+    """Validation errors (% of screen width) of one fold's targets with samples."""
+    result = fold[label]
+    if "error" in result:
+        return []
+    return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"] and keep(t)]
+
+
+def row_of(fold, target):
+    """Which quarter of the screen's height a target lies in (0 = top)."""
+    return min(3, max(0, int(4 * target["y"] / fold["screen"][1])))
+
+
+def distribution(values):
+    if not values:
+        return "—"
+    return (f"mean {statistics.mean(values):.2f}, median {statistics.median(values):.2f}, "
+            f"75th {percentile(values, 0.75):.2f}, 90th {percentile(values, 0.9):.2f}")
+
+
+def report_breakdowns(folds, labels):
+    """The issue's table: per label the distribution, then per session, per target row and per feature set."""
+    pooled = {label: [e for fold in folds for e in errors_pct(fold, label)] for label in labels}
+    print()
+    print("validation error, % of screen width, over validation targets with samples")
+    for label in labels:
+        failed = sum(1 for fold in folds if "error" in fold[label])
+        print(f"  {label:<8} {len(folds) - failed} of {len(folds)} folds calibrate; {distribution(pooled[label])}")
+    if len(labels) == 2 and pooled[labels[0]] and pooled[labels[1]]:
+        a, b = pooled[labels[0]], pooled[labels[1]]
+        print(f"  {labels[0]} ÷ {labels[1]}: mean {statistics.mean(a) / statistics.mean(b):.2f}, "
+              f"median {statistics.median(a) / statistics.median(b):.2f}, "
+              f"90th {percentile(a, 0.9) / percentile(b, 0.9):.2f}")
+    print()
+    print(f"{'per session (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
+    for session in sorted({fold["session"] for fold in folds}):
+        cells = []
+        for label in labels:
+            values = [e for fold in folds if fold["session"] == session for e in errors_pct(fold, label)]
+            cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
+        print(f"{session:<28}" + "".join(cells))
+    print()
+    print(f"{'per target row (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
+    for row, name in enumerate(["top quarter", "second", "third", "bottom quarter"]):
+        cells = []
+        for label in labels:
+            values = [e for fold in folds for e in errors_pct(fold, label, lambda t, f=fold: row_of(f, t) == row)]
+            cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
+        print(f"{name:<28}" + "".join(cells))
+    print()
+    print("gazerec's folds by the feature set each chose (mean, worst fold mean, % of width)")
+    by_set = {}
+    for fold in folds:
+        result = fold["gazerec"]
+        if "error" in result:
+            continue
+        values = errors_pct(fold, "gazerec")
+        if values:
+            by_set.setdefault(result.get("featureSet", "?"), []).append(statistics.mean(values))
+    for name, means in sorted(by_set.items(), key=lambda item: -len(item[1])):
+        print(f"  {name:<18} {len(means):>3} folds, mean {statistics.mean(means):.2f}, worst {max(means):.2f}")
+    skipped = [fold["gazerec"].get("skipped", 0) for fold in folds if "error" not in fold["gazerec"]]
+    if any(skipped):
+        print(f"  folds that skipped targets: {sum(1 for n in skipped if n)} ({sum(skipped)} targets)")
 
 
 def describe(values, unit, digits=1):
@@ -221,6 +315,11 @@ def main():
     parser.add_argument("--json", help="also write every fold's result to this file")
     parser.add_argument("--keep", help="keep every fold's clip, script and database in this folder")
     parser.add_argument("--gazerec-arg", action="append", default=[], help="an extra argument for gazerec calibrate")
+    parser.add_argument("--draws", type=int, default=0,
+                        help="instead of the checkerboard halves, this many random small calibrations per session "
+                             "(--draw-targets calibrate, as many others validate)")
+    parser.add_argument("--draw-targets", type=int, default=8, help="targets per side of a random draw (default 8)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random draws (default 1)")
     args = parser.parse_args()
 
     sessions = read_labels(args.directory)
@@ -239,7 +338,15 @@ def main():
         for session, targets in sorted(sessions.items()):
             if len({t.screen for t in targets}) != 1:
                 fail(f"session {session}: rows disagree on the screen size.")
-            for fold_name, calibration, validation in checkerboard_folds(targets):
+            if args.draws:
+                if len(targets) < 2 * args.draw_targets:
+                    print(f"bench-gaze: session {session} has {len(targets)} targets, fewer than 2 × {args.draw_targets}: "
+                          "left out of the draws", file=sys.stderr)
+                    continue
+                folds_of_session = random_draws(targets, args.draws, args.draw_targets, f"{args.seed}/{session}")
+            else:
+                folds_of_session = checkerboard_folds(targets)
+            for fold_name, calibration, validation in folds_of_session:
                 jobs.append((session, fold_name, calibration, validation))
 
         def run(job):
@@ -268,9 +375,11 @@ def main():
         for label in labels:
             add_degrees(fold, label)
 
+    split = (f"{args.draws} random draws of {args.draw_targets} + {args.draw_targets} targets per session, seed {args.seed}"
+             if args.draws else "checkerboard halves")
     print(f"gaze benchmark: {args.directory}, {len(sessions)} sessions, {len(folds)} folds "
-          f"(checkerboard halves), each image held {args.hold} s at {args.fps} fps, minimum {args.minimum_samples} samples")
-    header = f"{'session':<24} {'fold':<5}" + "".join(f" {label + ' %W':>12}" for label in labels)
+          f"({split}), each image held {args.hold} s at {args.fps} fps, minimum {args.minimum_samples} samples")
+    header = f"{'session':<24} {'fold':<5}" + "".join(f" {label + ' %W':>12}" for label in labels) + "  gazerec set (skipped)"
     print(header)
     for fold in folds:
         cells = []
@@ -279,9 +388,11 @@ def main():
             if "error" in result:
                 cells.append(f" {'failed':>12}")
             else:
-                values = [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+                values = errors_pct(fold, label)
                 cells.append(f" {statistics.mean(values) if values else float('nan'):>12.1f}")
-        print(f"{fold['session']:<24} {fold['fold']:<5}" + "".join(cells))
+        chosen = fold["gazerec"]
+        choice = "" if "error" in chosen else f"  {chosen.get('featureSet', '?')} ({chosen.get('skipped', 0)})"
+        print(f"{fold['session']:<24} {fold['fold']:<5}" + "".join(cells) + choice)
     print()
     summary = {}
     for label in labels:
@@ -293,6 +404,7 @@ def main():
               + (f"; {unsampled} validation targets without samples" if unsampled else ""))
     if args.peer_python and summary.get("eyetrax") and summary.get("gazerec"):
         print(f"gazerec ÷ eyetrax (mean % of width): {summary['gazerec'] / summary['eyetrax']:.2f}")
+    report_breakdowns(folds, labels)
     failures = {}
     for fold in folds:
         for label in labels:

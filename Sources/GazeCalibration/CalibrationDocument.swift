@@ -80,6 +80,7 @@ extension CalibrationRecord {
                                                   ("y", .number(target.position.y)), ("collected", .number(Double(target.collected)))]
             if let used = target.used { members.append(("used", .number(Double(used)))) }
             if let error = target.meanErrorPoints { members.append(("meanErrorPoints", number(error))) }
+            if let skipped = target.skipped { members.append(("skipped", .string(skipped))) }
             if let result = target.validation {
                 members.append(("samples", .number(Double(result.samples))))
                 members.append(("meanGazeX", number(result.samples > 0 ? result.meanGaze.x : nil)))
@@ -187,6 +188,22 @@ extension CalibrationRecord {
         collectSeconds = try r.number(procedure, "procedure.collectSeconds")
 
         let model = try r.object(root, "model")
+        mapping = try Self.readMapping(model, r)
+        trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
+        crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
+        let targets = try Self.readTargets(root, r)
+        guard targets.contains(where: { $0.kind == .calibration }) else {
+            throw r.error("targets", "no calibration target")
+        }
+        self.targets = targets
+        let validationPoints = targets.compactMap(\.validation)
+        validation = validationPoints.isEmpty ? nil : ValidationReport(points: validationPoints)
+
+        samples = try Self.readSamples(root, r, targetCount: targets.count)
+    }
+
+    /// The `model` member's mapping.
+    private static func readMapping(_ model: JSONValue, _ r: DocumentReader) throws -> GazeMapping {
         let set: GazeFeatureSet
         switch try r.string(model, "model.kind") {
         case Self.modelKind:
@@ -211,15 +228,16 @@ extension CalibrationRecord {
         let scales = try r.numbers(model, "model.featureScales", count: set.featureCount)
         guard scales.allSatisfy({ $0 > 0 }) else { throw r.error("model.featureScales", "scales must be positive") }
         let difference = set == .pupilPolynomial ? try r.numbers(model, "model.eyeDifference", count: 2) : [0, 0]
-        mapping = GazeMapping(
+        return GazeMapping(
             featureSet: set,
             featureMeans: try r.numbers(model, "model.featureMeans", count: set.featureCount), featureScales: scales,
             coefficientsX: try r.numbers(model, "model.coefficientsX", count: set.termCount),
             coefficientsY: try r.numbers(model, "model.coefficientsY", count: set.termCount),
             eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: try r.number(model, "model.ridgePenalty"))
-        trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
-        crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
+    }
 
+    /// The `targets` member.
+    private static func readTargets(_ root: JSONValue, _ r: DocumentReader) throws -> [Target] {
         var targets: [Target] = []
         for (index, value) in try r.array(root, "targets").enumerated() {
             let path = "targets[\(index)]"
@@ -231,6 +249,7 @@ extension CalibrationRecord {
             if kind == .calibration {
                 target.used = try r.optionalNumber(value, path + ".used").map(Int.init)
                 target.meanErrorPoints = try r.optionalNumber(value, path + ".meanErrorPoints")
+                target.skipped = try r.optionalString(value, path + ".skipped")
             } else {
                 let samples = Int(try r.optionalNumber(value, path + ".samples") ?? 0)
                 let mean = Point2(try r.optionalNumber(value, path + ".meanGazeX") ?? position.x,
@@ -244,18 +263,16 @@ extension CalibrationRecord {
             }
             targets.append(target)
         }
-        guard targets.contains(where: { $0.kind == .calibration }) else {
-            throw r.error("targets", "no calibration target")
-        }
-        self.targets = targets
-        let validationPoints = targets.compactMap(\.validation)
-        validation = validationPoints.isEmpty ? nil : ValidationReport(points: validationPoints)
+        return targets
+    }
 
+    /// The `samples` member, each naming one of `targetCount` targets.
+    private static func readSamples(_ root: JSONValue, _ r: DocumentReader, targetCount: Int) throws -> [TargetSample] {
         var samples: [TargetSample] = []
         for (index, value) in try r.array(root, "samples").enumerated() {
             let path = "samples[\(index)]"
             let target = Int(try r.number(value, path + ".target"))
-            guard targets.indices.contains(target) else { throw r.error(path + ".target", "no target \(target)") }
+            guard (0..<targetCount).contains(target) else { throw r.error(path + ".target", "no target \(target)") }
             func pupil(_ u: String, _ v: String) throws -> Point2? {
                 guard let x = try r.optionalNumber(value, path + "." + u), let y = try r.optionalNumber(value, path + "." + v) else {
                     return nil
@@ -278,7 +295,7 @@ extension CalibrationRecord {
                 opennessRight: try r.optionalNumber(value, path + ".opennessRight"), appearance: appearance)
             samples.append(TargetSample(target: target, features: features))
         }
-        self.samples = samples
+        return samples
     }
 }
 

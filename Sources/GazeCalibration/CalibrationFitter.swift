@@ -19,10 +19,40 @@ public struct CalibrationPointSamples: Sendable, Equatable {
     }
 }
 
+/// A calibration target the fit went on without: too few of its samples were usable.
+public struct SkippedCalibrationPoint: Sendable, Equatable, CustomStringConvertible {
+    /// Index among the calibration targets (0-based, in the order shown).
+    public var point: Int
+    public var target: Point2
+    /// Usable samples it kept (after outliers, when `outliers`).
+    public var usable: Int
+    public var collected: Int
+    public var needed: Int
+    /// Whether it fell short because samples unlike the others were dropped as outliers.
+    public var outliers: Bool
+
+    public init(point: Int, target: Point2, usable: Int, collected: Int, needed: Int, outliers: Bool = false) {
+        self.point = point
+        self.target = target
+        self.usable = usable
+        self.collected = collected
+        self.needed = needed
+        self.outliers = outliers
+    }
+
+    /// `calibration point 3 at (960, 540) has 2 usable samples of 36 (needs 8)`
+    public var description: String {
+        "calibration point \(point + 1) at (\(Int(target.x.rounded())), \(Int(target.y.rounded()))) has "
+            + "\(usable) usable sample\(usable == 1 ? "" : "s") of \(collected) (needs \(needed))"
+            + (outliers ? " after dropping outliers" : "")
+    }
+}
+
 /// Why a calibration could not be fitted; each case says what to do.
 public enum CalibrationError: Error, Equatable, CustomStringConvertible {
-    /// A target kept fewer usable samples than needed.
-    case tooFewSamples(point: Int, target: Point2, usable: Int, collected: Int, needed: Int)
+    /// Too few targets kept enough usable samples, or those that did are not spread over the
+    /// screen: `failed` are the others, each with its shortfall.
+    case tooFewTargets(failed: [SkippedCalibrationPoint], remaining: Int, needed: Int, spread: Bool)
     /// Fewer targets than the mapping needs.
     case tooFewPoints(have: Int, needed: Int)
     /// The samples do not determine a mapping (e.g. every target gave the same eye position).
@@ -30,9 +60,12 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .tooFewSamples(point, target, usable, collected, needed):
-            return "calibration point \(point + 1) at (\(Int(target.x.rounded())), \(Int(target.y.rounded()))) has "
-                + "\(usable) usable sample\(usable == 1 ? "" : "s") of \(collected) (needs \(needed))"
+        case let .tooFewTargets(failed, remaining, needed, spread):
+            let total = remaining + failed.count
+            let head = spread
+                ? "only \(remaining) of \(total) calibration targets kept enough usable samples (needs \(needed))"
+                : "the \(remaining) of \(total) calibration targets that kept enough usable samples do not span the screen"
+            return head + ": " + failed.map(\.description).joined(separator: "; ")
         case let .tooFewPoints(have, needed):
             return "a calibration needs at least \(needed) targets, got \(have)."
         case .degenerate:
@@ -46,27 +79,48 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
 public struct CalibrationPointFit: Sendable, Equatable {
     public var target: Point2
     public var collected: Int
-    /// Samples kept after dropping unusable ones (tracking not normal, no pupil) and outliers.
+    /// Samples kept after dropping unusable ones (tracking not normal, no pupil, eyes shut) and
+    /// outliers; for a skipped target, the usable samples it had.
     public var used: Int
-    /// Mean distance of the kept samples' mapped gaze from the target, screen points (training error).
-    public var meanErrorPoints: Double
+    /// Mean distance of the kept samples' mapped gaze from the target, screen points (training
+    /// error); nil for a skipped target.
+    public var meanErrorPoints: Double?
+    /// Why the fit went on without this target; nil when it was used.
+    public var skipped: SkippedCalibrationPoint?
 }
 
 /// A fitted calibration with its diagnostics.
 public struct CalibrationFit: Sendable, Equatable {
     public var mapping: GazeMapping
+    /// Every calibration target, in order, skipped ones included.
     public var points: [CalibrationPointFit]
     /// Mean distance, over every kept sample, of its mapped gaze from its target (screen points).
     public var trainingErrorPoints: Double
     /// The same when each target is predicted by a fit without it (leave-one-target-out), screen
     /// points: an honest estimate of the error between targets.
     public var crossValidationErrorPoints: Double
+    /// Leave-one-target-out error of every feature set tried (screen points), in `featureSets` order.
+    public var candidateErrorPoints: [GazeFeatureSet: Double] = [:]
+
+    /// The targets the fit went on without.
+    public var skipped: [SkippedCalibrationPoint] { points.compactMap(\.skipped) }
 }
 
-/// Fits a `GazeMapping` to calibration samples: drops unusable samples and per-target outliers,
-/// then solves a ridge regression whose penalty is chosen by leave-one-target-out cross-validation.
+/// Fits a `GazeMapping` to calibration samples: judges each target's closed-eye frames, skips
+/// targets with too few usable samples, drops per-target outliers, then solves a ridge regression
+/// whose feature set and penalty are chosen by leave-one-target-out cross-validation.
 ///
-/// Outliers are judged where they matter, on the screen: after a first fit, a sample whose
+/// **Skipped targets.** A target with fewer than `minimumSamplesPerPoint` usable samples (a look
+/// away, a lost face, glasses flashing) is left out, and the fit goes on when enough well-spread
+/// targets remain (`minimumTargets(of:)`, `isWellSpread`); only when too few remain does it fail,
+/// naming each failed target.
+///
+/// **Choosing the feature set.** With 8 targets, the lowest cross-validated error among four
+/// models is a noisy choice: it picks a model several times worse a third of the time. So the
+/// choice leans toward `preferredSet` (the set that wins across sessions): another set replaces it
+/// only when its cross-validated error is below `1 − preferenceMargin` of the preferred set's.
+///
+/// **Outliers** are judged where they matter, on the screen: after a first fit, a sample whose
 /// residual lies more than `outlierThreshold` robust standard deviations (1.4826 × median absolute
 /// deviation around the target's median residual, at least `residualFloorPoints`) from the others
 /// at its target was a glance away or a mis-fit; it is dropped and the mapping fitted again. (In
@@ -91,14 +145,23 @@ public struct CalibrationFitter: Sendable {
     /// Samples per target an appearance fit learns from (evenly spaced among the kept ones): the
     /// frames of one target differ little, and the fit's cost grows with the cube of the count.
     public var maximumSamplesPerTarget: Int
+    /// The set chosen unless another predicts left-out targets clearly better (nil: the lowest
+    /// cross-validated error wins).
+    public var preferredSet: GazeFeatureSet?
+    /// How much lower (a fraction) another set's cross-validated error must be to replace `preferredSet`.
+    public var preferenceMargin: Double
+    /// Which frames of a target had the eyes shut.
+    public var eyeClosure: EyeClosureJudge
 
     public init(minimumSamplesPerPoint: Int = 8, minimumPoints: Int = 5, outlierThreshold: Double = 3.5,
                 residualFloorPoints: Double = 3,
                 penalties: [Double] = [1e-7, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3],
                 appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1],
-                featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial], maximumSamplesPerTarget: Int = 20) {
+                featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial], maximumSamplesPerTarget: Int = 20,
+                preferredSet: GazeFeatureSet? = .patches, preferenceMargin: Double = 0.25,
+                eyeClosure: EyeClosureJudge = EyeClosureJudge()) {
         precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty && !appearancePenalties.isEmpty)
-        precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1)
+        precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1 && (0..<1).contains(preferenceMargin))
         self.minimumSamplesPerPoint = minimumSamplesPerPoint
         self.minimumPoints = minimumPoints
         self.outlierThreshold = outlierThreshold
@@ -107,6 +170,9 @@ public struct CalibrationFitter: Sendable {
         self.appearancePenalties = appearancePenalties
         self.featureSets = featureSets
         self.maximumSamplesPerTarget = maximumSamplesPerTarget
+        self.preferredSet = preferredSet
+        self.preferenceMargin = preferenceMargin
+        self.eyeClosure = eyeClosure
     }
 
     /// Samples a fit can learn from: tracking normal, and what some feature set reads (a pupil,
@@ -120,80 +186,160 @@ public struct CalibrationFitter: Sendable {
         sample.trackingNormal && set.applies(to: sample)
     }
 
+    /// The usable samples among one target's frames, its closed-eye frames judged together.
+    public func usableSamples(_ frames: [GazeFeatures]) -> [GazeFeatures] {
+        eyeClosure.judged(frames).filter(Self.isUsable)
+    }
+
+    /// Fewest of `count` calibration targets the fit goes on with: all but a quarter (rounded
+    /// down), and never fewer than `minimumPoints` — 5 of 5, 6 of 8, 7 of 9, 10 of 13. A linear
+    /// mapping of the screen's two axes needs targets at both ends of each; a quarter lost still
+    /// leaves the rest of a grid around every lost one.
+    public func minimumTargets(of count: Int) -> Int {
+        Swift.max(minimumPoints, count - count / 4)
+    }
+
+    /// Whether the kept targets still span the screen: on each axis their extent covers at least
+    /// half of all targets' extent.
+    public static func isWellSpread(_ kept: [Point2], of all: [Point2]) -> Bool {
+        func extent(_ values: [Double]) -> Double { (values.max() ?? 0) - (values.min() ?? 0) }
+        return extent(kept.map(\.x)) >= 0.5 * extent(all.map(\.x)) && extent(kept.map(\.y)) >= 0.5 * extent(all.map(\.y))
+    }
+
     /// Fits the mapping, or says why it cannot.
     ///
-    /// Every feature set in `featureSets` whose features every target has enough of is fitted
-    /// with each of its penalties; the set and penalty that predict left-out targets best win.
-    /// Outliers are then dropped and the winner fitted again.
+    /// 1. Each target's closed-eye frames are judged (`eyeClosure`); targets with too few usable
+    ///    samples are skipped (the fit fails when too few remain).
+    /// 2. Every feature set whose features every kept target has enough of is fitted with each of
+    ///    its penalties; the choice leans toward `preferredSet` (above).
+    /// 3. Outliers are dropped and the winner fitted again; a target left short is skipped too.
     public func fit(_ points: [CalibrationPointSamples]) throws(CalibrationError) -> CalibrationFit {
         guard points.count >= minimumPoints else { throw .tooFewPoints(have: points.count, needed: minimumPoints) }
-        let targets = points.map(\.target)
-        func usable(_ set: GazeFeatureSet) -> [[GazeFeatures]] {
-            points.map { $0.samples.filter { Self.isUsable($0, for: set) } }
-        }
-        func countError(_ kept: [[GazeFeatures]]) -> CalibrationError? {
-            for (index, samples) in kept.enumerated() where samples.count < minimumSamplesPerPoint {
-                return .tooFewSamples(point: index, target: points[index].target, usable: samples.count,
-                                      collected: points[index].samples.count, needed: minimumSamplesPerPoint)
+        let judged = points.map { eyeClosure.judged($0.samples) }
+        var skipped: [Int: SkippedCalibrationPoint] = [:]
+        for (index, frames) in judged.enumerated() {
+            let usable = frames.filter(Self.isUsable).count
+            if usable < minimumSamplesPerPoint {
+                skipped[index] = SkippedCalibrationPoint(point: index, target: points[index].target, usable: usable,
+                                                         collected: frames.count, needed: minimumSamplesPerPoint)
             }
-            return nil
         }
+        try requireEnoughTargets(points, skipped)
+        var active = points.indices.filter { skipped[$0] == nil }
+        let choice = try chooseModel(judged, points.map(\.target), active)
+        var kept = choice.kept, solution = choice.solution
+        try dropOutliers(points, &active, &kept, &skipped, &solution, choice.set)
+        return summary(points, active, kept, skipped, solution, candidates: choice.candidates)
+    }
 
-        // 1. The feature set and penalty that predict left-out targets best.
-        var best: (set: GazeFeatureSet, kept: [[GazeFeatures]], solution: Solution)?
+    /// Throws unless enough well-spread targets are left after `skipped`.
+    private func requireEnoughTargets(_ points: [CalibrationPointSamples], _ skipped: [Int: SkippedCalibrationPoint])
+        throws(CalibrationError) {
+        let remaining = points.indices.filter { skipped[$0] == nil }.map { points[$0].target }
+        let needed = minimumTargets(of: points.count)
+        let failed = skipped.keys.sorted().map { skipped[$0]! }
+        guard remaining.count >= needed else {
+            throw .tooFewTargets(failed: failed, remaining: remaining.count, needed: needed, spread: true)
+        }
+        guard failed.isEmpty || Self.isWellSpread(remaining, of: points.map(\.target)) else {
+            throw .tooFewTargets(failed: failed, remaining: remaining.count, needed: needed, spread: false)
+        }
+    }
+
+    /// The chosen feature set, the kept targets' samples it learns from, its solution, and every
+    /// candidate's cross-validated error.
+    private struct ModelChoice {
+        var set: GazeFeatureSet
+        var kept: [[GazeFeatures]]
+        var solution: Solution
+        var candidates: [GazeFeatureSet: Double]
+    }
+
+    /// Fits every set every `active` target has enough samples for and picks one (leaning toward
+    /// `preferredSet`).
+    private func chooseModel(_ judged: [[GazeFeatures]], _ targets: [Point2], _ active: [Int])
+        throws(CalibrationError) -> ModelChoice {
+        let activeTargets = active.map { targets[$0] }
+        var fitted: [ModelChoice] = []
         var firstFailure: CalibrationError?
         for set in featureSets {
-            let kept = usable(set)
-            if countError(kept) != nil { continue }
+            let kept = active.map { judged[$0].filter { Self.isUsable($0, for: set) } }
+            if kept.contains(where: { $0.count < minimumSamplesPerPoint }) { continue }
             do {
-                let solution = try solve(set, kept, targets, penalties: nil)
-                if best == nil || solution.crossValidationError < best!.solution.crossValidationError * (1 - 1e-9) {
-                    best = (set, kept, solution)
-                }
+                let solution = try solve(set, kept, activeTargets, penalties: nil)
+                fitted.append(ModelChoice(set: set, kept: kept, solution: solution, candidates: [:]))
             } catch {
                 if firstFailure == nil { firstFailure = error }
             }
         }
-        guard let best else {
-            // Say why for the most permissive notion of a usable sample.
-            if let error = countError(points.map { $0.samples.filter { Self.isUsable($0) } }) { throw error }
-            throw firstFailure ?? .degenerate
+        guard var best = fitted.first else { throw firstFailure ?? .degenerate }
+        for candidate in fitted.dropFirst()
+        where candidate.solution.crossValidationError < best.solution.crossValidationError * (1 - 1e-9) {
+            best = candidate
         }
-        let set = best.set
-        var kept = best.kept, solution = best.solution
+        if let preferredSet, let preferred = fitted.first(where: { $0.set == preferredSet }), best.set != preferredSet,
+           best.solution.crossValidationError >= (1 - preferenceMargin) * preferred.solution.crossValidationError {
+            best = preferred
+        }
+        for candidate in fitted { best.candidates[candidate.set] = candidate.solution.crossValidationError }
+        return best
+    }
 
-        // 2. Drop outliers per target and fit again with the chosen set and penalty (twice at
-        //    most: a first fit bent by many outliers may hide some of them).
+    /// Drops outliers per target and fits again with the chosen set and penalty (twice at most: a
+    /// first fit bent by many outliers may hide some of them). A target left with too few samples
+    /// is skipped, if enough remain.
+    private func dropOutliers(_ points: [CalibrationPointSamples], _ active: inout [Int], _ kept: inout [[GazeFeatures]],
+                              _ skipped: inout [Int: SkippedCalibrationPoint], _ solution: inout Solution,
+                              _ set: GazeFeatureSet) throws(CalibrationError) {
         for _ in 0..<2 {
             var changed = false
-            for index in kept.indices {
-                let residuals = kept[index].map { solution.mapping.map($0)! - targets[index] }
+            for position in kept.indices {
+                let target = points[active[position]].target
+                let residuals = kept[position].map { solution.mapping.map($0)! - target }
                 let centre = Point2(Self.median(residuals.map(\.x)), Self.median(residuals.map(\.y)))
                 let distances = residuals.map { $0.distance(to: centre) }
                 let spread = max(1.4826 * Self.median(distances), residualFloorPoints)
                 let keep = distances.map { $0 / spread <= outlierThreshold }
                 if keep.contains(false) {
-                    kept[index] = kept[index].indices.filter { keep[$0] }.map { kept[index][$0] }
+                    kept[position] = kept[position].indices.filter { keep[$0] }.map { kept[position][$0] }
                     changed = true
                 }
             }
             guard changed else { break }
-            if let error = countError(kept) { throw error }
-            solution = try solve(set, kept, targets, penalties: [solution.mapping.ridgePenalty])
+            for position in kept.indices.reversed() where kept[position].count < minimumSamplesPerPoint {
+                let index = active[position]
+                skipped[index] = SkippedCalibrationPoint(point: index, target: points[index].target,
+                                                         usable: kept[position].count, collected: points[index].samples.count,
+                                                         needed: minimumSamplesPerPoint, outliers: true)
+                active.remove(at: position)
+                kept.remove(at: position)
+            }
+            try requireEnoughTargets(points, skipped)
+            solution = try solve(set, kept, active.map { points[$0].target }, penalties: [solution.mapping.ridgePenalty])
         }
+    }
 
+    /// The fit's per-target figures, skipped targets included.
+    private func summary(_ points: [CalibrationPointSamples], _ active: [Int], _ kept: [[GazeFeatures]],
+                         _ skipped: [Int: SkippedCalibrationPoint], _ solution: Solution,
+                         candidates: [GazeFeatureSet: Double]) -> CalibrationFit {
         var pointFits: [CalibrationPointFit] = []
         var totalError = 0.0, total = 0
-        for index in kept.indices {
-            let errors = kept[index].map { solution.mapping.map($0)!.distance(to: targets[index]) }
+        for (index, point) in points.enumerated() {
+            if let skip = skipped[index] {
+                pointFits.append(CalibrationPointFit(target: point.target, collected: point.samples.count, used: skip.usable,
+                                                     meanErrorPoints: nil, skipped: skip))
+                continue
+            }
+            let samples = kept[active.firstIndex(of: index)!]
+            let errors = samples.map { solution.mapping.map($0)!.distance(to: point.target) }
             totalError += errors.reduce(0, +)
             total += errors.count
-            pointFits.append(CalibrationPointFit(target: targets[index], collected: points[index].samples.count,
-                                                 used: kept[index].count,
-                                                 meanErrorPoints: errors.reduce(0, +) / Double(errors.count)))
+            pointFits.append(CalibrationPointFit(target: point.target, collected: point.samples.count, used: samples.count,
+                                                 meanErrorPoints: errors.reduce(0, +) / Double(errors.count), skipped: nil))
         }
         return CalibrationFit(mapping: solution.mapping, points: pointFits, trainingErrorPoints: totalError / Double(total),
-                              crossValidationErrorPoints: solution.crossValidationError)
+                              crossValidationErrorPoints: solution.crossValidationError, candidateErrorPoints: candidates)
     }
 
     /// A fitted mapping and its leave-one-target-out error.
@@ -282,12 +428,36 @@ public struct CalibrationFitter: Sendable {
     private func solve(_ kept: [[GazeFeatures]], _ targets: [Point2], penalties: [Double]) throws(CalibrationError)
         -> (mapping: GazeMapping, crossValidationError: Double) {
         let difference = Self.eyeDifference(kept.flatMap { $0 })
-
         // 1. Standardise the raw features over every kept sample.
-        let all = kept.flatMap { $0 }
+        let (means, scales) = Self.polynomialStandardisation(kept.flatMap { $0 }, difference: difference)
+        // Eye positions that do not vary between targets cannot be mapped.
+        guard scales[0] != 1 || scales[1] != 1 else { throw .degenerate }
+        // 2. Per-target normal equations, so leaving one target out is a subtraction.
+        let equations = PolynomialNormalEquations(kept, targets, difference: difference, means: means, scales: scales)
+        // 3. The penalty with the smallest leave-one-target-out error (the smaller on ties).
+        var best: (penalty: Double, error: Double)?
+        for penalty in penalties.sorted() {
+            var total = 0.0
+            var solvable = true
+            for index in kept.indices {
+                guard let c = equations.coefficients(excluding: index, penalty: penalty) else { solvable = false; break }
+                total += equations.meanError(c, index)
+            }
+            guard solvable else { continue }
+            let error = total / Double(kept.count)
+            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error) }
+        }
+        guard let best, let c = equations.coefficients(excluding: nil, penalty: best.penalty) else { throw .degenerate }
+        return (GazeMapping(featureMeans: means, featureScales: scales, coefficientsX: c.0, coefficientsY: c.1,
+                            eyeDifference: difference, ridgePenalty: best.penalty), best.error)
+    }
+
+    /// Means and standard deviations of the polynomial set's raw features over `samples`.
+    private static func polynomialStandardisation(_ samples: [GazeFeatures], difference: Point2)
+        -> (means: [Double], scales: [Double]) {
         var means = [Double](repeating: 0, count: GazeMapping.featureCount)
         var scales = [Double](repeating: 1, count: GazeMapping.featureCount)
-        let raws: [[Double]] = all.map {
+        let raws: [[Double]] = samples.map {
             let r = GazeMapping.raw(eye: $0.eye(difference: difference)!, $0)
             return [r.0, r.1, r.2, r.3, r.4, r.5]
         }
@@ -300,76 +470,7 @@ public struct CalibrationFitter: Sendable {
             // near zero and the penalty keeps their coefficients there.
             scales[feature] = variance > 1e-18 ? variance.squareRoot() : 1
         }
-        // Eye positions that do not vary between targets cannot be mapped.
-        guard scales[0] != 1 || scales[1] != 1 else { throw .degenerate }
-
-        // 2. Per-target normal equations, so leaving one target out is a subtraction.
-        let n = GazeMapping.termCount
-        var gram = [[Double]](repeating: [Double](repeating: 0, count: n * n), count: kept.count)
-        var rightX = [[Double]](repeating: [Double](repeating: 0, count: n), count: kept.count)
-        var rightY = rightX
-        var termRows: [[[Double]]] = []
-        for (index, samples) in kept.enumerated() {
-            let target = targets[index]
-            var rows: [[Double]] = []
-            for sample in samples {
-                let t = GazeMapping.termArray(eye: sample.eye(difference: difference)!, features: sample,
-                                              means: means, scales: scales)
-                for i in 0..<n {
-                    for j in 0..<n { gram[index][i * n + j] += t[i] * t[j] }
-                    rightX[index][i] += t[i] * target.x
-                    rightY[index][i] += t[i] * target.y
-                }
-                rows.append(t)
-            }
-            termRows.append(rows)
-        }
-        func coefficients(excluding excluded: Int?, penalty: Double) -> ([Double], [Double])? {
-            var a = [Double](repeating: 0, count: n * n)
-            var bx = [Double](repeating: 0, count: n), by = bx
-            var count = 0
-            for index in kept.indices where index != excluded {
-                for k in 0..<(n * n) { a[k] += gram[index][k] }
-                for k in 0..<n {
-                    bx[k] += rightX[index][k]
-                    by[k] += rightY[index][k]
-                }
-                count += kept[index].count
-            }
-            // Per-sample penalty, intercept unpenalised.
-            for k in 1..<n { a[k * n + k] += penalty * Double(count) }
-            guard let solution = solveSymmetricPositiveDefinite(a, [bx, by], n: n) else { return nil }
-            return (solution[0], solution[1])
-        }
-        func meanError(_ c: ([Double], [Double]), _ index: Int) -> Double {
-            var sum = 0.0
-            for t in termRows[index] {
-                var x = 0.0, y = 0.0
-                for k in 0..<n {
-                    x += c.0[k] * t[k]
-                    y += c.1[k] * t[k]
-                }
-                sum += Point2(x, y).distance(to: targets[index])
-            }
-            return sum / Double(termRows[index].count)
-        }
-
-        // 3. The penalty with the smallest leave-one-target-out error (the smaller on ties).
-        var best: (penalty: Double, error: Double)?
-        for penalty in penalties.sorted() {
-            var total = 0.0
-            var solvable = true
-            for index in kept.indices {
-                guard let c = coefficients(excluding: index, penalty: penalty) else { solvable = false; break }
-                total += meanError(c, index)
-            }
-            guard solvable else { continue }
-            let error = total / Double(kept.count)
-            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error) }
-        }
-        guard let best, let c = coefficients(excluding: nil, penalty: best.penalty) else { throw .degenerate }
-        return (GazeMapping(featureMeans: means, featureScales: scales, coefficientsX: c.0, coefficientsY: c.1,
-                            eyeDifference: difference, ridgePenalty: best.penalty), best.error)
+        return (means, scales)
     }
 
     /// Mean left − right pupil position over samples with both eyes (zero if none).
@@ -388,5 +489,73 @@ public struct CalibrationFitter: Sendable {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// The polynomial set's normal equations kept per target, so a fit without one target is a
+/// subtraction of its share.
+private struct PolynomialNormalEquations {
+    let n = GazeMapping.termCount
+    let targets: [Point2]
+    let counts: [Int]
+    var gram: [[Double]]
+    var rightX: [[Double]]
+    var rightY: [[Double]]
+    var termRows: [[[Double]]] = []
+
+    init(_ kept: [[GazeFeatures]], _ targets: [Point2], difference: Point2, means: [Double], scales: [Double]) {
+        self.targets = targets
+        counts = kept.map(\.count)
+        gram = [[Double]](repeating: [Double](repeating: 0, count: n * n), count: kept.count)
+        rightX = [[Double]](repeating: [Double](repeating: 0, count: n), count: kept.count)
+        rightY = rightX
+        for (index, samples) in kept.enumerated() {
+            let target = targets[index]
+            var rows: [[Double]] = []
+            for sample in samples {
+                let t = GazeMapping.termArray(eye: sample.eye(difference: difference)!, features: sample,
+                                              means: means, scales: scales)
+                for i in 0..<n {
+                    for j in 0..<n { gram[index][i * n + j] += t[i] * t[j] }
+                    rightX[index][i] += t[i] * target.x
+                    rightY[index][i] += t[i] * target.y
+                }
+                rows.append(t)
+            }
+            termRows.append(rows)
+        }
+    }
+
+    /// The coefficients fitted without target `excluded` (nil: with all), or nil when the system
+    /// is not positive definite. Per-sample penalty, intercept unpenalised.
+    func coefficients(excluding excluded: Int?, penalty: Double) -> ([Double], [Double])? {
+        var a = [Double](repeating: 0, count: n * n)
+        var bx = [Double](repeating: 0, count: n), by = bx
+        var count = 0
+        for index in counts.indices where index != excluded {
+            for k in 0..<(n * n) { a[k] += gram[index][k] }
+            for k in 0..<n {
+                bx[k] += rightX[index][k]
+                by[k] += rightY[index][k]
+            }
+            count += counts[index]
+        }
+        for k in 1..<n { a[k * n + k] += penalty * Double(count) }
+        guard let solution = solveSymmetricPositiveDefinite(a, [bx, by], n: n) else { return nil }
+        return (solution[0], solution[1])
+    }
+
+    /// Mean distance from target `index` of its samples mapped with `c`.
+    func meanError(_ c: ([Double], [Double]), _ index: Int) -> Double {
+        var sum = 0.0
+        for t in termRows[index] {
+            var x = 0.0, y = 0.0
+            for k in 0..<n {
+                x += c.0[k] * t[k]
+                y += c.1[k] * t[k]
+            }
+            sum += Point2(x, y).distance(to: targets[index])
+        }
+        return sum / Double(termRows[index].count)
     }
 }

@@ -28,6 +28,9 @@ public struct CalibrationTarget: Sendable, Equatable {
 /// Everything a finished calibration produced.
 public struct CalibrationOutcome: Sendable {
     public var fit: CalibrationFit
+    /// One line per calibration target the fit went on without: which, and why
+    /// (`calibration point 3 at (960, 540) has 2 usable samples of 36 (needs 8): the eyes were closed in …`).
+    public var skippedReasons: [Int: String] = [:]
     public var calibrationSamples: [CalibrationPointSamples]
     public var validationSamples: [CalibrationPointSamples]
     public var validation: ValidationReport
@@ -38,16 +41,19 @@ public struct CalibrationOutcome: Sendable {
 ///
 /// Interactive: instructions → Space → each target in turn: `settleSeconds` for the eyes to land,
 /// then `collectSeconds` of frames with a face (the point pauses while the face is lost). A target
-/// whose usable samples are too few waits for Space to retry it. After the calibration targets the
-/// mapping is fitted; then the validation targets; then `finished`. Esc aborts at any time.
+/// whose usable samples are too few is offered once again: Space shows it again, S skips it; when
+/// it falls short a second time it is skipped. After the calibration targets the mapping is fitted
+/// (going on without skipped targets when enough remain, `CalibrationFitter`); then the validation
+/// targets; then `finished`. Esc aborts at any time.
 /// Scripted: every target has its own time window; frames inside it after the settle time are
-/// collected; the run ends after the last window (or when the input ends).
+/// collected; the run ends after the last window (or when the input ends). Targets with too few
+/// usable samples are skipped by the fit.
 public struct CalibrationProcedure: Sendable {
     public enum Phase: Sendable, Equatable {
         case instructions
         /// Showing target `index` of `targets`.
         case target(index: Int)
-        /// Target `index` needs Space to be tried again; `reason` says why.
+        /// Target `index` fell short; Space shows it again, S skips it; `reason` says why.
         case retry(index: Int, reason: String)
         /// The fit failed in a way no single retry fixes; Space starts over.
         case failed(reason: String)
@@ -78,6 +84,8 @@ public struct CalibrationProcedure: Sendable {
 
     private var samples: [[GazeFeatures]]
     private var tallies: [FrameTally]
+    /// Targets already offered a second showing.
+    private var offered: Set<Int> = []
     /// Scripted: seconds from the first frame to the last one seen.
     private var lastRelativeSeconds: Double?
     private var ended = false
@@ -143,14 +151,15 @@ public struct CalibrationProcedure: Sendable {
         }
     }
 
-    /// Number of usable samples collected so far for target `index`.
+    /// Number of usable samples collected so far for target `index` (its closed-eye frames
+    /// judged together, `EyeClosureJudge`).
     public func usableCount(_ index: Int) -> Int {
-        samples[index].filter(CalibrationFitter.isUsable).count
+        fitter.usableSamples(samples[index]).count
     }
 
     // MARK: - Keys
 
-    /// Space: start (instructions), retry a target, or start over after a failed fit.
+    /// Space: start (instructions), show a target that fell short again, or start over after a failed fit.
     public mutating func pressSpace() {
         guard !scripted else { return }
         switch phase {
@@ -162,10 +171,17 @@ public struct CalibrationProcedure: Sendable {
         case .failed:
             samples = Array(repeating: [], count: targets.count)
             tallies = Array(repeating: FrameTally(), count: targets.count)
+            offered = []
             fitted = nil
             show(0)
         default: break
         }
+    }
+
+    /// S: skip a target that fell short (instead of showing it again); the run goes on without it.
+    public mutating func pressSkip() {
+        guard !scripted, case .retry(let index, _) = phase else { return }
+        advance()
     }
 
     /// Esc or Ctrl-C: abort without a result.
@@ -223,13 +239,17 @@ public struct CalibrationProcedure: Sendable {
 
     private mutating func completeTarget(_ index: Int) {
         let usable = usableCount(index)
-        if usable < fitter.minimumSamplesPerPoint {
+        if usable < fitter.minimumSamplesPerPoint && !offered.contains(index) {
+            offered.insert(index)
             phase = .retry(index: index, reason: "\(usable) usable samples of \(samples[index].count) "
                            + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index)); keep the face in view and the eyes open")
             return
         }
-        // The next target not yet collected (after a retry forced by the fit, that is the first
-        // validation target: the others keep their samples).
+        advance()
+    }
+
+    /// Shows the next target not yet collected, fitting the mapping before the first validation target.
+    private mutating func advance() {
         let next = targets.indices.first { samples[$0].isEmpty }
         if let next, targets[next].kind == .validation, fitted == nil, existingMapping == nil {
             guard fitMapping() else { return }
@@ -241,23 +261,36 @@ public struct CalibrationProcedure: Sendable {
         }
     }
 
-    /// Fits the calibration targets; on failure moves to a retry or a failed phase.
+    /// Fits the calibration targets; on failure moves to the failed phase, naming each failed
+    /// target and why.
     private mutating func fitMapping() -> Bool {
+        let calibrationIndices = targets.indices.filter { targets[$0].kind == .calibration }
         do {
             fitted = try fitter.fit(calibrationPoints())
             return true
         } catch let error {
             switch error {
-            case .tooFewSamples(let point, _, _, _, _):
-                let index = targets.indices.filter { targets[$0].kind == .calibration }[point]
-                let reason = error.description + ": " + diagnosis(index)
-                phase = scripted ? .failed(reason: reason + ".")
-                    : .retry(index: index, reason: reason + ". Retry the point, with the face well lit and the eyes on the target.")
+            case let .tooFewTargets(failed, remaining, needed, spread):
+                let total = remaining + failed.count
+                let head = spread
+                    ? "only \(remaining) of \(total) calibration targets kept enough usable samples (needs \(needed))"
+                    : "the \(remaining) of \(total) calibration targets that kept enough usable samples do not span the screen"
+                let reason = head + ": " + failed.map { "\($0): \(diagnosis(calibrationIndices[$0.point], $0))" }
+                    .joined(separator: "; ")
+                phase = .failed(reason: reason + (scripted ? "." : ". Start over, with the face well lit and the eyes on each target."))
             default:
                 phase = .failed(reason: error.description)
             }
             return false
         }
+    }
+
+    /// Why each calibration target the fit went on without was skipped, by calibration index.
+    private func skippedReasons(_ fit: CalibrationFit) -> [Int: String] {
+        let calibrationIndices = targets.indices.filter { targets[$0].kind == .calibration }
+        var reasons: [Int: String] = [:]
+        for skip in fit.skipped { reasons[skip.point] = "\(skip): \(diagnosis(calibrationIndices[skip.point], skip))" }
+        return reasons
     }
 
     private func calibrationPoints() -> [CalibrationPointSamples] {
@@ -273,7 +306,7 @@ public struct CalibrationProcedure: Sendable {
                                               geometry: geometry)
         validation = report
         if let fitted {
-            outcome = CalibrationOutcome(fit: fitted, calibrationSamples: calibrationPoints(),
+            outcome = CalibrationOutcome(fit: fitted, skippedReasons: skippedReasons(fitted), calibrationSamples: calibrationPoints(),
                                          validationSamples: validationSamples, validation: report)
         }
         phase = .finished
@@ -308,7 +341,6 @@ public struct CalibrationProcedure: Sendable {
         var frames = 0
         var withFace = 0
         var steady = 0
-        var eyesOpen = 0
 
         mutating func count(_ features: GazeFeatures?, faceFound: Bool) {
             frames += 1
@@ -316,15 +348,17 @@ public struct CalibrationProcedure: Sendable {
             withFace += 1
             guard let features else { return }
             if features.trackingNormal { steady += 1 }
-            if features.eyesOpen { eyesOpen += 1 }
         }
     }
 
     /// Why target `index` kept few usable samples, from what its frames showed: the first of no
     /// frame at all (a scripted window past the end of the input, or too short), no face, the face
-    /// in few frames, the eyes closed, tracking not steady, or samples dropped as outliers.
-    public func diagnosis(_ index: Int) -> String {
+    /// in few frames, the eyes closed (judged over the target's frames, `EyeClosureJudge`),
+    /// tracking not steady, or samples dropped as outliers.
+    public func diagnosis(_ index: Int, _ skip: SkippedCalibrationPoint? = nil) -> String {
         let tally = tallies[index]
+        let eyesOpen = fitter.eyeClosure.judged(samples[index])
+            .filter { ($0.pupilLeft != nil || $0.pupilRight != nil || $0.appearance != nil) && $0.eyesOpen }.count
         let needed = fitter.minimumSamplesPerPoint
         func frames(_ count: Int) -> String { "\(count) frame\(count == 1 ? "" : "s")" }
         if tally.frames == 0 {
@@ -339,9 +373,9 @@ public struct CalibrationProcedure: Sendable {
         }
         if tally.withFace == 0 { return "no face was found in any of its \(frames(tally.frames))" }
         if tally.withFace < needed { return "the face was found in only \(tally.withFace) of its \(frames(tally.frames))" }
-        let closed = tally.withFace - tally.eyesOpen
-        if tally.eyesOpen < needed { return "the eyes were closed in \(closed) of the \(frames(tally.withFace)) with a face" }
-        if tally.steady < needed {
+        let closed = tally.withFace - eyesOpen
+        if skip?.outliers != true && eyesOpen < needed { return "the eyes were closed in \(closed) of the \(frames(tally.withFace)) with a face" }
+        if skip?.outliers != true && tally.steady < needed {
             return "tracking was not steady in \(tally.withFace - tally.steady) of the \(frames(tally.withFace)) with a face "
                 + "(just found, a poor landmark fit, or fast head motion)"
         }

@@ -24,6 +24,8 @@ public struct CalibrationRecord: Sendable {
         public var collected: Int
         public var used: Int?
         public var meanErrorPoints: Double?
+        /// Calibration targets the fit went on without: why (`CalibrationOutcome.skippedReasons`).
+        public var skipped: String?
         /// Validation targets: the measurement.
         public var validation: ValidationPointResult?
     }
@@ -101,7 +103,8 @@ public struct CalibrationRecord: Sendable {
                 let fit = outcome.fit.points[calibrationIndex]
                 let collected = outcome.calibrationSamples[calibrationIndex].samples
                 targets.append(Target(kind: .calibration, position: target.position, collected: collected.count,
-                                      used: fit.used, meanErrorPoints: fit.meanErrorPoints))
+                                      used: fit.used, meanErrorPoints: fit.meanErrorPoints,
+                                      skipped: fit.skipped.map { outcome.skippedReasons[calibrationIndex] ?? $0.description }))
                 samples += collected.map { TargetSample(target: index, features: $0) }
                 calibrationIndex += 1
             case .validation:

@@ -81,11 +81,13 @@ public struct ValidationReport: Sendable, Equatable {
     }
 
     /// Validates `mapping` on the samples gathered at each validation target. Samples without a
-    /// gaze estimate (no pupil) are left out; tracking states other than normal are kept, as in a recording.
+    /// gaze estimate (no pupil, or the eyes shut as `eyeClosure` judges them over the target's
+    /// frames: a look at a low target is not a blink) are left out; tracking states other than
+    /// normal are kept, as in a recording.
     public static func measure(mapping: GazeMapping, targets: [CalibrationPointSamples],
-                               geometry: ScreenGeometry?) -> ValidationReport {
+                               geometry: ScreenGeometry?, eyeClosure: EyeClosureJudge = EyeClosureJudge()) -> ValidationReport {
         ValidationReport(points: targets.map { point in
-            let gaze = point.samples.compactMap { mapping.map($0) }
+            let gaze = eyeClosure.judged(point.samples).compactMap { mapping.map($0) }
             return result(target: point.target, gaze: gaze, geometry: geometry)
         })
     }

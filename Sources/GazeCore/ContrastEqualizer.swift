@@ -18,12 +18,30 @@ public struct ContrastEqualizer: Sendable {
         self.clipLimit = clipLimit
     }
 
-    /// The equalised image (same size).
+    /// The equalised image (same size): each tile's clipped-histogram mapping, then every pixel
+    /// blended from the four tiles around it.
     public func apply(_ image: GrayImage) -> GrayImage {
-        let width = image.width, height = image.height
-        let across = Swift.min(tilesAcross, width), down = Swift.min(tilesDown, height)
-        // Tile edges: tile t spans [edge(t), edge(t + 1)).
-        let tileWidth = Double(width) / Double(across), tileHeight = Double(height) / Double(down)
+        let grid = TileGrid(width: image.width, height: image.height, across: Swift.min(tilesAcross, image.width),
+                            down: Swift.min(tilesDown, image.height))
+        let mappings = tileMappings(image, grid)
+        return GrayImage(width: image.width, height: image.height, pixels: Self.blend(image, grid, mappings))
+    }
+
+    /// How the image is cut into tiles: tile t spans [edge(t), edge(t + 1)).
+    struct TileGrid {
+        var width: Int
+        var height: Int
+        var across: Int
+        var down: Int
+        var tileWidth: Double { Double(width) / Double(across) }
+        var tileHeight: Double { Double(height) / Double(down) }
+    }
+
+    /// Every tile's mapping (256 levels each, tiles row by row) from its clipped histogram.
+    @inline(__always)
+    func tileMappings(_ image: GrayImage, _ grid: TileGrid) -> [UInt8] {
+        let width = grid.width, across = grid.across, down = grid.down
+        let tileWidth = grid.tileWidth, tileHeight = grid.tileHeight
         var mappings = [UInt8](repeating: 0, count: across * down * 256)
         image.pixels.withUnsafeBufferPointer { source in
             var histogram = [Int](repeating: 0, count: 256)
@@ -37,26 +55,38 @@ public struct ContrastEqualizer: Sendable {
                         for x in x0..<x1 { histogram[Int(source[row + x])] += 1 }
                     }
                     let area = Swift.max((x1 - x0) * (y1 - y0), 1)
-                    // Clip, then hand the excess out evenly (the remainder one by one from bin 0).
-                    let limit = Swift.max(Int(clipLimit * Double(area) / 256), 1)
-                    var excess = 0
-                    for index in 0..<256 where histogram[index] > limit {
-                        excess += histogram[index] - limit
-                        histogram[index] = limit
-                    }
-                    let share = excess / 256, remainder = excess % 256
-                    for index in 0..<256 { histogram[index] += share + (index < remainder ? 1 : 0) }
-                    // Cumulative histogram → mapping.
-                    let scale = 255.0 / Double(area)
-                    var sum = 0
-                    let base = (ty * across + tx) * 256
-                    for index in 0..<256 {
-                        sum += histogram[index]
-                        mappings[base + index] = UInt8(Swift.min(255, (Double(sum) * scale).rounded()))
-                    }
+                    clipAndMap(&histogram, area: area, into: &mappings, base: (ty * across + tx) * 256)
                 }
             }
         }
+        return mappings
+    }
+
+    /// Clips a tile's histogram, hands the excess out evenly (the remainder one by one from bin
+    /// 0), and writes its cumulative histogram as a mapping at `base`.
+    @inline(__always)
+    func clipAndMap(_ histogram: inout [Int], area: Int, into mappings: inout [UInt8], base: Int) {
+        let limit = Swift.max(Int(clipLimit * Double(area) / 256), 1)
+        var excess = 0
+        for index in 0..<256 where histogram[index] > limit {
+            excess += histogram[index] - limit
+            histogram[index] = limit
+        }
+        let share = excess / 256, remainder = excess % 256
+        for index in 0..<256 { histogram[index] += share + (index < remainder ? 1 : 0) }
+        let scale = 255.0 / Double(area)
+        var sum = 0
+        for index in 0..<256 {
+            sum += histogram[index]
+            mappings[base + index] = UInt8(Swift.min(255, (Double(sum) * scale).rounded()))
+        }
+    }
+
+    /// Every pixel through the bilinear blend of the mappings of the four tiles whose centres surround it.
+    @inline(__always)
+    static func blend(_ image: GrayImage, _ grid: TileGrid, _ mappings: [UInt8]) -> [UInt8] {
+        let width = grid.width, height = grid.height, across = grid.across, down = grid.down
+        let tileWidth = grid.tileWidth, tileHeight = grid.tileHeight
         var output = [UInt8](repeating: 0, count: width * height)
         image.pixels.withUnsafeBufferPointer { source in
             mappings.withUnsafeBufferPointer { map in
@@ -84,6 +114,6 @@ public struct ContrastEqualizer: Sendable {
                 }
             }
         }
-        return GrayImage(width: width, height: height, pixels: output)
+        return output
     }
 }

@@ -1,67 +1,5 @@
 import GazeModel
 
-/// An 8-bit gray image, rows packed (`pixels[y * width + x]`).
-public struct GrayImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
-
-    public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width > 0 && height > 0 && pixels.count == width * height, "pixel count must be width × height")
-        self.width = width
-        self.height = height
-        self.pixels = pixels
-    }
-
-    public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
-
-    /// Bilinear sample at a sub-pixel position (clamped to the image).
-    @inline(__always)
-    public func sample(_ x: Double, _ y: Double) -> Double {
-        let cx = Swift.min(Swift.max(x, 0), Double(width - 1))
-        let cy = Swift.min(Swift.max(y, 0), Double(height - 1))
-        let x0 = Int(cx), y0 = Int(cy)
-        let x1 = Swift.min(x0 + 1, width - 1), y1 = Swift.min(y0 + 1, height - 1)
-        let fx = cx - Double(x0), fy = cy - Double(y0)
-        let top = Double(pixels[y0 * width + x0]) * (1 - fx) + Double(pixels[y0 * width + x1]) * fx
-        let bottom = Double(pixels[y1 * width + x0]) * (1 - fx) + Double(pixels[y1 * width + x1]) * fx
-        return top * (1 - fy) + bottom * fy
-    }
-
-    /// The image shrunk by an integer factor, each output pixel the mean of a factor × factor block.
-    public func downscaled(by factor: Int) -> GrayImage {
-        precondition(factor >= 1)
-        if factor == 1 { return self }
-        return downscaled(by: factor, x: 0, y: 0, width: width, height: height)
-    }
-
-    /// The part `width` × `height` pixels from (`x`, `y`) shrunk by `factor`: with `x` and `y`
-    /// multiples of `factor`, exactly that part of `downscaled(by: factor)`, without shrinking the
-    /// rest. The part must lie inside the image.
-    public func downscaled(by factor: Int, x: Int, y: Int, width partWidth: Int, height partHeight: Int) -> GrayImage {
-        precondition(factor >= 1 && x >= 0 && y >= 0 && partWidth >= factor && partHeight >= factor
-                     && x + partWidth <= width && y + partHeight <= height, "the part must lie inside the image")
-        let outWidth = partWidth / factor, outHeight = partHeight / factor
-        var out = [UInt8](repeating: 0, count: outWidth * outHeight)
-        let area = factor * factor
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                for oy in 0..<outHeight {
-                    for ox in 0..<outWidth {
-                        var sum = 0
-                        for dy in 0..<factor {
-                            let row = (y + oy * factor + dy) * width + x + ox * factor
-                            for dx in 0..<factor { sum += Int(source[row + dx]) }
-                        }
-                        target[oy * outWidth + ox] = UInt8(sum / area)
-                    }
-                }
-            }
-        }
-        return GrayImage(width: outWidth, height: outHeight, pixels: out)
-    }
-}
-
 /// Where one pupil (iris centre) was found.
 public struct PupilObservation: Sendable, Equatable {
     /// Centre in image pixels.
@@ -87,35 +25,81 @@ public struct PupilLocator: Sendable {
     }
 
     /// The pupil of the eye outlined by `contour` (six dlib points), or nil if the eye is too small or shut.
+    ///
+    /// 1. The eye region, resampled to `patchWidth` pixels across.
+    /// 2. Its strong gradients (above mean + 0.3 σ of the magnitudes), as unit vectors.
+    /// 3. Every centre inside the contour scored; the best refined to sub-pixel.
     public func locate(in image: GrayImage, contour: [Point2]) -> PupilObservation? {
         precondition(contour.count == 6)
+        guard let region = EyeRegion(contour: contour, patchWidth: patchWidth) else { return nil }
+        let patch = region.resample(image)
+        guard let gradients = Self.strongGradients(patch, width: region.width, height: region.height) else { return nil }
+        let peak = Self.bestCentre(patch, region: region, gradients)
+        guard peak.score > 0 else { return nil }
+        let best = Self.subPixel(peak, width: region.width)
+        let centre = Point2(region.origin.x + (best.x + 0.5) / region.scale, region.origin.y + (best.y + 0.5) / region.scale)
         let cornerLeft = contour[0], cornerRight = contour[3]
-        let eyeWidth = cornerLeft.distance(to: cornerRight)
-        guard eyeWidth >= 6 else { return nil }
-        var low = contour[0], high = contour[0]
-        for point in contour {
-            low = Point2(Swift.min(low.x, point.x), Swift.min(low.y, point.y))
-            high = Point2(Swift.max(high.x, point.x), Swift.max(high.y, point.y))
-        }
-        let margin = 0.15 * eyeWidth
-        let origin = Point2(low.x - margin * 0.5, low.y - margin)
-        let regionWidth = high.x - low.x + margin
-        let regionHeight = high.y - low.y + 2 * margin
-        let scale = Double(patchWidth) / regionWidth
-        let width = patchWidth
-        let height = Swift.max(6, Int((regionHeight * scale).rounded()))
+        let axis = cornerRight - cornerLeft
+        let relative = centre - cornerLeft
+        let squared = axis.dot(axis)
+        let normalized = Point2(relative.dot(axis) / squared, (axis.x * relative.y - axis.y * relative.x) / squared)
+        return PupilObservation(centre: centre, normalized: normalized)
+    }
 
-        // Resample the eye region.
-        var patch = [Double](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                patch[y * width + x] = image.sample(origin.x + (Double(x) + 0.5) / scale, origin.y + (Double(y) + 0.5) / scale)
+    /// The resampled eye: where its patch lies in the image, at what scale, and the contour in it.
+    struct EyeRegion {
+        var origin: Point2
+        /// Patch pixels per image pixel.
+        var scale: Double
+        var width: Int
+        var height: Int
+        /// The contour in patch coordinates.
+        var polygon: [Point2]
+
+        /// The contour's bounding box with a margin of 0.15 eye widths (half of it at the sides);
+        /// nil for an eye under 6 pixels wide.
+        @inline(__always)
+        init?(contour: [Point2], patchWidth: Int) {
+            let eyeWidth = contour[0].distance(to: contour[3])
+            guard eyeWidth >= 6 else { return nil }
+            var low = contour[0], high = contour[0]
+            for point in contour {
+                low = Point2(Swift.min(low.x, point.x), Swift.min(low.y, point.y))
+                high = Point2(Swift.max(high.x, point.x), Swift.max(high.y, point.y))
             }
+            let margin = 0.15 * eyeWidth
+            origin = Point2(low.x - margin * 0.5, low.y - margin)
+            let regionWidth = high.x - low.x + margin
+            let regionHeight = high.y - low.y + 2 * margin
+            scale = Double(patchWidth) / regionWidth
+            width = patchWidth
+            height = Swift.max(6, Int((regionHeight * scale).rounded()))
+            let origin = origin, scale = scale
+            polygon = contour.map { Point2(($0.x - origin.x) * scale - 0.5, ($0.y - origin.y) * scale - 0.5) }
         }
-        // Contour in patch coordinates.
-        let polygon = contour.map { Point2(($0.x - origin.x) * scale - 0.5, ($0.y - origin.y) * scale - 0.5) }
 
-        // Gradients (central differences) and their threshold.
+        /// The region's pixels, sampled at the centres of the patch's pixels.
+        @inline(__always)
+        func resample(_ image: GrayImage) -> [Double] {
+            var patch = [Double](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    patch[y * width + x] = image.sample(origin.x + (Double(x) + 0.5) / scale, origin.y + (Double(y) + 0.5) / scale)
+                }
+            }
+            return patch
+        }
+    }
+
+    /// The strong gradients as four arrays (positions and unit gradients), so the per-centre terms
+    /// are computed a vector at a time.
+    struct GradientPoints {
+        var pointX: [Double] = [], pointY: [Double] = [], unitX: [Double] = [], unitY: [Double] = []
+    }
+
+    /// Gradients by central differences above mean + 0.3 σ of the magnitudes; nil with fewer than four.
+    @inline(__always)
+    static func strongGradients(_ patch: [Double], width: Int, height: Int) -> GradientPoints? {
         var magnitudes: [Double] = []
         var candidates: [(x: Double, y: Double, g: (Double, Double))] = []
         candidates.reserveCapacity((width - 2) * (height - 2))
@@ -133,69 +117,78 @@ public struct PupilLocator: Sendable {
         let mean = magnitudes.reduce(0, +) / Double(magnitudes.count)
         let variance = magnitudes.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(magnitudes.count)
         let threshold = mean + 0.3 * variance.squareRoot()
-        // The strong gradients as four arrays (positions and unit gradients), so the per-centre
-        // terms below are computed a vector at a time; the sum still adds them in order.
-        var pointX: [Double] = [], pointY: [Double] = [], unitX: [Double] = [], unitY: [Double] = []
+        var points = GradientPoints()
         for (index, candidate) in candidates.enumerated() where magnitudes[index] > threshold && magnitudes[index] > 1e-9 {
             let m = magnitudes[index]
-            pointX.append(candidate.x)
-            pointY.append(candidate.y)
-            unitX.append(candidate.g.0 / m)
-            unitY.append(candidate.g.1 / m)
+            points.pointX.append(candidate.x)
+            points.pointY.append(candidate.y)
+            points.unitX.append(candidate.g.0 / m)
+            points.unitY.append(candidate.g.1 / m)
         }
-        guard pointX.count >= 4 else { return nil }
+        return points.pointX.count >= 4 ? points : nil
+    }
 
-        // Darkness weight: 255 − a 3×3 box blur. The centres inside the contour go four at a time
-        // (a row's, left to right): the four sums of their terms are formed side by side, each
-        // adding its own terms in the gradient points' order, so each is the sum one centre at a
-        // time gives; the best is then chosen in the same order.
-        var scores = [Double](repeating: -1, count: width * height)
-        var bestScore = -1.0
-        var bestX = 0, bestY = 0
+    /// The best-scoring centre and every centre's score (−1 outside the contour).
+    struct Peak {
+        var scores: [Double]
+        var score: Double
+        var x: Int
+        var y: Int
+    }
+
+    /// Scores the centres inside the contour: darkness weight (255 − a 3×3 box blur) times the sum
+    /// of displacement terms. The centres go four at a time (a row's, left to right): the four
+    /// sums of their terms are formed side by side, each adding its own terms in the gradient
+    /// points' order, so each is the sum one centre at a time gives; the best is then chosen in
+    /// the same order.
+    @inline(__always)
+    static func bestCentre(_ patch: [Double], region: EyeRegion, _ gradients: GradientPoints) -> Peak {
+        let width = region.width
+        var peak = Peak(scores: [Double](repeating: -1, count: width * region.height), score: -1, x: 0, y: 0)
         var inside: [Int] = []
         inside.reserveCapacity(width)
-        for y in 1..<(height - 1) {
+        for y in 1..<(region.height - 1) {
             inside.removeAll(keepingCapacity: true)
-            for x in 1..<(width - 1) where Self.contains(polygon, Point2(Double(x), Double(y))) { inside.append(x) }
+            for x in 1..<(width - 1) where Self.contains(region.polygon, Point2(Double(x), Double(y))) { inside.append(x) }
             var start = 0
             while start < inside.count {
                 let lanes = Swift.min(4, inside.count - start)
                 var centreX = SIMD4<Double>(repeating: Double(inside[start + lanes - 1]))
                 for lane in 0..<lanes { centreX[lane] = Double(inside[start + lane]) }
-                let sums = Self.displacementSums(centreX: centreX, centreY: Double(y), pointX, pointY, unitX, unitY)
+                let sums = Self.displacementSums(centreX: centreX, centreY: Double(y), gradients.pointX, gradients.pointY,
+                                                 gradients.unitX, gradients.unitY)
                 for lane in 0..<lanes {
                     let x = inside[start + lane]
                     var blur = 0.0
                     for dy in -1...1 { for dx in -1...1 { blur += patch[(y + dy) * width + x + dx] } }
                     let weight = 255 - blur / 9
                     let score = weight * sums[lane]
-                    scores[y * width + x] = score
-                    if score > bestScore {
-                        bestScore = score
-                        bestX = x
-                        bestY = y
+                    peak.scores[y * width + x] = score
+                    if score > peak.score {
+                        peak.score = score
+                        peak.x = x
+                        peak.y = y
                     }
                 }
                 start += 4
             }
         }
-        guard bestScore > 0 else { return nil }
-        // Sub-pixel: a parabola through the peak and its neighbours, per axis.
-        func offset(_ before: Double, _ peak: Double, _ after: Double) -> Double {
+        return peak
+    }
+
+    /// The peak refined by a parabola through it and its neighbours, per axis (patch pixels).
+    @inline(__always)
+    static func subPixel(_ peak: Peak, width: Int) -> Point2 {
+        func offset(_ before: Double, _ centre: Double, _ after: Double) -> Double {
             guard before >= 0, after >= 0 else { return 0 }
-            let curvature = before - 2 * peak + after
+            let curvature = before - 2 * centre + after
             guard curvature < 0 else { return 0 }
             return Swift.max(-0.5, Swift.min(0.5, 0.5 * (before - after) / curvature))
         }
-        let best = Point2(
-            Double(bestX) + offset(scores[bestY * width + bestX - 1], bestScore, scores[bestY * width + bestX + 1]),
-            Double(bestY) + offset(scores[(bestY - 1) * width + bestX], bestScore, scores[(bestY + 1) * width + bestX]))
-        let centre = Point2(origin.x + (best.x + 0.5) / scale, origin.y + (best.y + 0.5) / scale)
-        let axis = cornerRight - cornerLeft
-        let relative = centre - cornerLeft
-        let squared = axis.dot(axis)
-        let normalized = Point2(relative.dot(axis) / squared, (axis.x * relative.y - axis.y * relative.x) / squared)
-        return PupilObservation(centre: centre, normalized: normalized)
+        let scores = peak.scores
+        return Point2(
+            Double(peak.x) + offset(scores[peak.y * width + peak.x - 1], peak.score, scores[peak.y * width + peak.x + 1]),
+            Double(peak.y) + offset(scores[(peak.y - 1) * width + peak.x], peak.score, scores[(peak.y + 1) * width + peak.x]))
     }
 
     /// For four centres on one row (x in `centreX`, all at `centreY`): the sum over the gradient

@@ -159,8 +159,8 @@ struct CalibrationProcedureTests {
 }
 
 extension CalibrationProcedureTests {
-    @Test("A target the fit rejects is retried alone; then the run goes on to validation")
-    func fitForcedRetry() throws {
+    @Test("A target the fit leaves short after dropping outliers is skipped; the run goes on to validation")
+    func fitSkipsAfterOutliers() throws {
         // 20 of the ~30 frames of a target must survive the fit
         var run = Run(layout: .nine, minimumSamples: 20)
         run.procedure.pressSpace()
@@ -178,17 +178,47 @@ extension CalibrationProcedureTests {
             features.timestampSeconds = run.time
             run.procedure.frame(features, faceFound: true, timeSeconds: run.time)
         }
-        guard case .retry(let index, let reason) = run.procedure.phase else {
-            Issue.record("expected the fit to ask for a retry, got \(run.procedure.phase)")
+        // Straight on to the first validation target, without target 9
+        #expect(run.procedure.phase == .target(index: 9))
+        let fitted = try #require(run.procedure.fitted)
+        #expect(fitted.skipped.map(\.point) == [8] && fitted.skipped[0].outliers)
+        #expect(fitted.skipped[0].description.hasPrefix("calibration point 9 at (192, 540) has "))
+        for _ in 0..<(5 * 47) where !run.procedure.isDone { run.frame() }
+        let outcome = try #require(run.procedure.outcome)
+        #expect(outcome.skippedReasons[8]?.contains("dropped as outliers") == true)
+    }
+
+    @Test("A target that falls short is offered once more: short again, it is skipped; S skips it at once")
+    func skipsAfterOneOffer() throws {
+        var run = Run(layout: .nine)
+        run.procedure.pressSpace()
+        // Target 1 with the eyes shut: offered again, and shut again: skipped, target 2 follows
+        run.frames(16)
+        run.frames(40, eyesOpen: false)
+        guard case .retry(0, _) = run.procedure.phase else {
+            Issue.record("expected an offer to show target 1 again, got \(run.procedure.phase)")
             return
         }
-        #expect(index == 8 && reason.contains("calibration point 9"))
         run.procedure.pressSpace()
-        #expect(run.procedure.phase == .target(index: 8))
-        run.frames(50)
-        // Straight on to the first validation target: targets 1–8 are not collected again.
-        #expect(run.procedure.phase == .target(index: 9))
-        #expect(run.procedure.fitted != nil)
+        run.frames(16)
+        run.frames(40, eyesOpen: false)
+        #expect(run.procedure.phase == .target(index: 1))
+        // Target 2 short too (the eyes shut throughout), skipped with S at the offer; target 3 follows
+        while run.procedure.phase == .target(index: 1) { run.frame(eyesOpen: false) }
+        guard case .retry(1, _) = run.procedure.phase else {
+            Issue.record("expected an offer to show target 2 again, got \(run.procedure.phase)")
+            return
+        }
+        run.procedure.pressSkip()
+        #expect(run.procedure.phase == .target(index: 2))
+        // The rest normally: 7 of 9 are enough; the outcome names both skipped targets and why
+        for _ in 0..<(12 * 47) where !run.procedure.isDone { run.frame() }
+        #expect(run.procedure.phase == .finished)
+        let outcome = try #require(run.procedure.outcome)
+        #expect(outcome.fit.skipped.map(\.point) == [0, 1])
+        #expect(outcome.skippedReasons[0]?.hasPrefix("calibration point 1 at (960, 540) has ") == true)
+        #expect(outcome.skippedReasons[0]?.contains("(needs 8): the eyes were closed in ") == true)
+        #expect(outcome.skippedReasons[1]?.contains("frames with a face") == true)
     }
 }
 

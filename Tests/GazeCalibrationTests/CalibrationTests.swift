@@ -62,11 +62,11 @@ struct CalibrationFitTests {
         #expect(report.accuracyPoints <= 1)
     }
 
-    @Test("Too few usable samples at a target: refused, naming the target")
+    @Test("Too few targets left after skipping: refused, naming each failed target and why")
     func refusesTooFewSamples() {
         var participant = ConstructedParticipant(generator: SeededGenerator(state: 5))
         var calibration = participant.points(.five)
-        // Given target 4 with only 5 of 36 frames having a pupil (the rest: eyes shut or face not normal)
+        // Given target 4 of 5 with only 5 of 36 frames having a pupil (the rest: eyes shut or face not normal)
         for index in 5..<36 {
             if index % 2 == 0 {
                 calibration[3].samples[index].pupilLeft = nil
@@ -75,13 +75,97 @@ struct CalibrationFitTests {
                 calibration[3].samples[index].trackingNormal = false
             }
         }
-        #expect(throws: CalibrationError.tooFewSamples(point: 3, target: calibration[3].target, usable: 5, collected: 36,
-                                                       needed: 8)) {
+        // Then 4 of 5 remain, fewer than the 5 a five-target calibration needs
+        let failed = SkippedCalibrationPoint(point: 3, target: calibration[3].target, usable: 5, collected: 36, needed: 8)
+        #expect(throws: CalibrationError.tooFewTargets(failed: [failed], remaining: 4, needed: 5, spread: true)) {
             try CalibrationFitter().fit(calibration)
         }
         #expect(throws: CalibrationError.tooFewPoints(have: 4, needed: 5)) {
             try CalibrationFitter().fit(Array(calibration.prefix(4)))
         }
+        // With nine targets, three of them failing leave 6 of the 7 needed: each is named
+        var nine = participant.points(.nine)
+        for index in [2, 5, 7] { nine[index].samples = Array(nine[index].samples.prefix(3)) }
+        do {
+            _ = try CalibrationFitter().fit(nine)
+            Issue.record("three failed targets of nine were accepted")
+        } catch {
+            #expect(error.description.hasPrefix("only 6 of 9 calibration targets kept enough usable samples (needs 7): "))
+            for index in [2, 5, 7] {
+                #expect(error.description.contains("calibration point \(index + 1) at (\(Int(nine[index].target.x)), "
+                                                   + "\(Int(nine[index].target.y))) has 3 usable samples of 3 (needs 8)"))
+            }
+        }
+    }
+
+    @Test("A target without usable samples is skipped; the fit goes on with the rest and stays exact")
+    func skipsABadTarget() throws {
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 6))
+        var calibration = participant.points(.nine)
+        // Given target 7 (a bottom corner) whose frames all lost the face's pupils
+        for index in calibration[6].samples.indices {
+            calibration[6].samples[index].pupilLeft = nil
+            calibration[6].samples[index].pupilRight = nil
+        }
+        // When fitted
+        let fit = try CalibrationFitter().fit(calibration)
+        // Then it is skipped, named, and the others map the validation targets exactly
+        #expect(fit.skipped == [SkippedCalibrationPoint(point: 6, target: calibration[6].target, usable: 0, collected: 36,
+                                                        needed: 8)])
+        #expect(fit.points.count == 9 && fit.points[6].meanErrorPoints == nil && fit.points[5].meanErrorPoints != nil)
+        let report = ValidationReport.measure(mapping: fit.mapping, targets: participant.points(.nine, validation: true),
+                                              geometry: nil)
+        #expect(report.accuracyPoints <= 1)
+        // Two skipped of nine still fit (7 remain); the minimum is a quarter lost, never below five
+        calibration[1].samples = []
+        #expect(try CalibrationFitter().fit(calibration).skipped.map(\.point) == [1, 6])
+        #expect([5, 8, 9, 13].map { CalibrationFitter().minimumTargets(of: $0) } == [5, 6, 7, 10])
+    }
+
+    @Test("Targets left only on one side of the screen are refused: they do not span it")
+    func refusesUnspreadTargets() {
+        var participant = ConstructedParticipant(generator: SeededGenerator(state: 8))
+        // Given eight targets, six in the left third of the screen and two on its right edge
+        let targets = [Point2(100, 100), Point2(600, 100), Point2(100, 540), Point2(600, 540), Point2(100, 980),
+                       Point2(600, 980), Point2(1820, 100), Point2(1820, 980)]
+        var points = targets.map { CalibrationPointSamples(target: $0, samples: participant.samples(at: $0, count: 30)) }
+        // When one right-edge target fails, the other still spans the screen: the fit goes on
+        points[6].samples = []
+        #expect((try? CalibrationFitter().fit(points))?.skipped.map(\.point) == [6])
+        // When both fail, 6 of 8 is enough by count, but they cover under half the screen's width: refused
+        points[7].samples = []
+        do {
+            _ = try CalibrationFitter().fit(points)
+            Issue.record("targets in a third of the screen were accepted")
+        } catch {
+            guard case .tooFewTargets(let failed, 6, 6, false) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(failed.map(\.point) == [6, 7])
+            #expect(error.description.contains("do not span the screen"))
+        }
+    }
+
+    @Test("Looking down is not a blink: narrowed eyes held through a target keep their frames; a blink's dip does not")
+    func judgesClosedEyesPerTarget() throws {
+        let judge = EyeClosureJudge()
+        func frame(_ openness: Double) -> GazeFeatures {
+            GazeFeatures(timestampSeconds: 0, pupilLeft: nil, pupilRight: nil, yawDegrees: 0, pitchDegrees: 0, headX: 0,
+                         headY: 0, opennessLeft: openness, opennessRight: openness + 0.02,
+                         appearance: EyeAppearance(landmarks: [Float](repeating: 0, count: 136),
+                                                   patches: [UInt8](repeating: 0, count: 256)))
+        }
+        // A look at a low target: the lids follow the eyes, openness 0.05–0.15 throughout
+        let down = (0..<30).map { frame(0.05 + 0.1 * Double($0 % 3) / 2) }
+        #expect(down.allSatisfy { !$0.eyesOpen })
+        #expect(judge.judged(down).allSatisfy { $0.eyesOpen })
+        // A blink at a target looked at with open eyes: its 5 frames are closed, the rest open
+        let blink = (0..<30).map { frame((10..<15).contains($0) ? 0.05 : 0.9) }
+        let judged = judge.judged(blink)
+        #expect(judged.indices.filter { !judged[$0].eyesOpen } == Array(10..<15))
+        // A narrowing that is not shut (openness 0.4 at a target of 0.9) is open
+        #expect(judge.judged((0..<30).map { frame($0 < 5 ? 0.4 : 0.9) }).allSatisfy { $0.eyesOpen })
     }
 
     @Test("Eyes that never move between targets cannot be mapped")

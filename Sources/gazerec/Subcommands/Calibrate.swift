@@ -27,8 +27,8 @@ extension Gazerec {
                 The terminal stands for the screen (make it full screen): targets appear one after \
                 the other, each filling its progress bar while you look at it; then validation targets \
                 measure the accuracy, reported per target and overall in screen points (and in degrees \
-                with --screen-size-mm and --distance-mm). Space starts or retries a point, Esc cancels \
-                without saving. The calibration's id goes to stdout; 'gazerec start' applies the newest \
+                with --screen-size-mm and --distance-mm). Space starts or shows a point again (S skips it), Esc \
+                cancels without saving. The calibration's id goes to stdout; 'gazerec start' applies the newest \
                 one for its screen. Without a terminal, --script FILE gives the target schedule (see \
                 docs/Calibration.md), so a video of someone following known targets calibrates end to end.
                 """)
@@ -183,15 +183,22 @@ enum CalibrationReport {
             number += 1
             rows.append(["\(number)", Formatting.fixed(target.position.x, 0), Formatting.fixed(target.position.y, 0),
                          "\(target.collected)", target.used.map(String.init) ?? "-",
-                         target.meanErrorPoints.map { Formatting.fixed($0, 1) } ?? "-"])
+                         target.skipped != nil ? "skipped" : target.meanErrorPoints.map { Formatting.fixed($0, 1) } ?? "-"])
         }
         out += Formatting.table(rows)
+        out += skippedLines(record)
         if let report = record.validation {
             out += validationTable(report, degrees: record.geometry != nil)
             if report.accuracyPoints.isFinite { out += overall(report) + "; " }
         }
         out += "fit error between targets (cross-validated) \(Formatting.fixed(record.crossValidationErrorPoints, 1)) pt\n"
         return out
+    }
+
+    /// One warning line per calibration target the fit went on without, naming it and why.
+    static func skippedLines(_ record: CalibrationRecord) -> String {
+        record.targets.filter { $0.kind == .calibration }.compactMap(\.skipped)
+            .map { "warning: skipped \($0)\n" }.joined()
     }
 
     /// One row per validation target: samples, accuracy and precision (and in degrees).

@@ -67,7 +67,7 @@ struct CalibrationView {
                 : "validation \(index - calibrationCount + 1)/\(validationCount)"
             var status = " \(number)  "
             if case .retry(_, let reason) = procedure.phase {
-                status += "\u{1B}[1;31mtoo few samples: \(reason)\u{1B}[0m  Space retries  Esc cancels"
+                status += "\u{1B}[1;31mtoo few samples: \(reason)\u{1B}[0m  Space shows it again  S skips it  Esc cancels"
             } else if procedure.faceLost {
                 status += "\u{1B}[1;31mface lost: paused until the camera sees your face again\u{1B}[0m  Esc cancels"
             } else if procedure.settling {

@@ -50,6 +50,7 @@ struct ProcedureRunner {
                 for key in terminal.keys() {
                     switch key {
                     case .space: procedure.pressSpace()
+                    case .skip: procedure.pressSkip()
                     case .escape, .quit: procedure.abort()
                     }
                 }

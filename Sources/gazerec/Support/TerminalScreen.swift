@@ -94,6 +94,8 @@ final class TerminalScreen {
         case space
         case escape
         case quit
+        /// S: skip a calibration target that fell short.
+        case skip
     }
 
     /// Keys pressed since the last call. Escape sequences (arrows, function keys, terminal
@@ -109,6 +111,7 @@ final class TerminalScreen {
             switch byte {
             case 0x20: keys.append(.space)
             case UInt8(ascii: "q"), UInt8(ascii: "Q"): keys.append(.quit)
+            case UInt8(ascii: "s"), UInt8(ascii: "S"): keys.append(.skip)
             case 0x1B:
                 if index < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
                     index += 1
