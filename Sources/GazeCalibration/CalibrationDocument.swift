@@ -17,8 +17,7 @@ public struct CalibrationDocumentError: Error, CustomStringConvertible, Equatabl
     }
 
     public var description: String {
-        "cannot read \(source): \(path.isEmpty ? "" : path + ": ")\(reason). "
-            + "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
+        "cannot read \(source): \(path.isEmpty ? "" : path + ": ")\(reason)."
     }
 }
 

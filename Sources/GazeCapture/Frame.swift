@@ -35,8 +35,7 @@ public protocol FrameSource: AnyObject {
 
 /// Why a frame source failed, each a sentence a user can act on.
 ///
-/// Which command lists a camera's formats and controls is the command line's to add (its `ErrorHints`),
-/// except in `badControl`, whose whole sentence, pointer included, a test of this module states.
+/// Which command lists a camera's formats and controls is the command line's to add (its `ErrorHints`).
 public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case cannotOpenVideo(path: String, reason: String)
     case decodingFailed(path: String, frame: Int, reason: String)
@@ -77,7 +76,7 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
         case let .cannotWriteVideo(path, reason):
             return "cannot write the video \(path): \(reason). Check the folder exists and has room."
         case let .badControl(path, detail):
-            return "camera \(path): \(detail). See its controls in 'gazerec devices'."
+            return "camera \(path): \(detail)."
         }
     }
 }

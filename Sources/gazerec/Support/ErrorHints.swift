@@ -45,6 +45,10 @@ enum ErrorHints {
             return "List its formats with 'gazerec devices'."
         case CaptureError.unknownControl:
             return "See them with their ranges in 'gazerec devices'."
+        case CaptureError.badControl:
+            return "See its controls in 'gazerec devices'."
+        case is CalibrationDocumentError:
+            return "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
         case VisionError.modelMissing:
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case VisionError.modelUnreadable:
