@@ -353,7 +353,7 @@ struct LabServerTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 1, "\(message)")
         let lines = message.split(separator: "\n").filter { $0.contains("error:") }
-        #expect(lines.count == 1 && (lines.first?.contains("was lost") == true || lines.first?.contains("cannot connect") == true),
+        #expect(lines.count == 1 && (lines.first?.contains("was lost") == true || lines.first?.contains("cannot reach the lab server at 127.0.0.1:\(port): ") == true),
                 "\(message)")
         #expect(try Binary.run(["export", "--all"], environment: environment).stdoutData == before)
 
