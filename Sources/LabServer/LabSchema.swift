@@ -223,7 +223,10 @@ extension LabSchema {
                 IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_analysis') THEN
                     REVOKE ALL ON gazerec_schema, session, session_document, gaze_sample, calibration FROM gazerec_analysis;
                     IF NOT pg_has_role('gazerec_analysis', '\(analystsRole)', 'MEMBER') THEN
-                        GRANT \(analystsRole) TO gazerec_analysis;
+                        BEGIN  -- a set-up of another database may grant it at the same moment
+                            GRANT \(analystsRole) TO gazerec_analysis;
+                        EXCEPTION WHEN unique_violation THEN NULL;
+                        END;
                     END IF;
                 END IF;
             END $$
