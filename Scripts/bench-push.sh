@@ -14,8 +14,11 @@ gazerec="$(swift build -c release --show-bin-path)/gazerec"
 work="$(mktemp -d)"
 database="gazerec_bench_$$"
 admin="$GAZEREC_TEST_POSTGRES_ADMIN"
-trap 'rm -rf "$work"; psql -q "$admin" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" > /dev/null 2>&1 || true' EXIT
-server="postgres://gazerec_analysis@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"
+role="bench-station-$$"
+trap 'rm -rf "$work"; psql -q "$admin" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "DROP ROLE IF EXISTS \"$role\"" > /dev/null 2>&1 || true' EXIT
+lab="postgres://gazerec_admin@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"
+server="postgres://$role@127.0.0.1:$GAZEREC_TEST_POSTGRES_PORT/$database"  # the station's own role (its password: lab-secret)
+echo lab-secret > "$work/password"
 export GAZEREC_DATABASE="$work/station.sqlite"
 id=$(python3 Scripts/make_session.py "$seconds" 60 "$work/session.json")
 rounds="${ROUNDS:-3}"
@@ -33,12 +36,14 @@ measure "import into the station" "$gazerec" import "$work/session.json"
 # export, so both see the same machine; each figure below is the best of the rounds.
 for round in $(seq "$rounds"); do
   echo "round $round of $rounds"
-  psql -q "$admin" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database OWNER gazerec_analysis" > /dev/null
-  "$gazerec" --database "$server" list > /dev/null 2>&1 || true   # the schema, as the analysis role
+  psql -q "$admin" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" \
+    -c "DROP ROLE IF EXISTS \"$role\"" -c "CREATE DATABASE $database" > /dev/null
+  "$gazerec" lab init --server "$lab" 2> /dev/null   # the schema and its rules, as the lab's admin does
+  "$gazerec" lab add-station "$role" --server "$lab" --password-file "$work/password" > /dev/null 2>&1
   measure "push to the local server" "$gazerec" push "$server" "$id"
   measure "push again (unchanged)" "$gazerec" push "$server" "$id"
   measure "export from the station" "$gazerec" export "$id" --output "$work/station.json"
-  measure "export from the server" "$gazerec" --database "$server" export "$id" --output "$work/server.json"
+  measure "export from the server" "$gazerec" --database "$lab" export "$id" --output "$work/server.json"
   cmp -s "$work/station.json" "$work/server.json" && echo "  exports identical: yes" || echo "  exports identical: NO"
 done
 # This VM's speed varies 3-4x from machine to machine: the push beside the station's own export,

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Starts a private PostgreSQL server for gazerec's lab-server tests and benchmarks (or for trying
 # `gazerec push` on one machine): a cluster in a folder of its own, on 127.0.0.1 at a port of its
-# own, with the two roles docs/Lab.md describes and passwords in a PGPASSFILE. Idempotent: a
-# running cluster is reused. Prints the environment to use, as `export` lines:
+# own, with passwords in a PGPASSFILE: the administrator gazerec_admin, the two shared roles of
+# schema 2 (gazerec_analysis, gazerec_station: the migration tests' old lab) and, for every other
+# role, 'lab-secret' (the station and analyst roles tests make with `gazerec lab add-station` and
+# `add-analyst`, reading that password from a file). Idempotent: a running cluster is reused. Prints the environment to use, as `export` lines:
 #   eval "$(Scripts/setup-postgres.sh)"
 # `Scripts/setup-postgres.sh stop` stops that cluster (tests of a server going away).
 # Installs Debian's postgresql when missing (Scripts/setup-system.sh lists it).
@@ -51,6 +53,7 @@ cat > "$pgpass" <<PASS
 127.0.0.1:$port:*:gazerec_admin:gazerec-superuser
 127.0.0.1:$port:*:gazerec_analysis:analysis-secret
 127.0.0.1:$port:*:gazerec_station:station-secret
+127.0.0.1:$port:*:*:lab-secret
 PASS
 chmod 600 "$pgpass"
 export PGPASSFILE="$pgpass"

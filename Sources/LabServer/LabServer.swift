@@ -12,157 +12,22 @@ import SessionStore
 ///   (`gaze_sample`, for SQL), and a `calibration` row per calibration document.
 ///   Each push of a session is one transaction: the server has it whole or not at all.
 /// ROLES
-///   `gazerec_station` may read and insert; `gazerec_analysis` may also replace and delete. The
-///   schema's owner (the analysis role) creates or migrates it; grants go to whichever of the
-///   two roles exist (docs/Lab.md).
+///   One login role per station and per analyst, members of `gazerec_stations` and
+///   `gazerec_analysts` (`LabAdministration`). The server records who pushed (the login role) and
+///   enforces what each may do (`LabSchema`): a station adds its own sessions and reads only those;
+///   an analyst reads, replaces and deletes any.
 public final class LabServer {
     public typealias Rows = PostgresConnection.Rows
-    public static let schemaVersion = 2
+    public static let schemaVersion = LabSchema.version
     public let connection: PostgresConnection
 
-    /// Connects and brings the schema up to date (creating it on an empty database, when allowed).
+    /// Connects, as a station or an analyst, to a database whose schema the lab's admin has set up
+    /// at this gazerec's version (`LabAdministration.setUp`).
     public init(address: String) throws {
         connection = try PostgresConnection(address: address)
-        try migrate()
+        try LabSchema.requireCurrent(connection)
     }
 
-    private func migrate() throws {
-        let present = try connection.query("SELECT to_regclass('gazerec_schema') IS NOT NULL").values.first?.first == "t"
-        var version = 0
-        if present {
-            version = Int(try connection.query("SELECT COALESCE(MAX(version), 0) FROM gazerec_schema").values.first?.first.flatMap { $0 } ?? "0") ?? 0
-        }
-        if version > Self.schemaVersion { throw LabServerError.newerSchema(version: version, known: Self.schemaVersion) }
-        guard version < Self.schemaVersion else { return }
-        do {
-            try connection.transaction {
-                // Two stations migrating at once: the second waits, then finds the work done.
-                try connection.query("SELECT pg_advisory_xact_lock(724513)")
-                try connection.query("CREATE TABLE IF NOT EXISTS gazerec_schema (version integer PRIMARY KEY, "
-                                     + "applied_at timestamptz NOT NULL DEFAULT now())")
-                let current = Int(try connection.query("SELECT COALESCE(MAX(version), 0) FROM gazerec_schema")
-                    .values.first?.first.flatMap { $0 } ?? "0") ?? 0
-                if current < 1 { try migration1() }
-                if current < 2 { try migration2() }
-            }
-        } catch LabServerError.statement(let state, let reason) where state == "42501" {
-            throw LabServerError.notPermitted(reason: "the server has no gazerec schema yet and this role may not create "
-                                              + "it (\(reason)); connect once as the analysis role")
-        }
-    }
-
-    private func migration1() throws {
-        try connection.query("""
-            CREATE TABLE session (
-                id text PRIMARY KEY,
-                app_id text NOT NULL,
-                begin_time double precision NOT NULL,
-                end_time double precision,
-                station text,
-                host text NOT NULL,
-                pushed_at timestamptz NOT NULL DEFAULT now(),
-                pushed_by text NOT NULL DEFAULT current_user,
-                gaze_samples integer NOT NULL,
-                document bytea NOT NULL
-            )
-            """)
-        try connection.query("""
-            CREATE TABLE gaze_sample (
-                session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE,
-                seq integer NOT NULL,
-                timestamp double precision NOT NULL,
-                x double precision NOT NULL,
-                y double precision NOT NULL,
-                tracking_state text NOT NULL,
-                PRIMARY KEY (session_id, seq)
-            )
-            """)
-        try connection.query("""
-            CREATE TABLE calibration (
-                id text PRIMARY KEY,
-                station text,
-                host text NOT NULL,
-                pushed_at timestamptz NOT NULL DEFAULT now(),
-                document bytea NOT NULL
-            )
-            """)
-        try grant(["session", "gaze_sample", "calibration"])
-        try connection.query("INSERT INTO gazerec_schema (version) VALUES (1)")
-    }
-
-    /// Version 2: a session's document in parts of a mebibyte (`session_document`), streamed in
-    /// and out so neither side holds a whole hour in memory, and its SHA-256 and length on the
-    /// session row, so a push of an unchanged session sends nothing. Documents already stored move
-    /// into one part each. Scan-path rows leave with their session by a trigger, not a foreign key,
-    /// and are found by a BRIN index on the session, not a B-tree primary key.
-    private func migration2() throws {
-        try connection.query("""
-            CREATE TABLE session_document (
-                session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
-                part integer NOT NULL,
-                bytes bytea NOT NULL,
-                PRIMARY KEY (session_id, part)
-            )
-            """)
-        // JSON compresses about fourfold; lz4 does it at memory speed where the server has it.
-        try connection.query("""
-            DO $$ BEGIN
-                ALTER TABLE session_document ALTER COLUMN bytes SET COMPRESSION lz4;
-            EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN NULL;
-            END $$
-            """)
-        try connection.query("ALTER TABLE session ADD COLUMN document_sha256 bytea, ADD COLUMN document_bytes bigint")
-        try connection.query("INSERT INTO session_document (session_id, part, bytes) SELECT id, 0, document FROM session")
-        try connection.query("UPDATE session SET document_sha256 = sha256(document), document_bytes = length(document)")
-        try connection.query("""
-            ALTER TABLE session ALTER COLUMN document_sha256 SET NOT NULL, ALTER COLUMN document_bytes SET NOT NULL,
-                DROP COLUMN document
-            """)
-        // A foreign-key check per scan-path row cost three times the rows' own insertion, and the
-        // primary key's B-tree as much again: the rows go with their session through a trigger
-        // (only gazerec and the analysis role delete sessions), and a BRIN index finds a session's
-        // rows, which a push writes contiguously (a fraction of the insertion cost).
-        try connection.query("""
-            DO $$ DECLARE name text; BEGIN
-                FOR name IN SELECT conname FROM pg_constraint
-                            WHERE conrelid = 'gaze_sample'::regclass AND contype IN ('f', 'p') LOOP
-                    EXECUTE format('ALTER TABLE gaze_sample DROP CONSTRAINT %I', name);
-                END LOOP;
-            END $$
-            """)
-        try connection.query("CREATE INDEX gaze_sample_session ON gaze_sample USING brin (session_id)")
-        try connection.query("""
-            CREATE FUNCTION gazerec_delete_gaze_samples() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                DELETE FROM gaze_sample WHERE session_id = OLD.id;
-                RETURN OLD;
-            END $$
-            """)
-        try connection.query("""
-            CREATE TRIGGER session_gaze_samples AFTER DELETE ON session FOR EACH ROW
-                EXECUTE FUNCTION gazerec_delete_gaze_samples()
-            """)
-        try grant(["session_document"])
-        try connection.query("INSERT INTO gazerec_schema (version) VALUES (2)")
-    }
-
-    /// Stations may read and insert; the analysis role may also update and delete (whichever of
-    /// the two roles exist).
-    private func grant(_ tables: [String]) throws {
-        let list = tables.joined(separator: ", ")
-        try connection.query("""
-            DO $$ BEGIN
-                IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_station') THEN
-                    GRANT SELECT, INSERT ON \(list) TO gazerec_station;
-                    GRANT SELECT ON gazerec_schema TO gazerec_station;
-                END IF;
-                IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'gazerec_analysis') THEN
-                    GRANT SELECT, INSERT, UPDATE, DELETE ON \(list) TO gazerec_analysis;
-                    GRANT SELECT ON gazerec_schema TO gazerec_analysis;
-                END IF;
-            END $$
-            """)
-    }
 
     /// What a push did to one session or calibration.
     public enum Outcome: String, Sendable {
@@ -178,8 +43,7 @@ public final class LabServer {
     /// the same document, refused when it has another (unless `replace`, which needs a role that
     /// may delete). The document (the bytes `gazerec export ID` writes) streams from the export
     /// into parts as it is written, digested on the way; the scan path follows as rows.
-    public func push(sessionID id: String, from database: SessionDatabase, station: String?, host: String,
-                     replace: Bool) throws -> Outcome {
+    public func push(sessionID id: String, from database: SessionDatabase, host: String, replace: Bool) throws -> Outcome {
         let summary = try database.summary(id: id)
         return try store(table: "session", id: id, storedDigest: "document_sha256", replace: replace, digest: {
             let sink = DigestSink()
@@ -194,12 +58,11 @@ public final class LabServer {
             }
             let samples = try database.scanPath(id: id).samples
             try connection.query("""
-                INSERT INTO session (id, app_id, begin_time, end_time, station, host, gaze_samples, document_sha256,
-                                     document_bytes)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                INSERT INTO session (id, app_id, begin_time, end_time, host, gaze_samples, document_sha256, document_bytes)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 """, values: [.text(id), .text(summary.header.appID), .text(String(summary.header.beginTimeSeconds)),
                               summary.header.endTimeSeconds.map { .text(String($0)) } ?? .null,
-                              station.map { .text($0) } ?? .null, .text(host), .text(String(samples.count)),
+                              .text(host), .text(String(samples.count)),
                               .binary(Data(document.sha256)), .text(String(document.length))])
             try connection.copyIn("""
                 COPY gaze_sample (session_id, seq, timestamp, x, y, tracking_state) FROM STDIN (FORMAT binary)
@@ -225,23 +88,35 @@ public final class LabServer {
     }
 
     /// Sends one calibration document (same rules as sessions).
-    public func pushCalibration(id: String, document: Data, station: String?, host: String, replace: Bool) throws -> Outcome {
+    public func pushCalibration(id: String, document: Data, host: String, replace: Bool) throws -> Outcome {
         try store(table: "calibration", id: id, storedDigest: "sha256(document)", replace: replace, digest: {
             let sink = DigestSink()
             try document.withUnsafeBytes { try sink.write($0) }
             return sink.finish().sha256
         }, insert: {
-            try connection.query("INSERT INTO calibration (id, station, host, document) VALUES ($1, $2, $3, $4)",
-                                 values: [.text(id), station.map { .text($0) } ?? .null, .text(host), .binary(document)])
+            try connection.query("INSERT INTO calibration (id, host, document) VALUES ($1, $2, $3)",
+                                 values: [.text(id), .text(host), .binary(document)])
         })
     }
 
     /// The rule both pushes follow, in one transaction under a lock on the id (two stations pushing
     /// the same id: the second waits for the first): a stored document with the same SHA-256
     /// (`storedDigest`, an SQL expression, against `digest()`) is left, another is an error unless
-    /// `replace` (then deleted first), and `insert` adds the new one.
+    /// `replace` (then deleted first), and `insert` adds the new one. Who pushed each row is the
+    /// server's to record (`LabSchema`), not the client's to say. An id the role cannot see but the
+    /// server has (another station's) fails on its unique key.
     private func store(table: String, id: String, storedDigest: String, replace: Bool, digest: () throws -> [UInt8],
                        insert: () throws -> Void) throws -> Outcome {
+        do {
+            return try storeOnce(table: table, id: id, storedDigest: storedDigest, replace: replace, digest: digest,
+                                 insert: insert)
+        } catch LabServerError.statement(let state, _) where state == "23505" {
+            throw LabServerError.pushedByAnotherRole(sessionID: table == "session" ? id : "\(table) \(id)")
+        }
+    }
+
+    private func storeOnce(table: String, id: String, storedDigest: String, replace: Bool, digest: () throws -> [UInt8],
+                           insert: () throws -> Void) throws -> Outcome {
         try permitted {
             try connection.transaction {
                 try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [table + " " + id])

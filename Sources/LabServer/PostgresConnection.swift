@@ -16,11 +16,13 @@ public final class PostgresConnection {
     public init(address: String) throws {
         self.address = address
         if Self.hasPassword(address) { throw LabServerError.passwordInAddress }
-        guard let connection = PQconnectdb(address) else { throw LabServerError.cannotConnect(address: address, reason: "out of memory") }
+        guard let connection = PQconnectdb(address) else {
+            throw LabServerError.cannotConnect(server: Self.endpoint(of: address), reason: "out of memory")
+        }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.message(PQerrorMessage(connection))
+            let reason = Self.connectionFailure(PQerrorMessage(connection).map { String(cString: $0) } ?? "")
             PQfinish(connection)
-            throw LabServerError.cannotConnect(address: address, reason: reason)
+            throw LabServerError.cannotConnect(server: Self.endpoint(of: address), reason: reason)
         }
         handle = connection
         // The server's notices (a shutdown's WARNING) are not gazerec's messages: errors say what matters.
@@ -47,6 +49,62 @@ public final class PostgresConnection {
         guard let text else { return "unknown error" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// `HOST:PORT` of an address, as libpq reads it (its defaults where the address names none), for
+    /// messages about a server that could not be reached.
+    static func endpoint(of address: String) -> String {
+        var host = ProcessInfo.processInfo.environment["PGHOST"] ?? "localhost"
+        var port = ProcessInfo.processInfo.environment["PGPORT"] ?? "5432"
+        if let options = PQconninfoParse(address, nil) {
+            defer { PQconninfoFree(options) }
+            var option = options
+            while let keyword = option.pointee.keyword {
+                if let value = option.pointee.val, value.pointee != 0 {
+                    switch String(cString: keyword) {
+                    case "host", "hostaddr": host = String(cString: value)
+                    case "port": port = String(cString: value)
+                    default: break
+                    }
+                }
+                option += 1
+            }
+        }
+        return "\(host):\(port)"
+    }
+
+    /// libpq's connection failure as one clause of ours: the reason of its last attempt ("connection
+    /// refused", "password authentication failed for user …"), without its "connection to server at
+    /// …" prefix, its severity or its hint lines.
+    static func connectionFailure(_ text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let attempts = lines.filter { !$0.isEmpty && !$0.hasPrefix("Is the server running") && !$0.hasPrefix("HINT:") }
+        var reason = attempts.last ?? "unknown error"
+        if let range = reason.range(of: " failed: ") { reason = String(reason[range.upperBound...]) }
+        for severity in ["FATAL:", "ERROR:"] where reason.hasPrefix(severity) {
+            reason = reason.dropFirst(severity.count).trimmingCharacters(in: .whitespaces)
+        }
+        if let first = reason.first, first.isUppercase, reason.dropFirst().first?.isLowercase == true {
+            reason = first.lowercased() + reason.dropFirst()
+        }
+        if text.contains("Is the server running") { reason += "; is the server running and accepting TCP/IP connections?" }
+        return reason
+    }
+
+    /// The server's host, port and database as the connection uses them.
+    public var endpoint: (host: String, port: String, database: String) {
+        (PQhost(handle).map { String(cString: $0) } ?? "", PQport(handle).map { String(cString: $0) } ?? "",
+         PQdb(handle).map { String(cString: $0) } ?? "")
+    }
+
+    /// A password as the verifier the server stores (SCRAM-SHA-256), computed here so the password
+    /// itself never travels or lands in the server's log.
+    public func passwordVerifier(_ password: String, role: String) throws -> String {
+        guard let verifier = PQencryptPasswordConn(handle, password, role, "scram-sha-256") else {
+            throw LabServerError.server(address: address, reason: Self.message(PQerrorMessage(handle)))
+        }
+        defer { PQfreemem(verifier) }
+        return String(cString: verifier)
     }
 
     /// Whether the connection uses TLS.
@@ -208,21 +266,35 @@ public final class PostgresConnection {
 /// What can go wrong with a lab server, each a sentence a user can act on.
 public enum LabServerError: Error, CustomStringConvertible, Equatable {
     case passwordInAddress
-    case cannotConnect(address: String, reason: String)
+    case cannotConnect(server: String, reason: String)
     case connectionLost(address: String, reason: String)
     case server(address: String, reason: String)
     case statement(state: String, reason: String)
     case conflict(sessionID: String)
     case notPermitted(reason: String)
     case newerSchema(version: Int, known: Int)
+    /// The database has no gazerec schema: the lab's admin has not set it up.
+    case noSchema(address: String)
+    /// The database's schema is older than this gazerec's: the lab's admin migrates it.
+    case olderSchema(version: Int, known: Int)
+    /// A station or analyst name that cannot be a role of ours.
+    case badRoleName(name: String, reason: String)
+    /// A station or analyst name some role of the server already has.
+    case roleTaken(name: String)
+    /// The role setting up a lab or adding roles is not an administrator of the server.
+    case notAdministrator(role: String, reason: String)
+    /// The session's id is on the server, pushed by another role whose sessions this one cannot read.
+    case pushedByAnotherRole(sessionID: String)
 
     public var description: String {
         switch self {
         case .passwordInAddress:
             return "the server address holds a password; passwords come from PGPASSFILE, ~/.pgpass or PGPASSWORD, "
                 + "never from a command line (where other users can read it). Remove it from the address."
-        case let .cannotConnect(address, reason):
-            return "cannot connect to \(address): \(reason)"
+        case let .cannotConnect(server, reason):
+            var text = "cannot reach the lab server at \(server): \(reason)"
+            if reason.contains("password") { text += ". The role's password comes from PGPASSFILE, ~/.pgpass or PGPASSWORD" }
+            return text
         case let .connectionLost(address, reason):
             return "the connection to \(address) was lost: \(reason). Nothing half-written stays on the server; "
                 + "push again when it is back."
@@ -234,9 +306,26 @@ public enum LabServerError: Error, CustomStringConvertible, Equatable {
             return "session \(id) is already on the server with other content. Push it with the replacement allowed "
                 + "(by a role that may delete) to overwrite it, or leave it out."
         case let .notPermitted(reason):
-            return "not permitted: \(reason). Stations may add sessions; only the analysis role may replace or delete."
+            return "not permitted: \(reason). A station adds its own sessions and changes nothing already pushed; "
+                + "only an analyst role may replace or delete."
         case let .newerSchema(version, known):
             return "the server's gazerec schema is version \(version), newer than this gazerec knows (\(known)). Update gazerec."
+        case let .noSchema(address):
+            return "\(address) has no gazerec schema yet: the lab's admin creates it, with its roles, "
+                + "connecting as an administrator of the server."
+        case let .olderSchema(version, known):
+            return "the server's gazerec schema is version \(version), older than this gazerec's (\(known)): the lab's admin "
+                + "migrates it, connecting as an administrator of the server."
+        case let .badRoleName(name, reason):
+            return "'\(name)' cannot name a station or analyst: \(reason). Use lower-case letters, digits, '_' and '-', "
+                + "starting with a letter, at most 63 characters."
+        case let .roleTaken(name):
+            return "the server already has a role named '\(name)'. Choose another name (each station and analyst has its own role)."
+        case let .notAdministrator(role, reason):
+            return "\(role) may not set up a lab (\(reason)): connect as an administrator of the server, such as postgres."
+        case let .pushedByAnotherRole(id):
+            return "session \(id) is already on the server, pushed by another role, whose sessions this role may neither "
+                + "read nor replace. Leave it out, or ask an analyst to look at it."
         }
     }
 }

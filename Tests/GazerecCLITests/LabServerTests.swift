@@ -11,19 +11,48 @@ struct LabServerTests {
     static var admin: String? { environment["GAZEREC_TEST_POSTGRES_ADMIN"] }
     static let reason: Comment = "needs a PostgreSQL server: run the tests through Scripts/test.sh, or eval \"$(Scripts/setup-postgres.sh)\" first"
 
-    /// A fresh server database owned by the analysis role, and the two roles' addresses to it.
+    /// A fresh server database set up by `gazerec lab init` (unless `initialised` is false), with an
+    /// analyst and a station role of its own made by `gazerec lab add-analyst|add-station`, and
+    /// their addresses. Roles belong to the whole server, so their names carry the database's suffix.
     struct Lab {
-        let name = "gazerec_test_" + UUID().uuidString.prefix(8).lowercased()
+        static let password = "lab-secret"  // Scripts/setup-postgres.sh's PGPASSFILE gives it to every other role
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        var name: String { "gazerec_test_" + suffix }
         let port = LabServerTests.environment["GAZEREC_TEST_POSTGRES_PORT"] ?? "54329"
-        var analysis: String { "postgres://gazerec_analysis@127.0.0.1:\(port)/\(name)" }
-        var station: String { "postgres://gazerec_station@127.0.0.1:\(port)/\(name)" }
+        var admin: String { "postgres://gazerec_admin@127.0.0.1:\(port)/\(name)" }
+        var analysis: String { "postgres://analyst-\(suffix)@127.0.0.1:\(port)/\(name)" }
+        var station: String { "postgres://station-\(suffix)@127.0.0.1:\(port)/\(name)" }
+        var stationRole: String { "station-\(suffix)" }
+        var roles: [String] { ["analyst-\(suffix)", "station-\(suffix)", "second-\(suffix)"] }
 
-        init() throws {
-            let made = try psql(LabServerTests.admin!, "CREATE DATABASE \(name) OWNER gazerec_analysis")
+        init(initialised: Bool = true) throws {
+            let made = try psql(LabServerTests.admin!, "CREATE DATABASE \(name)")
             try #require(made.status == 0, "\(made.stderr)")
+            if initialised { try setUp() }
         }
 
-        func drop() { _ = try? psql(LabServerTests.admin!, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        /// `gazerec lab init`, then the analyst's and the station's roles.
+        func setUp() throws {
+            let initialised = try Binary.run(["lab", "init", "--server", admin])
+            try #require(initialised.status == 0, "\(initialised.stderr)")
+            _ = try addRole("add-analyst", "analyst-\(suffix)")
+            _ = try addRole("add-station", "station-\(suffix)")
+        }
+
+        /// A role made by `gazerec lab add-station|add-analyst`; returns the address it printed.
+        func addRole(_ command: String, _ role: String) throws -> String {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("gazerec-password-\(UUID().uuidString)").path
+            try (Self.password + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let added = try Binary.run(["lab", command, role, "--server", admin, "--password-file", file])
+            try #require(added.status == 0, "\(added.stderr)")
+            return added.stdout.trimmingCharacters(in: .newlines)
+        }
+
+        func drop() {
+            _ = try? psql(LabServerTests.admin!, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            for role in roles { _ = try? psql(LabServerTests.admin!, "DROP ROLE IF EXISTS \"\(role)\"") }
+        }
 
         /// One value from the server, as the analysis role sees it.
         func value(_ sql: String) throws -> String {
@@ -56,12 +85,9 @@ struct LabServerTests {
         defer { folder.remove() }
         let (environment, ids) = try Self.station(folder, name: "station", samples: 3_000)
 
-        // A station cannot create the schema; the analysis role does on its first connection.
-        let early = try Binary.run(["push", lab.station, "--all"], environment: environment)
-        #expect(early.status == 1 && early.stderr.contains("no gazerec schema yet"), "\(early.stderr)")
         #expect(try Binary.run(["--database", lab.analysis, "list", "--ids"]).status == 0)
 
-        let pushed = try Binary.run(["push", lab.station, "--all", "--station", "room-1"], environment: environment)
+        let pushed = try Binary.run(["push", lab.station, "--all"], environment: environment)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(Set(pushed.stdout.split(separator: "\n").map(String.init)) == Set(ids.map { "\($0)\tadded" }))
         for id in ids {
@@ -87,7 +113,7 @@ struct LabServerTests {
         let unknown = try Binary.run(["--database", lab.analysis, "export", "FFFFFFFF"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no session FFFFFFFF in postgres://"), "\(unknown.stderr)")
         #expect(try lab.value("SELECT string_agg(DISTINCT station || ' ' || pushed_by, ',') FROM session")
-                == "room-1 gazerec_station")
+                == "\(lab.stationRole) \(lab.stationRole)")
         #expect(try lab.value("SELECT count(*) FROM gaze_sample WHERE session_id = '\(ids.last!)'") == "3000")
 
         let again = try Binary.run(["push", lab.station, "--all"], environment: environment)
@@ -135,7 +161,7 @@ struct LabServerTests {
     @Test("a server of schema 1 (whole documents in the session row) is migrated: its sessions export as before and push unchanged",
           .enabled(if: admin != nil, reason))
     func migratesSchemaOne() throws {
-        let lab = try Lab()
+        let lab = try Lab(initialised: false)
         defer { lab.drop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -166,21 +192,25 @@ struct LabServerTests {
         }
         let file = folder.path("schema1.sql")
         try sql.write(toFile: file, atomically: true, encoding: .utf8)
-        let loaded = try Binary.runProcess("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1", lab.analysis, "-f", file])
+        let loaded = try Binary.runProcess("/usr/bin/psql", ["-q", "-v", "ON_ERROR_STOP=1", lab.admin, "-f", file])
         try #require(loaded.status == 0, "\(loaded.stderr)")
 
-        // A station cannot migrate; the analysis role's first connection does.
-        let early = try Binary.run(["push", lab.station, "--all"], environment: environment)
-        #expect(early.status == 1 && early.stderr.contains("connect once as the analysis role"), "\(early.stderr)")
+        // The old shared station role cannot migrate; the lab's admin does, with `gazerec lab init`.
+        let old = "postgres://gazerec_station@127.0.0.1:\(lab.port)/\(lab.name)"
+        let early = try Binary.run(["push", old, "--all"], environment: environment)
+        #expect(early.status == 1 && early.stderr.contains("version 1, older than this gazerec's (3)")
+                && early.stderr.contains("gazerec lab init"), "\(early.stderr)")
+        try lab.setUp()
         for id in ids {
             let remote = try Binary.run(["--database", lab.analysis, "export", id])
             #expect(remote.status == 0 && remote.stdoutData == exports[id], "\(id): \(remote.stderr)")
         }
-        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "2")
+        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "3")
         #expect(try lab.value("SELECT count(*) FROM session_document") == String(ids.count))
         #expect(try lab.value("SELECT bool_and(document_bytes = octet_length(bytes) AND document_sha256 = sha256(bytes)) "
                               + "FROM session JOIN session_document ON session_id = id") == "t")
-        let again = try Binary.run(["push", lab.station, "--all"], environment: environment)
+        // Sessions pushed before schema 3 are no station role's own: an analyst, who sees them, finds them unchanged.
+        let again = try Binary.run(["push", lab.analysis, "--all"], environment: environment)
         #expect(again.status == 0 && Set(again.stdout.split(separator: "\n").map(String.init)) == Set(ids.map { "\($0)\tunchanged" }),
                 "\(again.stdout)\(again.stderr)")
     }
@@ -194,7 +224,7 @@ struct LabServerTests {
         defer { folder.remove() }
         let (environment, ids) = try Self.station(folder, name: "a", samples: 100)
         let id = ids.last!
-        #expect(try Binary.run(["push", lab.analysis, id], environment: environment).status == 0)
+        #expect(try Binary.run(["push", lab.station, id], environment: environment).status == 0)
         // Another station's database: the same id, other content.
         let other = folder.path("b.sqlite")
         let otherID = try FirstAfternoonTests.Workspace.storeSession(in: other, samples: 200)
@@ -257,7 +287,7 @@ struct LabServerTests {
         defer { lab.drop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try Binary.run(["--database", lab.analysis, "list"]).status == 0)
+        let stations = [lab.station, try lab.addRole("add-station", "second-\(lab.suffix)")]
         var environments: [[String: String]] = []
         for station in ["a", "b"] {
             for _ in 0..<20 { _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path(station + ".sqlite"), samples: 600) }
@@ -266,7 +296,7 @@ struct LabServerTests {
         let processes = try environments.enumerated().map { index, environment in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Binary.gazerec)
-            process.arguments = ["push", lab.station, "--all", "--station", "station-\(index)"]
+            process.arguments = ["push", stations[index], "--all"]
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -284,8 +314,9 @@ struct LabServerTests {
     @Test("a server that goes away mid-push: one clear line, the station's data untouched, the next push completes",
           .enabled(if: admin != nil, reason))
     func serverGoesAway() throws {
-        // A cluster of its own, so stopping it leaves the other tests' server alone.
-        let port = "54331"
+        // A cluster of its own, so stopping it leaves the other tests' server alone; its port follows the
+        // tests' own, so test runs beside each other (each with its port) do not share it.
+        let port = String((Int(Self.environment["GAZEREC_TEST_POSTGRES_PORT"] ?? "") ?? 54329) + 1000)
         let setup = Fixtures.repositoryRoot.appendingPathComponent("Scripts/setup-postgres.sh").path
         let started = try Binary.runProcess(setup, [], environment: ["GAZEREC_TEST_POSTGRES_PORT": port])
         try #require(started.status == 0, "\(started.stderr)")
@@ -297,9 +328,11 @@ struct LabServerTests {
         let pgpass = try #require(exports["PGPASSFILE"])
         let name = "gazerec_gone_" + UUID().uuidString.prefix(8).lowercased()
         _ = try Binary.runProcess("/usr/bin/psql", ["-q", "postgres://gazerec_admin@127.0.0.1:\(port)/postgres", "-c",
-                                                    "CREATE DATABASE \(name) OWNER gazerec_analysis"],
+                                                    "CREATE DATABASE \(name)"],
                                   environment: ["PGPASSFILE": pgpass])
-        let address = "postgres://gazerec_analysis@127.0.0.1:\(port)/\(name)"
+        let address = "postgres://gazerec_admin@127.0.0.1:\(port)/\(name)"
+        let initialised = try Binary.run(["lab", "init", "--server", address], environment: ["PGPASSFILE": pgpass])
+        try #require(initialised.status == 0, "\(initialised.stderr)")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = ["GAZEREC_DATABASE": folder.path("station.sqlite"), "PGPASSFILE": pgpass]
@@ -320,7 +353,7 @@ struct LabServerTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 1, "\(message)")
         let lines = message.split(separator: "\n").filter { $0.contains("error:") }
-        #expect(lines.count == 1 && (lines.first?.contains("was lost") == true || lines.first?.contains("cannot connect") == true),
+        #expect(lines.count == 1 && (lines.first?.contains("was lost") == true || lines.first?.contains("cannot reach the lab server at 127.0.0.1:\(port): ") == true),
                 "\(message)")
         #expect(try Binary.run(["export", "--all"], environment: environment).stdoutData == before)
 

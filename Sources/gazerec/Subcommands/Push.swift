@@ -13,14 +13,18 @@ extension Gazerec {
         static let configuration = CommandConfiguration(
             abstract: "Send finished sessions and calibrations to a lab's PostgreSQL server.",
             discussion: """
-                ADDRESS is a PostgreSQL URI, e.g. postgres://gazerec_station@lab-server/gazerec; the \
-                password comes from PGPASSFILE, ~/.pgpass or PGPASSWORD, never the command line, and TLS \
-                is used when the server offers it. Each session is one transaction: the server has it \
-                whole or not at all, so an interrupted push is simply run again. A session the server \
-                already has with the same content is skipped; the same id with other content is an error \
-                unless --replace (which needs the analysis role). Prints one line per session: its id \
-                and added, unchanged or replaced. Read the server back with \
-                'gazerec --database ADDRESS list|show|export|…' (docs/Lab.md).
+                ADDRESS is a PostgreSQL URI, e.g. postgres://room-2@lab-server/gazerec, naming this \
+                station's own role ('gazerec lab add-station'): the server records that role as the \
+                station of each session. The password comes from PGPASSFILE, ~/.pgpass or PGPASSWORD, \
+                never the command line, and TLS is used when the server offers it. Each session is one \
+                transaction: the server has it whole or not at all, so an interrupted push is simply run \
+                again. A session whose recorder died is closed first (as 'gazerec repair' does) and sent; \
+                one still being recorded is skipped and named. A session the server already has with the \
+                same content is skipped; the same id with other content is an error unless --replace \
+                (which needs an analyst role). Prints one line per session: its id and added, unchanged \
+                or replaced. Exits 0 when every session asked for was sent, or skipped as still being \
+                recorded. Read the server back with 'gazerec --database ADDRESS list|show|export|…' \
+                (docs/Lab.md).
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -34,12 +38,14 @@ extension Gazerec {
         @Flag(help: "Send every finished session.")
         var all = false
 
-        @Option(help: ArgumentHelp("Send the finished sessions begun on or after this day (YYYY-MM-DD, UTC) or "
-                                   + "Unix time.", valueName: "date"))
+        @Option(help: ArgumentHelp("Send the finished sessions begun on or after this time: ISO 8601 "
+                                   + "(2026-11-24T09:00, seconds and zone optional; UTC without a zone), a day "
+                                   + "(2026-11-24, UTC), Unix seconds, or a duration back from now (90m, 2h, 7d).",
+                                   valueName: "time"))
         var since: String?
 
-        @Option(help: ArgumentHelp("This station's label, stored with each session (default: GAZEREC_STATION).",
-                                   valueName: "label"))
+        /// Refused: the server records the role a station logs in as.
+        @Option(help: .hidden)
         var station: String?
 
         @Flag(help: "Overwrite sessions the server has with other content (needs a role that may delete).")
@@ -57,22 +63,23 @@ extension Gazerec {
             guard choices == 1 || (watch && choices == 0) else {
                 throw ValidationError("Say which sessions to send: ids, --all or --since DATE (one of them).")
             }
-            if let since, Self.sinceSeconds(since) == nil {
-                throw ValidationError("--since \(since): give a day as YYYY-MM-DD (UTC) or Unix seconds.")
+            if let since, SinceTime.seconds(since) == nil {
+                throw ValidationError("--since \(since): give an ISO 8601 time (2026-11-24T09:00, UTC unless it names "
+                                      + "a zone), a day (2026-11-24), Unix seconds or a duration (90m, 2h, 7d).")
             }
-        }
-
-        static func sinceSeconds(_ text: String) -> Double? {
-            if let seconds = Double(text), seconds >= 0 { return seconds }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd"
-            return formatter.date(from: text)?.timeIntervalSince1970
+            if station != nil {
+                throw ValidationError("--station is not taken any more: the server records the role each station logs "
+                                      + "in as. Give each station its own role ('gazerec lab add-station NAME') and "
+                                      + "push with its address.")
+            }
         }
 
         func run() throws {
             if watch { return try runWatching() }
+            if ProcessInfo.processInfo.environment["GAZEREC_STATION"] != nil {
+                Console.note("note: GAZEREC_STATION is ignored: the server records the role this station logs in as")
+            }
+            try closeDeadRecordings()
             let database = try store.openForReading()
             let summaries = try database.summaries()
             let chosen: [SessionSummary]
@@ -83,13 +90,24 @@ extension Gazerec {
                 chosen = summaries.filter { $0.header.beginTimeSeconds >= sinceSeconds }
             }
             let server = try LabServer(address: address)
-            let failures = try push(chosen, from: database, to: server, quietlySkippingRecording: false)
-            Console.note("pushed \(chosen.count) session\(chosen.count == 1 ? "" : "s") to \(address)"
-                         + (server.connection.usesTLS ? " (TLS)" : ""))
-            if failures > 0 { throw ExitCode.failure }
+            let tally = try push(chosen, from: database, to: server, quietlySkippingRecording: false)
+            Console.note(tally.summary(address: address + (server.connection.usesTLS ? " (TLS)" : "")))
+            if tally.failures > 0 { throw ExitCode.failure }
         }
 
-        private var sinceSeconds: Double { since.flatMap(Self.sinceSeconds) ?? -.infinity }
+        private var sinceSeconds: Double { since.flatMap { SinceTime.seconds($0) } ?? -.infinity }
+
+        /// Closes the sessions whose recorder died (as `list` and `repair` do), so they are sent, not
+        /// taken for recordings still running; a database that cannot be written is left as it is.
+        private func closeDeadRecordings() throws {
+            guard store.isWritable, let writable = try store.openExisting() else { return }
+            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+            let repaired = try writable.repairInterruptedSessions(except: running)
+            if !repaired.isEmpty {
+                Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
+                             + repaired.joined(separator: ", "))
+            }
+        }
 
         /// Every 2 s: the finished sessions not pushed yet in this run, until a stop signal.
         private func runWatching() throws {
@@ -129,36 +147,70 @@ extension Gazerec {
             }
         }
 
-        /// Pushes sessions (and, first, every calibration); returns how many were refused. A lost
-        /// connection ends the push (thrown); a refused session is reported and the rest go on.
+        /// Pushes sessions (and, first, every calibration) and counts what the server committed. A
+        /// lost connection ends the push (thrown); a refused session is reported and the rest go on.
         private func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabServer,
-                          quietlySkippingRecording: Bool) throws -> Int {
+                          quietlySkippingRecording: Bool) throws -> PushTally {
             let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-            let label = station ?? ProcessInfo.processInfo.environment["GAZEREC_STATION"]
             let host = ProcessInfo.processInfo.hostName
-            var failures = 0
+            var tally = PushTally()
             for calibration in try database.calibrations() {
                 let document = try database.calibration(id: calibration.id).document
-                _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), station: label, host: host,
-                                               replace: replace)
+                _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), host: host, replace: replace)
             }
             for summary in sessions {
                 let id = summary.header.id
-                if summary.header.endTimeSeconds == nil || id == running {
+                if id == running {
                     if !quietlySkippingRecording { Console.note("skipped \(id): it is still being recorded; push it once it has ended") }
+                    tally.stillRecording.append(id)
+                    continue
+                }
+                if summary.header.endTimeSeconds == nil {
+                    if !quietlySkippingRecording { Console.error(PushTally.unclosedMessage(id)) }
+                    tally.failures += quietlySkippingRecording ? 0 : 1
                     continue
                 }
                 do {
-                    let outcome = try server.push(sessionID: id, from: database, station: label, host: host, replace: replace)
+                    let outcome = try server.push(sessionID: id, from: database, host: host, replace: replace)
                     Console.output("\(id)\t\(outcome.rawValue)\n")
+                    tally.count(outcome)
                 } catch let error as LabServerError {
                     if case .connectionLost = error { throw error }
-                    failures += 1
-                    Console.error("\(error)")
+                    tally.failures += 1
+                    Console.error(ErrorHints.message(for: error))
                 }
             }
-            return failures
+            return tally
         }
+    }
+}
+
+/// What one push did: only what the server committed counts as pushed.
+struct PushTally {
+    var sent = 0
+    var unchanged = 0
+    var stillRecording: [String] = []
+    var failures = 0
+
+    mutating func count(_ outcome: LabServer.Outcome) {
+        if outcome == .unchanged { unchanged += 1 } else { sent += 1 }
+    }
+
+    /// The one line on stderr after a push.
+    func summary(address: String) -> String {
+        var text = "pushed \(sent) session\(sent == 1 ? "" : "s") to \(address)"
+        if unchanged > 0 { text += "; \(unchanged) already there unchanged" }
+        if !stillRecording.isEmpty {
+            text += "; skipped \(stillRecording.count) still being recorded: " + stillRecording.joined(separator: ", ")
+        }
+        if failures > 0 { text += "; \(failures) not sent (see above)" }
+        return text
+    }
+
+    /// A session left open whose recorder is gone, in a database this process may not write to.
+    static func unclosedMessage(_ id: String) -> String {
+        "session \(id) was not sent: its recorder died and it was never closed, and this database cannot be written "
+            + "to close it. Run 'gazerec repair' where the file is writable, then push again."
     }
 }
 

@@ -3,6 +3,7 @@ import GazeCapture
 import GazeModel
 import GazeVision
 import JSONStream
+import LabServer
 import Recorder
 import SessionStore
 
@@ -51,6 +52,10 @@ enum ErrorHints {
             return "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
         case VisionError.modelMissing:
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
+        case LabServerError.noSchema, LabServerError.olderSchema:
+            return "The lab's admin runs 'gazerec lab init --server ADMIN_URL'."
+        case LabServerError.roleTaken:
+            return "Run 'gazerec lab list-stations --server ADMIN_URL' to see the names in use."
         case VisionError.modelUnreadable:
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
         case RecorderError.alreadyRecording:
