@@ -141,7 +141,7 @@ let package = Package(
         ),
 
         // Fixture lookup and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["GazeCalibration", "GazeCore", "GazeModel"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GazeCalibration", "GazeCore", "GazeModel", "SessionStore"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "GazeModelTests", dependencies: ["GazeModel"]),
         .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
@@ -164,6 +164,9 @@ let package = Package(
                                                             "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),
+        // The lab server against a real PostgreSQL (Scripts/setup-postgres.sh), through the built binary.
+        .testTarget(name: "LabServerTests", dependencies: ["gazerec", "LabServer", "SessionStore", "GazeModel", "JSONStream",
+                                                           "TestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -72,7 +72,7 @@ struct LabServerTests {
             #expect(try Binary.run(["import", Fixtures.iosSession], environment: environment).status == 0)
             ids.append("3BE54760-F1E8-4799-A3CB-78806270E72A")
         }
-        ids.append(try FirstAfternoonTests.Workspace.storeSession(in: folder.path(name + ".sqlite"), samples: samples))
+        ids.append(try Workspace.storeSession(in: folder.path(name + ".sqlite"), samples: samples))
         return (environment, ids)
     }
 
@@ -227,7 +227,7 @@ struct LabServerTests {
         #expect(try Binary.run(["push", lab.station, id], environment: environment).status == 0)
         // Another station's database: the same id, other content.
         let other = folder.path("b.sqlite")
-        let otherID = try FirstAfternoonTests.Workspace.storeSession(in: other, samples: 200)
+        let otherID = try Workspace.storeSession(in: other, samples: 200)
         let exported = try Binary.run(["export", otherID], environment: ["GAZEREC_DATABASE": other]).stdout
         let changed = folder.path("changed.json")
         try exported.replacingOccurrences(of: otherID, with: id).write(toFile: changed, atomically: true, encoding: .utf8)
@@ -256,7 +256,7 @@ struct LabServerTests {
         #expect(try Binary.run(["--database", lab.analysis, "list"]).status == 0)
         let environment = ["GAZEREC_DATABASE": folder.path("big.sqlite")]
         let ids = try (0..<3).map { _ in
-            try FirstAfternoonTests.Workspace.storeSession(in: folder.path("big.sqlite"), samples: 150_000)
+            try Workspace.storeSession(in: folder.path("big.sqlite"), samples: 150_000)
         }
         for delay in [200_000, 600_000] as [useconds_t] {
             let process = Process()
@@ -290,7 +290,7 @@ struct LabServerTests {
         let stations = [lab.station, try lab.addRole("add-station", "second-\(lab.suffix)")]
         var environments: [[String: String]] = []
         for station in ["a", "b"] {
-            for _ in 0..<20 { _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path(station + ".sqlite"), samples: 600) }
+            for _ in 0..<20 { _ = try Workspace.storeSession(in: folder.path(station + ".sqlite"), samples: 600) }
             environments.append(["GAZEREC_DATABASE": folder.path(station + ".sqlite")])
         }
         let processes = try environments.enumerated().map { index, environment in
@@ -336,7 +336,7 @@ struct LabServerTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = ["GAZEREC_DATABASE": folder.path("station.sqlite"), "PGPASSFILE": pgpass]
-        for _ in 0..<4 { _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("station.sqlite"), samples: 200_000) }
+        for _ in 0..<4 { _ = try Workspace.storeSession(in: folder.path("station.sqlite"), samples: 200_000) }
         let before = try Binary.run(["export", "--all"], environment: environment).stdoutData
 
         let process = Process()
@@ -384,8 +384,8 @@ struct LabServerTests {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         usleep(500_000)
-        let ended = try FirstAfternoonTests.Workspace.storeSession(in: database, samples: 500)
-        let open = try FirstAfternoonTests.Workspace.storeSession(in: database, samples: 500, ended: false)
+        let ended = try Workspace.storeSession(in: database, samples: 500)
+        let open = try Workspace.storeSession(in: database, samples: 500, ended: false)
         var count = ""
         for _ in 0..<80 {
             count = try lab.value("SELECT string_agg(id, ',') FROM session")

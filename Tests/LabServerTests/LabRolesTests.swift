@@ -27,7 +27,7 @@ struct LabRolesTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let station = ["GAZEREC_DATABASE": folder.path("station.sqlite")]
-        _ = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("station.sqlite"), samples: 10)
+        _ = try Workspace.storeSession(in: folder.path("station.sqlite"), samples: 10)
         // Before the admin's init, a role connecting is told what is missing and who runs what.
         let old = "postgres://gazerec_station@127.0.0.1:\(lab.port)/\(lab.name)"
         let early = try Binary.run(["push", old, "--all"], environment: station)
@@ -85,8 +85,8 @@ struct LabRolesTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let databaseA = ["GAZEREC_DATABASE": folder.path("a.sqlite")], databaseB = ["GAZEREC_DATABASE": folder.path("b.sqlite")]
-        let idA = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("a.sqlite"), samples: 300)
-        let idB = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("b.sqlite"), samples: 500)
+        let idA = try Workspace.storeSession(in: folder.path("a.sqlite"), samples: 300)
+        let idB = try Workspace.storeSession(in: folder.path("b.sqlite"), samples: 500)
         #expect(try Binary.run(["push", stationA, "--all"], environment: databaseA).status == 0)
         #expect(try Binary.run(["push", stationB, "--all"], environment: databaseB).status == 0)
         let exportB = try Binary.run(["export", idB], environment: databaseB).stdoutData
@@ -257,10 +257,10 @@ struct LabRolesTests {
         defer { folder.remove() }
         let path = folder.path("station.sqlite")
         let environment = ["GAZEREC_DATABASE": path]
-        let ended = try FirstAfternoonTests.Workspace.storeSession(in: path, samples: 100)
+        let ended = try Workspace.storeSession(in: path, samples: 100)
         // A recorder killed with kill -9: the session was never closed, and no recorder holds the lock.
-        let killed = try FirstAfternoonTests.Workspace.storeSession(in: path, samples: 200, ended: false)
-        let recording = try FirstAfternoonTests.Workspace.storeSession(in: path, samples: 50, ended: false)
+        let killed = try Workspace.storeSession(in: path, samples: 200, ended: false)
+        let recording = try Workspace.storeSession(in: path, samples: 50, ended: false)
         let release = try Self.holdRecorderLock(database: path, sessionID: recording)
         defer { release() }
 
@@ -294,7 +294,7 @@ struct LabRolesTests {
         defer { folder.remove() }
         let environment = ["GAZEREC_DATABASE": folder.path("station.sqlite")]
         // The constructed sessions begin at Unix time 1,700,000,000: 2023-11-14T22:13:20Z.
-        let id = try FirstAfternoonTests.Workspace.storeSession(in: folder.path("station.sqlite"), samples: 60)
+        let id = try Workspace.storeSession(in: folder.path("station.sqlite"), samples: 60)
         let cases: [(String, Bool)] = [
             ("2023-11-14T22:13", true), ("2023-11-14T22:14", false), ("2023-11-14T22:13:20", true),
             ("2023-11-14T22:13:21Z", false), ("2023-11-14T23:13+01:00", true), ("2023-11-14T23:14+0100", false),
