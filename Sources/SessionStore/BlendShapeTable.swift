@@ -10,22 +10,15 @@ import GRDB
 /// prepared statements made from `insertSQL` and `orderedSelectSQL`.
 enum BlendShapeTable {
     /// The sample table's columns.
-    enum Columns {
-        static let seriesRowID = Column("seriesRowID")
-        static let seq = Column("seq")
-        static let timestamp = Column("timestamp")
-        static let value = Column("value")
-        static let orientation = Column("orientation")
-        static let trackingState = Column("trackingState")
+    enum Columns: String, ColumnExpression {
+        case seriesRowID, seq, timestamp, value, orientation, trackingState
     }
 
     /// A series row: its row id and blend-shape name.
     struct Series: FetchableRecord {
         /// The series table's columns.
-        enum Columns {
-            static let rowid = Column("rowid")
-            static let sessionRowID = Column("sessionRowID")
-            static let name = Column("name")
+        enum Columns: String, ColumnExpression {
+            case rowid, sessionRowID, name
         }
 
         var rowid: Int64

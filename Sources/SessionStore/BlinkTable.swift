@@ -8,14 +8,8 @@ enum BlinkTable {
     /// A stored blink event.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns {
-            static let sessionRowID = Column("sessionRowID")
-            static let seq = Column("seq")
-            static let start = Column("start")
-            static let end = Column("end")
-            static let eyes = Column("eyes")
-            static let kind = Column("kind")
-            static let minimumOpenness = Column("minimumOpenness")
+        enum Columns: String, ColumnExpression {
+            case sessionRowID, seq, start, end, eyes, kind, minimumOpenness
         }
 
         var startSeconds: Double

@@ -36,17 +36,8 @@ public struct CalibrationSummary: Sendable, Equatable {
 /// The only code that writes SQL for this table.
 enum CalibrationTable {
     /// The table's columns.
-    enum Columns {
-        static let rowid = Column("rowid")
-        static let id = Column("id")
-        static let name = Column("name")
-        static let createdAt = Column("createdAt")
-        static let screenWidth = Column("screenWidth")
-        static let screenHeight = Column("screenHeight")
-        static let pointCount = Column("pointCount")
-        static let accuracyPoints = Column("accuracyPoints")
-        static let accuracyDegrees = Column("accuracyDegrees")
-        static let document = Column("document")
+    enum Columns: String, ColumnExpression {
+        case rowid, id, name, createdAt, screenWidth, screenHeight, pointCount, accuracyPoints, accuracyDegrees, document
     }
 
     /// A stored calibration: its summary and document.

@@ -10,13 +10,8 @@ import GRDBSQLite
 /// table, JSON and CSV order, then the eye appearance (`EyeAppearance.encoded`).
 enum FrameTable {
     /// The table's columns.
-    enum Columns {
-        static let sessionRowID = Column("sessionRowID")
-        static let seq = Column("seq")
-        static let timestamp = Column("timestamp")
-        static let trackingState = Column("trackingState")
-        static let confidence = Column("confidence")
-        static let appearance = Column("appearance")
+    enum Columns: String, ColumnExpression {
+        case sessionRowID, seq, timestamp, trackingState, confidence, appearance
     }
 
     /// The columns after `timestamp, trackingState, confidence`, each of which may be NULL.

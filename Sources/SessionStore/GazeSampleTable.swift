@@ -12,14 +12,8 @@ import GRDB
 /// of record inserts.
 enum GazeSampleTable {
     /// The table's columns.
-    enum Columns {
-        static let sessionRowID = Column("sessionRowID")
-        static let seq = Column("seq")
-        static let timestamp = Column("timestamp")
-        static let x = Column("x")
-        static let y = Column("y")
-        static let orientation = Column("orientation")
-        static let trackingState = Column("trackingState")
+    enum Columns: String, ColumnExpression {
+        case sessionRowID, seq, timestamp, x, y, orientation, trackingState
     }
 
     /// Inserts one sample; parameters: session row id, seq, timestamp, x, y, orientation, stored state.

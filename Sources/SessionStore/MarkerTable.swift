@@ -9,12 +9,8 @@ enum MarkerTable {
     /// A stored marker.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns {
-            static let sessionRowID = Column("sessionRowID")
-            static let seq = Column("seq")
-            static let timestamp = Column("timestamp")
-            static let label = Column("label")
-            static let data = Column("data")
+        enum Columns: String, ColumnExpression {
+            case sessionRowID, seq, timestamp, label, data
         }
 
         var marker: Marker

@@ -378,36 +378,38 @@ enum SessionExtensionCodec {
         try json.endObject()
     }
 
-    private static func writeBlinks(_ blinks: [BlinkTable.Record], to json: JSONWriter) throws {
-        try json.key(SessionExtension.Name.blinks)
+    /// An array member of objects, each written by `body` between its braces.
+    private static func writeObjects<Element>(_ name: String, _ elements: [Element], to json: JSONWriter,
+                                              _ body: (Element) throws -> Void) throws {
+        try json.key(name)
         try json.beginArray()
-        for blink in blinks {
+        for element in elements {
             try json.element()
             try json.beginObject()
-            try json.key("start"); try json.number(blink.startSeconds)
-            try json.key("end"); try json.number(blink.endSeconds)
-            try json.key("eyes"); try json.string(blink.eyes)
-            try json.key("kind"); try json.string(blink.kind)
-            try json.key("minimumOpenness"); try json.number(blink.minimumOpenness)
+            try body(element)
             try json.endObject()
         }
         try json.endArray()
     }
 
+    private static func writeBlinks(_ blinks: [BlinkTable.Record], to json: JSONWriter) throws {
+        try writeObjects(SessionExtension.Name.blinks, blinks, to: json) { blink in
+            try json.key("start"); try json.number(blink.startSeconds)
+            try json.key("end"); try json.number(blink.endSeconds)
+            try json.key("eyes"); try json.string(blink.eyes)
+            try json.key("kind"); try json.string(blink.kind)
+            try json.key("minimumOpenness"); try json.number(blink.minimumOpenness)
+        }
+    }
+
     private static func writeMarkers(_ markers: [Marker], to json: JSONWriter) throws {
-        try json.key(SessionExtension.Name.markers)
-        try json.beginArray()
-        for marker in markers {
-            try json.element()
-            try json.beginObject()
+        try writeObjects(SessionExtension.Name.markers, markers, to: json) { marker in
             try json.key("timestamp"); try json.number(marker.timestampSeconds)
             try json.key("label"); try json.string(marker.label)
             if let data = marker.dataJSON, let value = try? JSONValue.parse(Array(data.utf8)) {
                 try json.key("data"); try json.value(value)
             }
-            try json.endObject()
         }
-        try json.endArray()
     }
 }
 

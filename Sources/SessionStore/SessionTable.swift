@@ -10,20 +10,9 @@ enum SessionTable {
     /// A session row as stored.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns {
-            static let rowid = Column("rowid")
-            static let id = Column("id")
-            static let appID = Column("appID")
-            static let beginTime = Column("beginTime")
-            static let endTime = Column("endTime")
-            static let deviceModel = Column("deviceModel")
-            static let screenWidth = Column("screenWidth")
-            static let screenHeight = Column("screenHeight")
-            static let systemName = Column("systemName")
-            static let systemVersion = Column("systemVersion")
-            static let extensionJSON = Column("extensionJSON")
-            static let interrupted = Column("interrupted")
-            static let recorderPID = Column("recorderPID")
+        enum Columns: String, ColumnExpression {
+            case rowid, id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion
+            case extensionJSON, interrupted, recorderPID
         }
 
         var header: SessionHeader
