@@ -17,10 +17,12 @@ final class SeriesReader: @unchecked Sendable {
     private let blend: SQLiteStatement
     private let channel: BoundedChannel<ExportChunk?>
     private let formatter: CompactSampleFormatter?
-    private var batchCounter = 0
-    private(set) var failure: DatabaseError?
+    // Touched for every batch on the reading thread only (`failure` read by the consumer after
+    // the channel finished): no run-time exclusivity checks.
+    @exclusivity(unchecked) private var batchCounter = 0
+    @exclusivity(unchecked) private(set) var failure: DatabaseError?
     /// Set when the consumer cancelled: the remaining series are not read.
-    private var stopped = false
+    @exclusivity(unchecked) private var stopped = false
 
     init(connection: SQLiteConnection, gaze: SQLiteStatement, blend: SQLiteStatement,
          channel: BoundedChannel<ExportChunk?>, formatter: CompactSampleFormatter?) {

@@ -288,25 +288,36 @@ final class SessionImporter {
     /// Reads the extension object through its codec: the frame series, blink events and markers
     /// stream into their tables, the other members are returned.
     private func readExtension(_ reader: JSONReader, sessionRowID: Int64) throws -> SessionExtension {
-        var frameSeq = 0, blinkSeq = 0, markerSeq = 0
+        let seq = StreamedSequence()
         // The insert thread must be idle before these rows go in on this one.
         let elements = SessionExtensionElements(
             frame: { [db, inserter] frame in
                 try inserter.drain()
-                try FrameTable.insert(db, frame, sessionRowID: sessionRowID, seq: frameSeq)
-                frameSeq += 1
+                try FrameTable.insert(db, frame, sessionRowID: sessionRowID, seq: seq.take(\.frame))
             },
             blink: { [db, inserter] event in
                 try inserter.drain()
-                try BlinkTable.insert(db, event, sessionRowID: sessionRowID, seq: blinkSeq)
-                blinkSeq += 1
+                try BlinkTable.insert(db, event, sessionRowID: sessionRowID, seq: seq.take(\.blink))
             },
             marker: { [db, inserter] marker in
                 try inserter.drain()
-                try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: markerSeq)
-                markerSeq += 1
+                try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: seq.take(\.marker))
             })
         return try SessionExtensionCodec.read(reader, into: elements)
+    }
+
+    /// The next sequence numbers of one session's streamed extension series.
+    private final class StreamedSequence {
+        // Touched for every element, on the importing thread only: no run-time exclusivity checks.
+        @exclusivity(unchecked) var frame = 0
+        @exclusivity(unchecked) var blink = 0
+        @exclusivity(unchecked) var marker = 0
+
+        /// The next number of a series, counted on.
+        func take(_ series: ReferenceWritableKeyPath<StreamedSequence, Int>) -> Int {
+            defer { self[keyPath: series] += 1 }
+            return self[keyPath: series]
+        }
     }
 
     // MARK: - Samples

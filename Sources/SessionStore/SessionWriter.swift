@@ -27,8 +27,9 @@ public final class SessionWriter {
     public let sessionID: String
     private let sessionRowID: Int64
     private var seriesRowIDs: [String: Int64] = [:]
-    private var nextSeq: [String: Int] = [:]
-    public private(set) var lastTimestamp: Double?
+    // Touched for every sample, from the one thread that owns this writer: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var nextSeq: [String: Int] = [:]
+    @exclusivity(unchecked) public private(set) var lastTimestamp: Double?
 
     /// Creates the session row and its blend-shape series.
     public init(database: SessionDatabase, header: SessionHeader, blendShapeNames: [String], recorderPID: Int32) throws {
