@@ -39,7 +39,7 @@ public final class SessionDatabase: Sendable {
     public static func openForReading(path: String) throws -> SessionDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.noDatabase(path: path) }
         let database = try SessionDatabase(path: path, access: .readOnly)
-        let current = try database.guarded(openAction) { try database.writer.read { try SessionMigrations.migrator.hasCompletedMigrations($0) } }
+        let current = try database.read(openAction) { try SessionMigrations.migrator.hasCompletedMigrations($0) }
         if current { return database }
         guard access(path, W_OK) == 0, access((path as NSString).deletingLastPathComponent.nonEmpty ?? ".", W_OK) == 0 else {
             throw StoreError.outdatedSchema(path: path)
