@@ -1,9 +1,12 @@
 /// gazerec's own data about a session, typed: the `"gazerec"` object of its EyeTracking JSON.
 ///
-/// The recorder writes one, `recalibrate` changes its calibration members, `show`, `export` and
-/// the fixation commands read it; the session store's codec is the only code that turns it into
-/// JSON and back. The per-frame series and blink events are not members here: they live in
-/// their own tables and are written after these members on export.
+/// The recorder writes one, `recalibrate` changes its calibration members, `reanalyze` its
+/// `reanalysis` member, `show`, `export` and the fixation commands read it; the session store's
+/// codec (`SessionExtensionCodec.swift`) is the only code that turns it into JSON and back. The
+/// per-frame series, blink events and markers (`Name.frames`, `Name.blinks`, `Name.markers`) are not
+/// members here: they live in their own tables, and the codec streams them after these members on
+/// export and into their tables on import, as it writes the members derived on export
+/// (`Name.attention`, `Name.fixations`, `Name.movement`).
 ///
 /// Members keep the order they were read in, and a member read from a stored or imported
 /// document and left unchanged is written back with exactly its original text (`verbatim`), so
@@ -30,6 +33,8 @@ public struct SessionExtension: Sendable, Equatable {
         case warnings([String])
         /// `eyes`: the session's blink figures (blinks, long closures, PERCLOS).
         case eyes(EyeSummary)
+        /// `reanalysis`: when and how the session's saved video was analysed again.
+        case reanalysis(ReanalysisFacts)
         /// Any other member, as compact JSON text.
         case other(json: String)
     }
@@ -63,6 +68,15 @@ public struct SessionExtension: Sendable, Equatable {
         public static let interrupted = "interrupted"
         public static let warnings = "warnings"
         public static let eyes = "eyes"
+        public static let reanalysis = "reanalysis"
+        /// Members derived from the stored data on export (not kept in this type).
+        public static let attention = "attention"
+        public static let fixations = "fixations"
+        public static let movement = "movement"
+        /// Members streamed from and into their own tables (not kept in this type).
+        public static let frames = "frames"
+        public static let blinks = "blinks"
+        public static let markers = "markers"
     }
 
     /// The current layout version written by recorders.
@@ -127,6 +141,11 @@ public struct SessionExtension: Sendable, Equatable {
     public var eyes: EyeSummary? {
         get { if case .eyes(let v)? = self[Name.eyes] { v } else { nil } }
         set { set(Name.eyes, newValue.map { .eyes($0) }) }
+    }
+
+    public var reanalysis: ReanalysisFacts? {
+        get { if case .reanalysis(let v)? = self[Name.reanalysis] { v } else { nil } }
+        set { set(Name.reanalysis, newValue.map { .reanalysis($0) }) }
     }
 
     /// Records the calibration that maps the scan path (nil: none, no scan path) and the smoothing.
@@ -307,5 +326,26 @@ public struct EyeSummary: Sendable, Equatable {
         self.blinksPerMinute = blinksPerMinute
         self.perclos = perclos
         self.framesWithFace = framesWithFace
+    }
+}
+
+/// When and how a session's saved video was analysed again (`"gazerec"."reanalysis"`).
+public struct ReanalysisFacts: Sendable, Equatable {
+    /// Unix seconds, to the millisecond.
+    public var atSeconds: Double
+    /// The gazerec version that re-analysed.
+    public var version: String
+    /// The video file analysed.
+    public var videoPath: String
+    /// The re-analysis' figures (absent when it recorded none).
+    public var framesWithFace: Int?
+    public var detectorRuns: Int?
+
+    public init(atSeconds: Double, version: String, videoPath: String, framesWithFace: Int? = nil, detectorRuns: Int? = nil) {
+        self.atSeconds = atSeconds
+        self.version = version
+        self.videoPath = videoPath
+        self.framesWithFace = framesWithFace
+        self.detectorRuns = detectorRuns
     }
 }

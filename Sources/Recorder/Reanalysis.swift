@@ -78,13 +78,13 @@ public enum Reanalysis {
         gazerecExtension.eyes = redone?.eyes
         gazerecExtension.warnings = redone?.warnings
         gazerecExtension.applyCalibration(request.calibration?.reference, smoothing: request.smoothing)
-        var facts: [(String, JSONValue)] = [("at", .number(SystemClock.unixTime().rounded(toDecimals: 3))),
-                                            ("version", .string(GazerecVersion.current)), ("video", .string(request.videoPath))]
+        var facts = ReanalysisFacts(atSeconds: SystemClock.unixTime().rounded(toDecimals: 3), version: GazerecVersion.current,
+                                    videoPath: request.videoPath)
         if let recorder = redone?.recorder {
-            facts.append(("framesWithFace", .number(Double(recorder.framesWithFace ?? 0))))
-            facts.append(("detectorRuns", .number(Double(recorder.detectorRuns ?? 0))))
+            facts.framesWithFace = recorder.framesWithFace ?? 0
+            facts.detectorRuns = recorder.detectorRuns ?? 0
         }
-        gazerecExtension.set("reanalysis", .other(json: JSONValue.object(facts).compactText))
+        gazerecExtension.reanalysis = facts
         try database.replaceRecordedData(id: header.id, from: scratchPath, sourceID: result.sessionID,
                                          gazerecExtension: gazerecExtension)
         return Result(frames: result.frames, framesWithFace: result.framesWithFace, gazeSamples: result.gazeSamples,

@@ -1,3 +1,5 @@
+import Foundation
+import GazeAnalysis
 import GazeModel
 import JSONStream
 
@@ -60,6 +62,8 @@ extension SessionExtension {
                   case .number(let frames)? = value["framesWithFace"] else { return nil }
             return .eyes(EyeSummary(blinks: Int(blinks), longClosures: Int(long), blinksPerMinute: rate, perclos: perclos,
                                     framesWithFace: Int(frames)))
+        case (Name.reanalysis, _):
+            return ReanalysisFacts(json: value).map { .reanalysis($0) }
         case (Name.warnings, .array(let elements)):
             let texts = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
             return texts.count == elements.count ? .warnings(texts) : nil
@@ -78,6 +82,7 @@ extension SessionExtension {
         case .endedBy(let text): return .string(text)
         case .interrupted(let flag): return .bool(flag)
         case .warnings(let texts): return .array(texts.map { .string($0) })
+        case .reanalysis(let facts): return facts.jsonValue
         case .eyes(let summary):
             return .object([("blinks", .number(Double(summary.blinks))), ("longClosures", .number(Double(summary.longClosures))),
                             ("blinksPerMinute", .number(summary.blinksPerMinute)), ("perclos", .number(summary.perclos)),
@@ -230,5 +235,331 @@ extension GazeSmoothing {
         default:
             return nil
         }
+    }
+}
+
+extension ReanalysisFacts {
+    /// The `reanalysis` object.
+    public var jsonValue: JSONValue {
+        var members: [(String, JSONValue)] = [("at", .number(atSeconds)), ("version", .string(version)),
+                                              ("video", .string(videoPath))]
+        if let framesWithFace { members.append(("framesWithFace", .number(Double(framesWithFace)))) }
+        if let detectorRuns { members.append(("detectorRuns", .number(Double(detectorRuns)))) }
+        return .object(members)
+    }
+
+    init?(json: JSONValue) {
+        guard case .number(let at)? = json["at"], case .string(let version)? = json["version"],
+              case .string(let video)? = json["video"] else { return nil }
+        self.init(atSeconds: at, version: version, videoPath: video)
+        if case .number(let frames)? = json["framesWithFace"] { framesWithFace = Int(frames) }
+        if case .number(let runs)? = json["detectorRuns"] { detectorRuns = Int(runs) }
+    }
+}
+
+extension AttentionFigures {
+    /// The figures' members: frames, faceShare, onScreenShare (with gaze), then the eye figures.
+    var jsonMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("frames", .number(Double(frames))), ("faceShare", .number(faceShare))]
+        if let onScreenShare { members.append(("onScreenShare", .number(onScreenShare))) }
+        if let eyes {
+            members += [("blinks", .number(Double(eyes.blinks))), ("longClosures", .number(Double(eyes.longClosures))),
+                        ("blinksPerMinute", .number(eyes.blinksPerMinute)), ("perclos", .number(eyes.perclos))]
+        }
+        return members
+    }
+}
+
+extension AttentionReport {
+    /// `"gazerec"."attention"`: the session's figures, then `intervals` (one per marker) when there are markers.
+    public var jsonValue: JSONValue {
+        var members = session.jsonMembers
+        if !intervals.isEmpty {
+            members.append(("intervals", .array(intervals.map { interval in
+                .object([("label", .string(interval.label)), ("start", .number(interval.start)),
+                         ("end", .number(interval.end))] + interval.figures.jsonMembers)
+            })))
+        }
+        return .object(members)
+    }
+}
+
+/// Fixations and per-sample movement labels of a scan path, computed at export time
+/// (`"gazerec"."fixations"` and `"gazerec"."movement"`).
+public struct ExportedMovement {
+    /// One JSON object per fixation, in order.
+    public var fixations: [JSONValue]
+    /// One label per scan-path sample (fixation, saccade, unknown).
+    public var movement: [String]
+
+    public init(fixations: [JSONValue], movement: [String]) {
+        self.fixations = fixations
+        self.movement = movement
+    }
+}
+
+/// Everything export writes into a stored session's `"gazerec"` object: the stored members, the
+/// members derived from the tables at export time, and the per-frame series, blinks and markers.
+struct StoredSessionExtension {
+    /// The stored extension (nil: the session has none).
+    var stored: SessionExtension?
+    /// Attention figures; present when the session has frames.
+    var attention: AttentionReport?
+    var movement: ExportedMovement?
+    /// Whether the session has frames (`writeFrames` then streams them).
+    var hasFrames: Bool
+    var blinks: [BlinkTable.Record]
+    var markers: [Marker]
+
+    /// Whether there is anything to write.
+    var isEmpty: Bool {
+        stored == nil && !hasFrames && blinks.isEmpty && markers.isEmpty && attention == nil && movement == nil
+    }
+
+    /// The members computed at export time, in the order they are written.
+    var derivedMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let attention { members.append((SessionExtension.Name.attention, attention.jsonValue)) }
+        if let movement {
+            members.append((SessionExtension.Name.fixations, .array(movement.fixations)))
+            members.append((SessionExtension.Name.movement, .array(movement.movement.map { .string($0) })))
+        }
+        return members
+    }
+}
+
+/// Writes and reads the `"gazerec"` object in full, streaming the per-frame series: the one place
+/// that spells its members' keys (with `SessionExtension.Name`).
+enum SessionExtensionCodec {
+    /// The session document's key of the object (the same in both key styles).
+    static let objectKey: StaticString = "gazerec"
+
+    /// Writes the object: the stored members (those derived anew replace stored ones of the same
+    /// name, as an import of an earlier export has), the derived members, then `frames` (rows from
+    /// `forEachFrame`), `blinks` and `markers`.
+    static func write(_ content: StoredSessionExtension, to json: JSONWriter,
+                      forEachFrame: ((StoredFrameRow) throws -> Void) throws -> Void) throws {
+        try json.beginObject()
+        let derived = content.derivedMembers
+        for (name, value) in content.stored?.jsonMembers ?? [] where !derived.contains(where: { $0.0 == name }) {
+            try json.key(name)
+            try json.value(value)
+        }
+        for (name, value) in derived {
+            try json.key(name)
+            try json.value(value)
+        }
+        if content.hasFrames {
+            try json.key(SessionExtension.Name.frames)
+            try json.beginArray()
+            try forEachFrame { try writeFrame($0, to: json) }
+            try json.endArray()
+        }
+        if !content.blinks.isEmpty { try writeBlinks(content.blinks, to: json) }
+        if !content.markers.isEmpty { try writeMarkers(content.markers, to: json) }
+        try json.endObject()
+    }
+
+    /// One element of `frames`: timestamp, trackingState, confidence, the values present, appearance (base64).
+    private static func writeFrame(_ row: StoredFrameRow, to json: JSONWriter) throws {
+        try json.element()
+        try json.beginObject()
+        try json.key("timestamp"); try json.number(row.timestamp)
+        try json.key("trackingState"); try json.string(utf8: row.trackingStateUTF8)
+        try json.key("confidence"); try json.number(row.confidence)
+        for (index, name) in FrameTable.optionalColumns.enumerated() {
+            guard let value = row.optional(index) else { continue }
+            try json.key(name); try json.number(value)
+        }
+        if let appearance = row.appearanceBytes {
+            try json.key("appearance")
+            try json.base64String(appearance)
+        }
+        try json.endObject()
+    }
+
+    /// An array member of objects, each written by `body` between its braces.
+    private static func writeObjects<Element>(_ name: String, _ elements: [Element], to json: JSONWriter,
+                                              _ body: (Element) throws -> Void) throws {
+        try json.key(name)
+        try json.beginArray()
+        for element in elements {
+            try json.element()
+            try json.beginObject()
+            try body(element)
+            try json.endObject()
+        }
+        try json.endArray()
+    }
+
+    private static func writeBlinks(_ blinks: [BlinkTable.Record], to json: JSONWriter) throws {
+        try writeObjects(SessionExtension.Name.blinks, blinks, to: json) { blink in
+            try json.key("start"); try json.number(blink.startSeconds)
+            try json.key("end"); try json.number(blink.endSeconds)
+            try json.key("eyes"); try json.string(blink.eyes)
+            try json.key("kind"); try json.string(blink.kind)
+            try json.key("minimumOpenness"); try json.number(blink.minimumOpenness)
+        }
+    }
+
+    private static func writeMarkers(_ markers: [Marker], to json: JSONWriter) throws {
+        try writeObjects(SessionExtension.Name.markers, markers, to: json) { marker in
+            try json.key("timestamp"); try json.number(marker.timestampSeconds)
+            try json.key("label"); try json.string(marker.label)
+            if let data = marker.dataJSON, let value = try? JSONValue.parse(Array(data.utf8)) {
+                try json.key("data"); try json.value(value)
+            }
+        }
+    }
+}
+
+/// Where `SessionExtensionCodec.read` hands the elements of the streamed members, in order.
+struct SessionExtensionElements {
+    var frame: (FrameMeasurement) throws -> Void
+    var blink: (BlinkEvent) throws -> Void
+    var marker: (Marker) throws -> Void
+}
+
+extension SessionExtensionCodec {
+    /// Reads a `"gazerec"` object: `frames`, `blinks` and `markers` element by element into
+    /// `elements` (flat memory), the other members into the returned extension.
+    static func read(_ reader: JSONReader, into elements: SessionExtensionElements) throws -> SessionExtension {
+        guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
+        try reader.expect(0x7B, "'{'")
+        var members: [(String, JSONValue)] = []
+        var streamed = Set<String>()
+        if !(try reader.consume(0x7D)) {
+            repeat {
+                let key = try reader.readString("a key in double quotes")
+                try reader.expect(0x3A, "':' after a key")
+                reader.path.append(.key(key))
+                switch key {
+                case SessionExtension.Name.frames where streamed.insert(key).inserted:
+                    try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
+                case SessionExtension.Name.blinks where streamed.insert(key).inserted:
+                    try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
+                case SessionExtension.Name.markers where streamed.insert(key).inserted:
+                    try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
+                default:
+                    guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
+                    members.append((key, try reader.readValue()))
+                }
+                reader.path.removeLast()
+            } while try reader.nextSeparator(close: 0x7D)
+        }
+        return SessionExtension(json: .object(members))!
+    }
+
+    /// Reads an array of objects, calling `body` after each element's `{`, with its index on the path.
+    private static func readArray(_ reader: JSONReader, of what: String, element: String, _ body: () throws -> Void) throws {
+        try reader.expect(0x5B, "an array of \(what)")
+        if try reader.consume(0x5D) { return }
+        var index = 0
+        repeat {
+            reader.path.append(.index(index))
+            try reader.expect(0x7B, element)
+            try body()
+            reader.path.removeLast()
+            index += 1
+        } while try reader.nextSeparator(close: 0x5D)
+    }
+
+    /// Reads an object's members after its `{`: `body` gets each key's index in `keys` (nil for
+    /// others, which it skips) with the key on the path.
+    private static func readMembers(_ reader: JSONReader, keys: KeyTable, _ body: (Int?) throws -> Void) throws {
+        if try reader.consume(0x7D) { return }
+        repeat {
+            let index = try reader.readKey(matching: keys)
+            reader.path.append(.key(reader.lastKey))
+            try body(index)
+            reader.path.removeLast()
+        } while try reader.nextSeparator(close: 0x7D)
+    }
+
+    /// The keys of a frame object: timestamp, trackingState, confidence, the optional values, appearance.
+    private static let frameKeys = KeyTable(["timestamp", "trackingState", "confidence"] + FrameTable.optionalColumns
+                                            + ["appearance"])
+
+    /// One frame object after its `{`, checked to make a frame.
+    private static func readFrame(_ reader: JSONReader) throws -> FrameMeasurement {
+        let appearanceKey = 3 + FrameTable.optionalColumns.count
+        var timestamp = Double.nan, state = "", confidence = Double.nan
+        var optional = [Double?](repeating: nil, count: FrameTable.optionalColumns.count)
+        var appearance: EyeAppearance?
+        try readMembers(reader, keys: frameKeys) { index in
+            switch index {
+            case 0?: timestamp = try reader.readNumber()
+            case 1?: state = try reader.readString()
+            case 2?: confidence = try reader.readNumber()
+            case appearanceKey?: appearance = try readAppearance(reader)
+            case let column?: optional[column - 3] = try reader.consumeNull() ? nil : try reader.readNumber()
+            case nil: try reader.skipValue()
+            }
+        }
+        guard !timestamp.isNaN else { throw reader.error("missing required key 'timestamp'") }
+        guard !state.isEmpty else { throw reader.error("missing required key 'trackingState'") }
+        guard !confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
+        do {
+            return try FrameTable.frame(timestamp: timestamp, state: state, confidence: confidence, optional: optional,
+                                        appearance: appearance)
+        } catch let error as FrameColumnError {
+            throw reader.error(error.reason)
+        }
+    }
+
+    /// A frame's `appearance`: base64 of `EyeAppearance.encoded`, or null.
+    private static func readAppearance(_ reader: JSONReader) throws -> EyeAppearance? {
+        guard !(try reader.consumeNull()) else { return nil }
+        let text = try reader.readString()
+        guard let data = Data(base64Encoded: text) else { throw reader.error("not base64 text") }
+        do {
+            return try FrameTable.appearance(data)
+        } catch let error as FrameColumnError {
+            throw reader.error(error.reason)
+        }
+    }
+
+    private static let blinkKeys = KeyTable(["start", "end", "eyes", "kind", "minimumOpenness"])
+
+    /// One blink object after its `{`.
+    private static func readBlink(_ reader: JSONReader) throws -> BlinkEvent {
+        var start: Double?, end: Double?, eyes: String?, kind: String?, minimum: Double?
+        try readMembers(reader, keys: blinkKeys) { index in
+            switch index {
+            case 0?: start = try reader.readNumber()
+            case 1?: end = try reader.readNumber()
+            case 2?: eyes = try reader.readString()
+            case 3?: kind = try reader.readString()
+            case 4?: minimum = try reader.readNumber()
+            default: try reader.skipValue()
+            }
+        }
+        guard let start, let end, let eyes, let kind, let minimum else {
+            throw reader.error("a blink needs start, end, eyes, kind and minimumOpenness")
+        }
+        guard let blinkEyes = BlinkEyes(rawValue: eyes) else {
+            throw reader.error("unknown eyes '\(eyes)' (expected both, left or right)")
+        }
+        guard let blinkKind = BlinkEvent.Kind(rawValue: kind) else {
+            throw reader.error("unknown kind '\(kind)' (expected blink or longClosure)")
+        }
+        return BlinkEvent(startSeconds: start, endSeconds: end, eyes: blinkEyes, kind: blinkKind, minimumOpenness: minimum)
+    }
+
+    private static let markerKeys = KeyTable(["timestamp", "label", "data"])
+
+    /// One marker object after its `{`.
+    private static func readMarker(_ reader: JSONReader) throws -> Marker {
+        var timestamp: Double?, label: String?, data: String?
+        try readMembers(reader, keys: markerKeys) { index in
+            switch index {
+            case 0?: timestamp = try reader.readNumber()
+            case 1?: label = try reader.readString()
+            case 2?: data = try reader.readValue().compactText
+            default: try reader.skipValue()
+            }
+        }
+        guard let timestamp, let label else { throw reader.error("a marker needs timestamp and label") }
+        return Marker(timestampSeconds: timestamp, label: label, dataJSON: data)
     }
 }

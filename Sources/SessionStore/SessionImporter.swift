@@ -39,16 +39,14 @@ extension SessionDatabase {
     public func importSessions(
         from sources: [JSONSource], keyStyle: ImportKeyStyle = .detect, existing: ExistingSessionPolicy = .fail
     ) throws -> ImportReport {
-        try guarded("import sessions") {
-            try writer.write { db in
-                let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
-                defer { importer.finish() }
-                for source in sources {
-                    try importer.importDocument(source)
-                }
-                try importer.inserter.drain()
-                return importer.report
+        try write("import sessions") { db in
+            let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
+            defer { importer.finish() }
+            for source in sources {
+                try importer.importDocument(source)
             }
+            try importer.inserter.drain()
+            return importer.report
         }
     }
 }
@@ -92,8 +90,8 @@ final class SessionImporter {
         blendKeys = SessionKey.table(
             [.blendShapeLocation, .value, .timestamp, .orientation, .trackingState], styles: styles)
         deviceKeys = SessionKey.table([.model, .screenSize, .systemName, .systemVersion], styles: styles)
-        insertGaze = try db.makeStatement(sql: SampleTables.insertGaze)
-        insertBlend = try db.makeStatement(sql: SampleTables.insertBlendShape)
+        insertGaze = try db.makeStatement(sql: GazeSampleTable.insertSQL)
+        insertBlend = try db.makeStatement(sql: BlendShapeTable.insertSQL)
         inserter = SampleInserter(connection: db.sqliteConnection!, gazeStatement: insertGaze.sqliteStatement,
                                   blendStatement: insertBlend.sqliteStatement)
     }
@@ -124,7 +122,7 @@ final class SessionImporter {
             }
         default:
             throw reader.error("not EyeTracking JSON: the file begins \(try reader.describeStart()); expected a session object "
-                               + "or an array of sessions, as gazerec export writes them")
+                               + "or an array of sessions, as the EyeTracking package and an export write them")
         }
         guard try reader.atEnd() else {
             throw reader.error("unexpected data after the end of the JSON document")
@@ -132,6 +130,18 @@ final class SessionImporter {
     }
 
     // MARK: - Session
+
+    /// The members of a session object as read, before they are checked.
+    private struct SessionMembers {
+        var id: String?
+        var appID: String?
+        var beginTime: Double?
+        var endTime: Double?
+        var device: DeviceInfo?
+        var gazerecExtension: SessionExtension?
+        var sawScanPath = false
+        var sawBlendShapes = false
+    }
 
     private func importSession(_ reader: JSONReader, source: JSONSource) throws {
         guard try reader.peek() == 0x7B else {
@@ -141,101 +151,96 @@ final class SessionImporter {
         // Samples may come before the id, so they go under a placeholder row renamed at the end.
         placeholderCounter += 1
         try inserter.drain()
-        try db.execute(sql: """
-            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion)
-            VALUES (?, '', 0, '', 0, 0, '', '')
-            """, arguments: ["\u{1}import-\(placeholderCounter)"])
-        let rowid = db.lastInsertedRowID
+        let rowid = try SessionTable.insertPlaceholder(db, name: "\u{1}import-\(placeholderCounter)")
+        let members = try readSessionMembers(reader, sessionRowID: rowid)
+        let header = try checkedHeader(members, reader: reader)
+        try inserter.drain()
 
-        var id: String?
-        var appID: String?
-        var beginTime: Double?
-        var endTime: Double?
-        var device: DeviceInfo?
-        var extensionJSON: String?
-        var seen = Set<SessionKey>()
-        var sawScanPath = false
-        var sawBlendShapes = false
-
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let index = try reader.readKey(matching: sessionKeys.0)
-                reader.path.append(.key(reader.lastKey))
-                if let index {
-                    let key = sessionKeys.1[index]
-                    guard seen.insert(key).inserted else { throw reader.error("duplicate key") }
-                    switch key {
-                    case .id:
-                        let text = try reader.readString()
-                        guard let uuid = UUID(uuidString: text) else {
-                            throw reader.error("'\(text)' is not a UUID string such as 3BE54760-F1E8-4799-A3CB-78806270E72A")
-                        }
-                        id = uuid.uuidString
-                    case .appID:
-                        appID = try reader.readString()
-                    case .beginTime:
-                        beginTime = try reader.readNumber()
-                    case .endTime:
-                        endTime = try reader.consumeNull() ? nil : try reader.readNumber()
-                    case .deviceInfo:
-                        device = try readDeviceInfo(reader)
-                    case .scanPath:
-                        sawScanPath = true
-                        report.gazeSamples += try readScanPath(reader, sessionRowID: rowid)
-                    case .blendShapes:
-                        sawBlendShapes = true
-                        report.blendShapeSamples += try readBlendShapes(reader, sessionRowID: rowid)
-                    case .gazerec:
-                        extensionJSON = try readExtension(reader, sessionRowID: rowid)
-                    default:
-                        try reader.skipValue()
-                    }
-                } else {
-                    try reader.skipValue()
-                }
-                reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+        if let first = seenIDs[header.id] {
+            throw StoreError.duplicateInImport(id: header.id, source: source.displayName, firstSource: first)
         }
+        seenIDs[header.id] = source.displayName
+        if let stored = try SessionTable.rowid(db, id: header.id, allowPrefix: false) {
+            switch existing {
+            case .fail:
+                throw StoreError.sessionExists(id: header.id, source: source.displayName)
+            case .skip:
+                try SessionTable.delete(db, rowid: rowid)
+                report.skipped.append(header.id)
+                return
+            case .replace:
+                try SessionTable.delete(db, rowid: stored)
+                report.replaced.append(header.id)
+            }
+        } else {
+            report.imported.append(header.id)
+        }
+        try SessionTable.update(db, rowid: rowid, header: header)
+    }
 
-        // Required keys, in the order the format lists them.
+    /// Reads a session object's members after its `{`; samples stream into the tables under `sessionRowID`.
+    private func readSessionMembers(_ reader: JSONReader, sessionRowID rowid: Int64) throws -> SessionMembers {
+        var members = SessionMembers()
+        var seen = Set<SessionKey>()
+        if try reader.consume(0x7D) { return members }
+        repeat {
+            let index = try reader.readKey(matching: sessionKeys.0)
+            reader.path.append(.key(reader.lastKey))
+            if let index {
+                let key = sessionKeys.1[index]
+                guard seen.insert(key).inserted else { throw reader.error("duplicate key") }
+                try readSessionMember(key, reader, sessionRowID: rowid, into: &members)
+            } else {
+                try reader.skipValue()
+            }
+            reader.path.removeLast()
+        } while try reader.nextSeparator(close: 0x7D)
+        return members
+    }
+
+    private func readSessionMember(_ key: SessionKey, _ reader: JSONReader, sessionRowID rowid: Int64,
+                                   into members: inout SessionMembers) throws {
+        switch key {
+        case .id:
+            let text = try reader.readString()
+            guard let uuid = UUID(uuidString: text) else {
+                throw reader.error("'\(text)' is not a UUID string such as 3BE54760-F1E8-4799-A3CB-78806270E72A")
+            }
+            members.id = uuid.uuidString
+        case .appID:
+            members.appID = try reader.readString()
+        case .beginTime:
+            members.beginTime = try reader.readNumber()
+        case .endTime:
+            members.endTime = try reader.consumeNull() ? nil : try reader.readNumber()
+        case .deviceInfo:
+            members.device = try readDeviceInfo(reader)
+        case .scanPath:
+            members.sawScanPath = true
+            report.gazeSamples += try readScanPath(reader, sessionRowID: rowid)
+        case .blendShapes:
+            members.sawBlendShapes = true
+            report.blendShapeSamples += try readBlendShapes(reader, sessionRowID: rowid)
+        case .gazerec:
+            members.gazerecExtension = try readExtension(reader, sessionRowID: rowid)
+        default:
+            try reader.skipValue()
+        }
+    }
+
+    /// The header of a session object whose required keys were all there (checked in the order the format lists them).
+    private func checkedHeader(_ members: SessionMembers, reader: JSONReader) throws -> SessionHeader {
         func missing(_ key: SessionKey) -> JSONError {
             reader.error(missingKey(key))
         }
-        guard let id else { throw missing(.id) }
-        guard let appID else { throw missing(.appID) }
-        guard let beginTime else { throw missing(.beginTime) }
-        guard let device else { throw missing(.deviceInfo) }
-        guard sawScanPath else { throw missing(.scanPath) }
-        guard sawBlendShapes else { throw missing(.blendShapes) }
-        try inserter.drain()
-
-        if let first = seenIDs[id] {
-            throw StoreError.duplicateInImport(id: id, source: source.displayName, firstSource: first)
-        }
-        seenIDs[id] = source.displayName
-
-        if let stored = try SessionDatabase.rowid(db, id: id, allowPrefix: false) {
-            switch existing {
-            case .fail:
-                throw StoreError.sessionExists(id: id, source: source.displayName)
-            case .skip:
-                try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
-                report.skipped.append(id)
-                return
-            case .replace:
-                try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [stored])
-                report.replaced.append(id)
-            }
-        } else {
-            report.imported.append(id)
-        }
-        try db.execute(sql: """
-            UPDATE session SET id = ?, appID = ?, beginTime = ?, endTime = ?, deviceModel = ?,
-                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?, interrupted = ?
-            WHERE rowid = ?
-            """, arguments: [id, appID, beginTime, endTime, device.model, device.screenWidth, device.screenHeight,
-                             device.systemName, device.systemVersion, extensionJSON,
-                             SessionExtension(storedText: extensionJSON)?.interrupted == true, rowid])
+        guard let id = members.id else { throw missing(.id) }
+        guard let appID = members.appID else { throw missing(.appID) }
+        guard let beginTime = members.beginTime else { throw missing(.beginTime) }
+        guard let device = members.device else { throw missing(.deviceInfo) }
+        guard members.sawScanPath else { throw missing(.scanPath) }
+        guard members.sawBlendShapes else { throw missing(.blendShapes) }
+        return SessionHeader(id: id, appID: appID, beginTimeSeconds: beginTime, endTimeSeconds: members.endTime,
+                             deviceInfo: device, gazerecExtension: members.gazerecExtension)
     }
 
     private func readDeviceInfo(_ reader: JSONReader) throws -> DeviceInfo {
@@ -280,163 +285,39 @@ final class SessionImporter {
 
     // MARK: - The "gazerec" extension
 
-    /// Reads the extension object: `frames` and `blinks` stream into their tables, the other
-    /// members are kept as compact JSON (returned).
-    private func readExtension(_ reader: JSONReader, sessionRowID: Int64) throws -> String {
-        guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
-        try reader.expect(0x7B, "'{'")
-        var members: [(String, JSONValue)] = []
-        var seenFrames = false, seenBlinks = false, seenMarkers = false
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let key = try reader.readString("a key in double quotes")
-                try reader.expect(0x3A, "':' after a key")
-                reader.path.append(.key(key))
-                switch key {
-                case "frames" where !seenFrames:
-                    seenFrames = true
-                    try inserter.drain()
-                    try readFrames(reader, sessionRowID: sessionRowID)
-                case "blinks" where !seenBlinks:
-                    seenBlinks = true
-                    try inserter.drain()
-                    try readBlinks(reader, sessionRowID: sessionRowID)
-                case "markers" where !seenMarkers:
-                    seenMarkers = true
-                    try inserter.drain()
-                    try readMarkers(reader, sessionRowID: sessionRowID)
-                default:
-                    guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
-                    members.append((key, try reader.readValue()))
-                }
-                reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+    /// Reads the extension object through its codec: the frame series, blink events and markers
+    /// stream into their tables, the other members are returned.
+    private func readExtension(_ reader: JSONReader, sessionRowID: Int64) throws -> SessionExtension {
+        let seq = StreamedSequence()
+        // The insert thread must be idle before these rows go in on this one.
+        let elements = SessionExtensionElements(
+            frame: { [db, inserter] frame in
+                try inserter.drain()
+                try FrameTable.insert(db, frame, sessionRowID: sessionRowID, seq: seq.take(\.frame))
+            },
+            blink: { [db, inserter] event in
+                try inserter.drain()
+                try BlinkTable.insert(db, event, sessionRowID: sessionRowID, seq: seq.take(\.blink))
+            },
+            marker: { [db, inserter] marker in
+                try inserter.drain()
+                try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: seq.take(\.marker))
+            })
+        return try SessionExtensionCodec.read(reader, into: elements)
+    }
+
+    /// The next sequence numbers of one session's streamed extension series.
+    private final class StreamedSequence {
+        // Touched for every element, on the importing thread only: no run-time exclusivity checks.
+        @exclusivity(unchecked) var frame = 0
+        @exclusivity(unchecked) var blink = 0
+        @exclusivity(unchecked) var marker = 0
+
+        /// The next number of a series, counted on.
+        func take(_ series: ReferenceWritableKeyPath<StreamedSequence, Int>) -> Int {
+            defer { self[keyPath: series] += 1 }
+            return self[keyPath: series]
         }
-        // Through the extension's codec, as every stored extension is written.
-        return SessionExtension(json: .object(members))!.storedText
-    }
-
-    private func readFrames(_ reader: JSONReader, sessionRowID: Int64) throws {
-        try reader.expect(0x5B, "an array of frames")
-        if try reader.consume(0x5D) { return }
-        let names = ["timestamp", "trackingState", "confidence"] + SampleTables.frameOptionalColumns + ["appearance"]
-        let appearanceKey = names.count - 1
-        let keys = KeyTable(names)
-        var seq = 0
-        repeat {
-            reader.path.append(.index(seq))
-            try reader.expect(0x7B, "a frame object")
-            var timestamp = Double.nan, state = "", confidence = Double.nan
-            var optional = [Double?](repeating: nil, count: SampleTables.frameOptionalColumns.count)
-            var appearance: EyeAppearance?
-            if !(try reader.consume(0x7D)) {
-                repeat {
-                    let index = try reader.readKey(matching: keys)
-                    reader.path.append(.key(reader.lastKey))
-                    switch index {
-                    case 0?: timestamp = try reader.readNumber()
-                    case 1?: state = try reader.readString()
-                    case 2?: confidence = try reader.readNumber()
-                    case appearanceKey?:
-                        guard !(try reader.consumeNull()) else { break }
-                        let text = try reader.readString()
-                        guard let data = Data(base64Encoded: text) else { throw reader.error("not base64 text") }
-                        do {
-                            appearance = try SampleTables.appearance(data)
-                        } catch let error as FrameColumnError {
-                            throw reader.error(error.reason)
-                        }
-                    case let column?: optional[column - 3] = try reader.consumeNull() ? nil : try reader.readNumber()
-                    case nil: try reader.skipValue()
-                    }
-                    reader.path.removeLast()
-                } while try reader.nextSeparator(close: 0x7D)
-            }
-            guard !timestamp.isNaN else { throw reader.error("missing required key 'timestamp'") }
-            guard !state.isEmpty else { throw reader.error("missing required key 'trackingState'") }
-            guard !confidence.isNaN else { throw reader.error("missing required key 'confidence'") }
-            let frame: FrameMeasurement
-            do {
-                frame = try SampleTables.frame(timestamp: timestamp, state: state, confidence: confidence, optional: optional,
-                                               appearance: appearance)
-            } catch let error as FrameColumnError {
-                throw reader.error(error.reason)
-            }
-            try SampleTables.insert(frame, sessionRowID: sessionRowID, seq: seq, db: db)
-            reader.path.removeLast()
-            seq += 1
-        } while try reader.nextSeparator(close: 0x5D)
-    }
-
-    private func readBlinks(_ reader: JSONReader, sessionRowID: Int64) throws {
-        try reader.expect(0x5B, "an array of blink events")
-        if try reader.consume(0x5D) { return }
-        let keys = KeyTable(["start", "end", "eyes", "kind", "minimumOpenness"])
-        var seq = 0
-        repeat {
-            reader.path.append(.index(seq))
-            try reader.expect(0x7B, "a blink object")
-            var start: Double?, end: Double?, eyes: String?, kind: String?, minimum: Double?
-            if !(try reader.consume(0x7D)) {
-                repeat {
-                    let index = try reader.readKey(matching: keys)
-                    reader.path.append(.key(reader.lastKey))
-                    switch index {
-                    case 0?: start = try reader.readNumber()
-                    case 1?: end = try reader.readNumber()
-                    case 2?: eyes = try reader.readString()
-                    case 3?: kind = try reader.readString()
-                    case 4?: minimum = try reader.readNumber()
-                    default: try reader.skipValue()
-                    }
-                    reader.path.removeLast()
-                } while try reader.nextSeparator(close: 0x7D)
-            }
-            guard let start, let end, let eyes, let kind, let minimum else {
-                throw reader.error("a blink needs start, end, eyes, kind and minimumOpenness")
-            }
-            guard let blinkEyes = BlinkEyes(rawValue: eyes) else {
-                throw reader.error("unknown eyes '\(eyes)' (expected both, left or right)")
-            }
-            guard let blinkKind = BlinkEvent.Kind(rawValue: kind) else {
-                throw reader.error("unknown kind '\(kind)' (expected blink or longClosure)")
-            }
-            let event = BlinkEvent(startSeconds: start, endSeconds: end, eyes: blinkEyes, kind: blinkKind,
-                                   minimumOpenness: minimum)
-            try SampleTables.insert(event, sessionRowID: sessionRowID, seq: seq, db: db)
-            reader.path.removeLast()
-            seq += 1
-        } while try reader.nextSeparator(close: 0x5D)
-    }
-
-    private func readMarkers(_ reader: JSONReader, sessionRowID: Int64) throws {
-        try reader.expect(0x5B, "an array of markers")
-        if try reader.consume(0x5D) { return }
-        let keys = KeyTable(["timestamp", "label", "data"])
-        var seq = 0
-        repeat {
-            reader.path.append(.index(seq))
-            try reader.expect(0x7B, "a marker object")
-            var timestamp: Double?, label: String?, data: String?
-            if !(try reader.consume(0x7D)) {
-                repeat {
-                    let index = try reader.readKey(matching: keys)
-                    reader.path.append(.key(reader.lastKey))
-                    switch index {
-                    case 0?: timestamp = try reader.readNumber()
-                    case 1?: label = try reader.readString()
-                    case 2?: data = try reader.readValue().compactText
-                    default: try reader.skipValue()
-                    }
-                    reader.path.removeLast()
-                } while try reader.nextSeparator(close: 0x7D)
-            }
-            guard let timestamp, let label else { throw reader.error("a marker needs timestamp and label") }
-            try SampleTables.insert(Marker(timestampSeconds: timestamp, label: label, dataJSON: data),
-                                    sessionRowID: sessionRowID, seq: seq, db: db)
-            reader.path.removeLast()
-            seq += 1
-        } while try reader.nextSeparator(close: 0x5D)
     }
 
     // MARK: - Samples
@@ -504,62 +385,67 @@ final class SessionImporter {
             guard !name.isEmpty else { throw reader.error("empty blend-shape name") }
             guard names.insert(name).inserted else { throw reader.error("duplicate blend-shape series") }
             try inserter.drain()
-            try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)",
-                           arguments: [sessionRowID, name])
-            let seriesRowID = db.lastInsertedRowID
-            try reader.expect(0x5B, "an array of blend-shape samples")
-            var seq = 0
-            var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0,
-                                    capacity: SampleInserter.batchSize)
-            if !(try reader.consume(0x5D)) {
-                repeat {
-                    reader.path.append(.index(seq))
-                    try reader.expect(0x7B, "a blend-shape sample object")
-                    var location: String?, value: Double?, timestamp: Double?, orientation: Int?, state: String?
-                    if !(try reader.consume(0x7D)) {
-                        repeat {
-                            let index = try reader.readKey(matching: blendKeys.0)
-                            reader.path.append(.key(reader.lastKey))
-                            switch index.map({ blendKeys.1[$0] }) {
-                            case .blendShapeLocation?:
-                                let text = try reader.readString()
-                                guard text == name else {
-                                    throw reader.error("'\(text)' differs from its series key '\(name)'")
-                                }
-                                location = text
-                            case .value?: value = try reader.readNumber()
-                            case .timestamp?: timestamp = try reader.readNumber()
-                            case .orientation?: orientation = try reader.readInteger()
-                            case .trackingState?: state = try readTrackingState(reader)
-                            default: try reader.skipValue()
-                            }
-                            reader.path.removeLast()
-                        } while try reader.nextSeparator(close: 0x7D)
-                    }
-                    func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
-                    guard location != nil else { throw missing(.blendShapeLocation) }
-                    guard let value else { throw missing(.value) }
-                    guard let timestamp else { throw missing(.timestamp) }
-                    guard let orientation else { throw missing(.orientation) }
-
-                    batch.timestamps.append(timestamp)
-                    batch.first.append(value)
-                    batch.orientations.append(Int64(orientation))
-                    batch.trackingStates.append(state)
-                    reader.path.removeLast()
-                    seq += 1
-                    if batch.count == SampleInserter.batchSize {
-                        try inserter.submit(batch)
-                        batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq,
-                                            capacity: SampleInserter.batchSize)
-                    }
-                } while try reader.nextSeparator(close: 0x5D)
-            }
-            if batch.count > 0 { try inserter.submit(batch) }
-            total += seq
+            let seriesRowID = try BlendShapeTable.insertSeries(db, sessionRowID: sessionRowID, name: name)
+            total += try readBlendShapeSeries(reader, name: name, seriesRowID: seriesRowID)
             reader.path.removeLast()
         } while try reader.nextSeparator(close: 0x7D)
         return total
     }
 
+    /// One series' array of samples, handed to the insert thread in batches; returns how many.
+    private func readBlendShapeSeries(_ reader: JSONReader, name: String, seriesRowID: Int64) throws -> Int {
+        try reader.expect(0x5B, "an array of blend-shape samples")
+        var seq = 0
+        var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
+        if !(try reader.consume(0x5D)) {
+            repeat {
+                reader.path.append(.index(seq))
+                try reader.expect(0x7B, "a blend-shape sample object")
+                try readBlendShapeSample(reader, name: name, into: &batch)
+                reader.path.removeLast()
+                seq += 1
+                if batch.count == SampleInserter.batchSize {
+                    try inserter.submit(batch)
+                    batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq,
+                                        capacity: SampleInserter.batchSize)
+                }
+            } while try reader.nextSeparator(close: 0x5D)
+        }
+        if batch.count > 0 { try inserter.submit(batch) }
+        return seq
+    }
+
+    /// One blend-shape sample object after its `{`, appended to `batch`.
+    private func readBlendShapeSample(_ reader: JSONReader, name: String, into batch: inout SampleBatch) throws {
+        var location: String?, value: Double?, timestamp: Double?, orientation: Int?, state: String?
+        if !(try reader.consume(0x7D)) {
+            repeat {
+                let index = try reader.readKey(matching: blendKeys.0)
+                reader.path.append(.key(reader.lastKey))
+                switch index.map({ blendKeys.1[$0] }) {
+                case .blendShapeLocation?:
+                    let text = try reader.readString()
+                    guard text == name else {
+                        throw reader.error("'\(text)' differs from its series key '\(name)'")
+                    }
+                    location = text
+                case .value?: value = try reader.readNumber()
+                case .timestamp?: timestamp = try reader.readNumber()
+                case .orientation?: orientation = try reader.readInteger()
+                case .trackingState?: state = try readTrackingState(reader)
+                default: try reader.skipValue()
+                }
+                reader.path.removeLast()
+            } while try reader.nextSeparator(close: 0x7D)
+        }
+        func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
+        guard location != nil else { throw missing(.blendShapeLocation) }
+        guard let value else { throw missing(.value) }
+        guard let timestamp else { throw missing(.timestamp) }
+        guard let orientation else { throw missing(.orientation) }
+        batch.timestamps.append(timestamp)
+        batch.first.append(value)
+        batch.orientations.append(Int64(orientation))
+        batch.trackingStates.append(state)
+    }
 }

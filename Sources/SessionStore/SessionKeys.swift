@@ -29,7 +29,7 @@ enum SessionKey: Int, CaseIterable {
         case .scanPath: "scanPath"
         case .blendShapes: "blendShapes"
         case .deviceInfo: "deviceInfo"
-        case .gazerec: "gazerec"
+        case .gazerec: SessionExtensionCodec.objectKey
         case .timestamp: "timestamp"
         case .x: "x"
         case .y: "y"

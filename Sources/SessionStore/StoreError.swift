@@ -1,6 +1,8 @@
 import JSONStream
 
-/// Everything that can go wrong in the session store, each with a sentence a user can act on.
+/// Everything that can go wrong in the session store, each as data and a sentence saying what failed.
+///
+/// The sentences name no command or flag: a command-line interface adds what to type.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// No session with this id is stored.
     case unknownSession(id: String, databasePath: String)
@@ -28,7 +30,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .unknownSession(id, path):
-            return "no session \(id) in \(path). List the stored sessions with 'gazerec list'."
+            return "no session \(id) in \(path)."
         case let .sessionExists(id, source):
             return "cannot import \(source): session \(id) is already stored."
         case let .duplicateInImport(id, source, firstSource):
@@ -42,8 +44,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case let .database(action, path, reason):
             return "cannot \(action) in \(path): \(reason)."
         case let .unknownCalibration(id, path):
-            return "no calibration \(id) in \(path). List the stored calibrations with 'gazerec calibrations list', "
-                + "or make one with 'gazerec calibrate'."
+            return "no calibration \(id) in \(path)."
         case let .calibrationExists(id, source):
             return "cannot import \(source): calibration \(id) is already stored."
         case let .ambiguousSession(prefix, matches):

@@ -27,6 +27,23 @@ struct ErrorMessageTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    @Test("an unknown session or calibration: the store's sentence, then the command line's hint naming the commands",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func unknownSessionAndCalibration() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        #expect(try Self.run(["import", Fixtures.iosSession], database: database).status == 0)
+        let session = try Self.run(["show", "FFFFFFFF-0000-0000-0000-000000000000"], database: database)
+        #expect(session.status == 1)
+        #expect(session.stderr == "gazerec: error: no session FFFFFFFF-0000-0000-0000-000000000000 in \(database). "
+                + "List the stored sessions with 'gazerec list'.\n")
+        let calibration = try Self.run(["calibrations", "export", "00000000-0000-0000-0000-000000000000"], database: database)
+        #expect(calibration.status == 1)
+        #expect(calibration.stderr == "gazerec: error: no calibration 00000000-0000-0000-0000-000000000000 in \(database). "
+                + "List the stored calibrations with 'gazerec calibrations list', or make one with 'gazerec calibrate'.\n")
+    }
+
     @Test("known options, option groups, hidden options and values after -- pass the check")
     func knownOptionsPass() throws {
         // These reach the command itself (and fail there for the missing database, exit 1).

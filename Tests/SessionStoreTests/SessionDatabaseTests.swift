@@ -32,6 +32,21 @@ struct SessionDatabaseTests {
         #expect(orphans == 2)
     }
 
+    @Test("an unknown session or calibration is an error that carries the id and names no command")
+    func unknownIDsNameNoCommand() throws {
+        let database = try twoSessions()
+        let unknown = "00000000-0000-0000-0000-0000000000FF"
+        #expect(throws: StoreError.unknownSession(id: unknown, databasePath: ":memory:")) { try database.summary(id: unknown) }
+        #expect(throws: StoreError.unknownCalibration(id: unknown, databasePath: ":memory:")) {
+            try database.calibration(id: unknown)
+        }
+        // What to type is the command line's to say (its ErrorHints); the store says what is missing where.
+        #expect(StoreError.unknownSession(id: unknown, databasePath: ":memory:").description
+                == "no session \(unknown) in :memory:.")
+        #expect(StoreError.unknownCalibration(id: unknown, databasePath: ":memory:").description
+                == "no calibration \(unknown) in :memory:.")
+    }
+
     @Test("deleteAll empties every table")
     func deleteAll() throws {
         let database = try twoSessions()

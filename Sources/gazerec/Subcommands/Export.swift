@@ -88,11 +88,11 @@ extension Gazerec {
             try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
         }
 
-        /// `fixations` and `movement` for the `"gazerec"` object.
-        static func fixationMembers(_ header: SessionHeader, _ samples: [GazeSample]) -> [(String, JSONValue)] {
+        /// The fixations and movement labels for the `"gazerec"` object.
+        static func fixationMembers(_ header: SessionHeader, _ samples: [GazeSample]) -> ExportedMovement {
             let detector = SessionViewing.detector(header, screenWidth: header.deviceInfo.screenWidth)
             let (found, labels) = detector.detect(samples)
-            return [("fixations", .array(found.map(\.jsonValue))), ("movement", .array(labels.map { .string($0.rawValue) }))]
+            return ExportedMovement(fixations: found.map(\.jsonValue), movement: labels.map(\.rawValue))
         }
 
         /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.

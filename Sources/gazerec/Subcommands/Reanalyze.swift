@@ -69,7 +69,8 @@ extension Gazerec {
             do {
                 return AppliedCalibration(try database.calibrationRecord(id: requested))
             } catch let error as StoreError where calibration == nil {
-                throw UsageError(message: "\(error) The session was mapped with it; give --calibration ID (or none) to "
+                let text = if case .unknownCalibration = error { ErrorHints.message(for: error) } else { error.description }
+                throw UsageError(message: "\(text) The session was mapped with it; give --calibration ID (or none) to "
                                  + "re-analyse it with another.")
             }
         }

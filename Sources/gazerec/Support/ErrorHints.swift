@@ -30,6 +30,10 @@ enum ErrorHints {
 
     static func hint(for error: Any) -> String? {
         switch error {
+        case StoreError.unknownSession:
+            return "List the stored sessions with 'gazerec list'."
+        case StoreError.unknownCalibration:
+            return "List the stored calibrations with 'gazerec calibrations list', or make one with 'gazerec calibrate'."
         case StoreError.sessionExists:
             return "Use --replace to overwrite it or --skip-existing to keep the stored one."
         case StoreError.calibrationExists:

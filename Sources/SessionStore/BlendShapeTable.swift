@@ -1,0 +1,114 @@
+import Foundation
+import GazeModel
+import GRDB
+
+/// The `blendShapeSeries` and `blendShapeSample` tables: one series per name per session, one
+/// row per sample of a series.
+///
+/// The only code that writes SQL for these tables. Samples keep the session format's
+/// `trackingState` text as gaze samples do (`GazeSampleTable.storedState`). Bulk paths step
+/// prepared statements made from `insertSQL` and `orderedSelectSQL`.
+enum BlendShapeTable {
+    /// The sample table's columns.
+    enum Columns: String, ColumnExpression {
+        case seriesRowID, seq, timestamp, value, orientation, trackingState
+    }
+
+    /// A series row: its row id and blend-shape name.
+    struct Series: FetchableRecord {
+        /// The series table's columns.
+        enum Columns: String, ColumnExpression {
+            case rowid, sessionRowID, name
+        }
+
+        var rowid: Int64
+        var name: String
+
+        init(row: Row) {
+            rowid = row[Columns.rowid]
+            name = row[Columns.name]
+        }
+    }
+
+    /// Inserts one sample; parameters: series row id, seq, timestamp, value, orientation, stored state.
+    static let insertSQL = """
+        INSERT INTO blendShapeSample (seriesRowID, seq, timestamp, value, orientation, trackingState)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+
+    /// A series' samples in order; parameter: series row id; columns: timestamp, value, orientation, stored state.
+    static let orderedSelectSQL = """
+        SELECT timestamp, value, orientation, trackingState FROM blendShapeSample WHERE seriesRowID = ? ORDER BY seq
+        """
+
+    /// Adds a series to a session; returns its row id.
+    static func insertSeries(_ db: Database, sessionRowID: Int64, name: String) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)", arguments: [sessionRowID, name])
+        return db.lastInsertedRowID
+    }
+
+    static func insert(_ db: Database, _ sample: BlendShapeSample, seriesRowID: Int64, seq: Int) throws {
+        try db.cachedStatement(sql: insertSQL).execute(arguments: [
+            seriesRowID, seq, sample.timestampSeconds, sample.value, sample.orientation,
+            GazeSampleTable.storedState(sample.trackingState),
+        ])
+    }
+
+    /// A session's series, by name.
+    static func series(_ db: Database, sessionRowID: Int64) throws -> [Series] {
+        try Series.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name",
+                            arguments: [sessionRowID])
+    }
+
+    /// The names of the series of any of these sessions, sorted.
+    static func names(_ db: Database, sessionRowIDs: [Int64]) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT DISTINCT name FROM blendShapeSeries WHERE sessionRowID IN (\(sessionRowIDs.map { String($0) }.joined(separator: ",")))
+            ORDER BY name
+            """)
+    }
+
+    /// Each series' name and number of samples, sorted by name.
+    static func sampleCounts(_ db: Database, sessionRowID: Int64) throws -> [(name: String, count: Int)] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.name AS name, (SELECT COUNT(*) FROM blendShapeSample b WHERE b.seriesRowID = s.rowid) AS n
+            FROM blendShapeSeries s WHERE s.sessionRowID = ? ORDER BY s.name
+            """, arguments: [sessionRowID]).map { (name: $0["name"], count: $0["n"]) }
+    }
+
+    /// The last sample time of any of a session's series.
+    static func lastTimestamp(_ db: Database, sessionRowID: Int64) throws -> Double? {
+        try Double.fetchOne(db, sql: """
+            SELECT MAX(b.timestamp) FROM blendShapeSample b
+            JOIN blendShapeSeries s ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?
+            """, arguments: [sessionRowID])
+    }
+
+    /// The orientation of the first sample of one of a session's series, if any has one.
+    static func firstOrientation(_ db: Database, sessionRowID: Int64) throws -> Int? {
+        try Int.fetchOne(db, sql: """
+            SELECT b.orientation FROM blendShapeSample b JOIN blendShapeSeries s
+                ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ? AND b.seq = 0 LIMIT 1
+            """, arguments: [sessionRowID])
+    }
+
+    /// Deletes every series and sample of every session.
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM blendShapeSample; DELETE FROM blendShapeSeries")
+    }
+
+    /// Replaces the samples of each of a session's series by those of the series of the same name
+    /// of a session in the attached database `source` (none when it has no such series).
+    static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
+        let series = try Series.fetchAll(db, sql: "SELECT rowid, name FROM main.blendShapeSeries WHERE sessionRowID = ?",
+                                         arguments: [sessionRowID])
+        for entry in series {
+            try db.execute(sql: "DELETE FROM main.blendShapeSample WHERE seriesRowID = ?", arguments: [entry.rowid])
+            try db.execute(sql: """
+                INSERT INTO main.blendShapeSample (seriesRowID, seq, timestamp, value, orientation, trackingState)
+                SELECT ?, seq, timestamp, value, orientation, trackingState FROM source.blendShapeSample WHERE seriesRowID =
+                    (SELECT rowid FROM source.blendShapeSeries WHERE sessionRowID = ? AND name = ?)
+                """, arguments: [entry.rowid, sourceRowID, entry.name])
+        }
+    }
+}

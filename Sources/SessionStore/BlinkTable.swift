@@ -1,0 +1,85 @@
+import GazeModel
+import GRDB
+
+/// The `blinkEvent` table: a recording's blinks and long closures, in the order they ended.
+///
+/// The only code that writes SQL for this table.
+enum BlinkTable {
+    /// A stored blink event.
+    struct Record: FetchableRecord {
+        /// The table's columns.
+        enum Columns: String, ColumnExpression {
+            case sessionRowID, seq, start, end, eyes, kind, minimumOpenness
+        }
+
+        var startSeconds: Double
+        var endSeconds: Double
+        /// The stored eyes and kind, as text (written by this version in `BlinkEvent`'s vocabulary).
+        var eyes: String
+        var kind: String
+        var minimumOpenness: Double
+
+        init(row: Row) {
+            startSeconds = row[Columns.start]
+            endSeconds = row[Columns.end]
+            eyes = row[Columns.eyes]
+            kind = row[Columns.kind]
+            minimumOpenness = row[Columns.minimumOpenness]
+        }
+
+        /// The event, nil when its eyes or kind are not gazerec's vocabulary.
+        var event: BlinkEvent? {
+            guard let eyes = BlinkEyes(rawValue: eyes), let kind = BlinkEvent.Kind(rawValue: kind) else { return nil }
+            return BlinkEvent(startSeconds: startSeconds, endSeconds: endSeconds, eyes: eyes, kind: kind,
+                              minimumOpenness: minimumOpenness)
+        }
+    }
+
+    private static let insertSQL = """
+        INSERT INTO blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness) VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insert(_ db: Database, _ event: BlinkEvent, sessionRowID: Int64, seq: Int) throws {
+        try db.cachedStatement(sql: insertSQL).execute(arguments: [
+            sessionRowID, seq, event.startSeconds, event.endSeconds, event.eyes.rawValue, event.kind.rawValue,
+            event.minimumOpenness,
+        ])
+    }
+
+    /// A session's events as stored, in order.
+    static func records(_ db: Database, sessionRowID: Int64) throws -> [Record] {
+        try Record.fetchAll(db, sql: """
+            SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
+            """, arguments: [sessionRowID])
+    }
+
+    /// Calls `body` with each of a session's events in order (those of an unknown eyes or kind left out).
+    static func forEachEvent(_ db: Database, sessionRowID: Int64, _ body: (BlinkEvent) -> Void) throws {
+        let records = try Record.fetchCursor(db, sql: """
+            SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
+            """, arguments: [sessionRowID])
+        while let record = try records.next() {
+            if let event = record.event { body(event) }
+        }
+    }
+
+    /// The spans of a session's blinks (kind blink, not long closures), by start time.
+    static func blinkSpans(_ db: Database, sessionRowID: Int64) throws -> [(start: Double, end: Double)] {
+        try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = 'blink' ORDER BY start",
+                         arguments: [sessionRowID]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
+    }
+
+    /// Deletes every event of every session.
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM blinkEvent")
+    }
+
+    /// Replaces a session's events by those of a session in the attached database `source`.
+    static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
+        try db.execute(sql: "DELETE FROM main.blinkEvent WHERE sessionRowID = ?", arguments: [sessionRowID])
+        try db.execute(sql: """
+            INSERT INTO main.blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness)
+            SELECT ?, seq, start, end, eyes, kind, minimumOpenness FROM source.blinkEvent WHERE sessionRowID = ?
+            """, arguments: [sessionRowID, sourceRowID])
+    }
+}

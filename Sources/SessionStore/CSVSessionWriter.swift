@@ -1,0 +1,272 @@
+import Foundation
+import GazeAnalysis
+import GazeModel
+import GRDB
+import GRDBSQLite
+import JSONStream
+
+extension SessionDatabase {
+    /// Writes one session as CSV: one row per sample time, all series side by side.
+    public func exportCSV(id: String, to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
+                          movement: ((Int) -> String?)? = nil) throws {
+        try exportCSV(ids: [id], to: sink, keyStyle: keyStyle, movement: movement.map { label in { _, index in label(index) } })
+    }
+
+    /// Writes sessions as one long CSV table: one header, then each session's rows, every row
+    /// starting with its session id (a table R or pandas reads whole).
+    ///
+    /// Rows merge, by timestamp, the scan path, every blend-shape series and the recorder's
+    /// per-frame features (each stored in time order); a value a series lacks at that time is an
+    /// empty cell. The blend-shape columns are those of any of the sessions, by name. RFC 4180
+    /// quoting, `.` as decimal separator, numbers in shortest round-trip form. Streams from SQLite
+    /// inside one read transaction: memory stays flat. `movement` gives the label of a session's
+    /// scan-path sample with the given sequence number (fixation/saccade/unknown).
+    public func exportCSV(ids: [String], to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
+                          movement: ((String, Int) -> String?)? = nil) throws {
+        try read("export sessions as CSV") { db in
+            let sessions: [(id: String, rowid: Int64)] = try ids.map { id in
+                let rowid = try sessionRowID(db, id: id)
+                return (try SessionTable.id(db, rowid: rowid)!, rowid)
+            }
+            let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
+            let out = JSONWriter(sink: sink)
+            for (index, session) in sessions.enumerated() {
+                try CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out, keyStyle: keyStyle,
+                                     blendShapeNames: names, movement: movement.map { label in { label(session.id, $0) } })
+                    .write(header: index == 0)
+            }
+            if sessions.isEmpty { try CSVSessionWriter.header(out: out, keyStyle: keyStyle, blendShapeNames: names) }
+            try out.flush()
+        }
+    }
+}
+
+/// The k-way merge behind `exportCSV`.
+public final class CSVSessionWriter {
+    private let db: Database
+    private let sessionID: String
+    private let sessionRowID: Int64
+    private let out: JSONWriter
+    private let keyStyle: KeyStyle
+    private let blendShapeNames: [String]
+    private let movement: ((Int) -> String?)?
+
+    /// One series being read: its statement and current row.
+    private final class Cursor {
+        let statement: Statement
+        var handle: SQLiteStatement { statement.sqliteStatement }
+        // Read and written for every row: no run-time exclusivity checks (one thread, no overlapping access).
+        @exclusivity(unchecked) var hasRow = false
+        @exclusivity(unchecked) var seq = 0
+        init(_ statement: Statement, ownerRowID: Int64) {
+            self.statement = statement
+            sqlite3_bind_int64(statement.sqliteStatement, 1, ownerRowID)
+        }
+        func advance() throws {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: hasRow = true
+            case SQLITE_DONE: hasRow = false
+            case let code: throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading samples failed")
+            }
+        }
+        var timestamp: Double { sqlite3_column_double(handle, 0) }
+        func double(_ column: Int32) -> Double? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+        }
+        func text(_ column: Int32) -> String? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : String(cString: sqlite3_column_text(handle, column))
+        }
+        /// Whether the current row is at `time`.
+        func isAt(_ time: Double) -> Bool { hasRow && timestamp == time }
+    }
+
+    /// What a session's rows are merged from: its series' cursors and the tables read whole.
+    private struct Series {
+        let gaze: Cursor
+        let blends: [Cursor]
+        let frames: Cursor
+        /// Every cursor: gaze, the blend shapes, frames.
+        let all: [Cursor]
+        /// Blinks (kind blink, not long closures) flag the frames they span.
+        let blinkSpans: [(start: Double, end: Double)]
+        /// Markers by time, each holding the rows from its time until the next marker's, and their
+        /// cells quoted once here, not per row (rows of one interval all repeat its label).
+        let markers: [Marker]
+        let markerCells: [String]
+        /// Gaze on the session's screen (its deviceInfo.screenSize, the calibration's screen).
+        let screenWidth: Double
+        let screenHeight: Double
+    }
+
+    /// Where the merge stands in the tables read whole.
+    private struct Position {
+        var blinkIndex = 0
+        var markerIndex = -1
+    }
+
+    init(db: Database, sessionID: String, sessionRowID: Int64, out: JSONWriter, keyStyle: KeyStyle,
+         blendShapeNames: [String], movement: ((Int) -> String?)?) {
+        self.db = db
+        self.sessionID = sessionID
+        self.sessionRowID = sessionRowID
+        self.out = out
+        self.keyStyle = keyStyle
+        self.blendShapeNames = blendShapeNames
+        self.movement = movement
+    }
+
+    /// Columns before the blend shapes, and the frame columns after them (camelCase).
+    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "onScreen", "orientation", "trackingState", "movement", "marker"]
+    static let frameColumns = ["faceFound", "blink", "confidence"] + FrameTable.optionalColumns
+
+    /// The header line.
+    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String]) throws {
+        func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
+        let names = leadingColumns.map(name) + blendShapeNames + frameColumns.map(name)
+        var line = names.map(quoted).joined(separator: ",") + "\n"
+        try line.withUTF8 { try out.rawBytes($0) }
+    }
+
+    /// Foundation's `convertToSnakeCase` for a column name: a capital starts a word, a run of
+    /// capitals is one word (`sessionID` → `session_id`, `pupilLeftU` → `pupil_left_u`).
+    static func snake(_ name: String) -> String {
+        let characters = Array(name)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    result += "_"
+                }
+            }
+            result += character.lowercased()
+        }
+        return result
+    }
+
+    func write(header: Bool) throws {
+        let series = try openSeries()
+        for cursor in series.all { try cursor.advance() }
+        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames) }
+        let idCell = Self.quoted(sessionID)
+        var position = Position()
+        while true {
+            // The earliest time among the series' current rows.
+            var time = Double.infinity
+            for cursor in series.all where cursor.hasRow { time = Swift.min(time, cursor.timestamp) }
+            guard time.isFinite else { break }
+            try text(idCell)
+            try comma()
+            try writeRow(at: time, series, &position)
+            try out.byte(0x0A)
+            // Advance every series that was at this time.
+            for cursor in series.all where cursor.isAt(time) {
+                cursor.seq += 1
+                try cursor.advance()
+            }
+        }
+        for cursor in series.all { sqlite3_reset(cursor.handle) }
+    }
+
+    /// The session's cursors, bound, and the tables read whole.
+    private func openSeries() throws -> Series {
+        let rowidByName = Dictionary(try BlendShapeTable.series(db, sessionRowID: sessionRowID).map { ($0.name, $0.rowid) }) { first, _ in first }
+        let screen = try SessionTable.screenAndEnd(db, rowid: sessionRowID)
+        let markers = try MarkerTable.markers(db, sessionRowID: sessionRowID).sorted { $0.timestampSeconds < $1.timestampSeconds }
+        let gaze = Cursor(try db.makeStatement(sql: GazeSampleTable.orderedSelectSQL), ownerRowID: sessionRowID)
+        // One cursor per column; a column this session lacks reads nothing (series rowid 0 does not exist).
+        let blends = try blendShapeNames.map { name in
+            Cursor(try db.makeStatement(sql: BlendShapeTable.orderedSelectSQL), ownerRowID: rowidByName[name] ?? 0)
+        }
+        let frames = Cursor(try FrameTable.makeOrderedStatement(db, appearance: false), ownerRowID: sessionRowID)
+        return Series(
+            gaze: gaze, blends: blends, frames: frames, all: [gaze] + blends + [frames],
+            blinkSpans: try BlinkTable.blinkSpans(db, sessionRowID: sessionRowID),
+            markers: markers, markerCells: markers.map { Self.quoted($0.label) },
+            screenWidth: screen?.width ?? 0, screenHeight: screen?.height ?? 0)
+    }
+
+    /// The cells after the session id of the row at `time`.
+    private func writeRow(at time: Double, _ series: Series, _ position: inout Position) throws {
+        let gaze = series.gaze, frames = series.frames
+        let gazeHere = gaze.isAt(time), frameHere = frames.isAt(time)
+        if frameHere { try out.number(Double(frames.seq)) }
+        try comma()
+        try out.number(time)
+        try comma()
+        var sample: (orientation: Double?, state: String)?
+        if gazeHere {
+            let x = gaze.double(1), y = gaze.double(2)
+            try optional(x); try comma()
+            try optional(y); try comma()
+            if let x, let y { try text(isOnScreen(x: x, y: y, width: series.screenWidth, height: series.screenHeight) ? "1" : "0") }
+            try comma()
+            sample = (gaze.double(3), Self.state(gaze, column: 4))
+        } else {
+            try comma(); try comma(); try comma()  // no x, y, onScreen
+        }
+        if sample == nil, let blend = series.blends.first(where: { $0.isAt(time) }) {
+            sample = (blend.double(2), Self.state(blend, column: 3))
+        }
+        try optional(sample?.orientation); try comma()
+        // The vocabulary needs no quoting (and checking it per row costs a tenth of the export).
+        if let state = sample?.state ?? (frameHere ? Self.frameState(frames) : nil) { try text(state) }
+        try comma()
+        if gazeHere, let label = movement?(gaze.seq) { try text(label) }
+        try comma()
+        while position.markerIndex + 1 < series.markers.count && series.markers[position.markerIndex + 1].timestampSeconds <= time {
+            position.markerIndex += 1
+        }
+        if position.markerIndex >= 0 { try text(series.markerCells[position.markerIndex]) }
+        for blend in series.blends {
+            try comma()
+            if blend.isAt(time) { try optional(blend.double(1)) }
+        }
+        try comma()
+        try writeFrameCells(frameHere ? frames : nil, at: time, series, &position)
+    }
+
+    /// The frame cells: faceFound, blink, then the frame's values (empty without a frame at this time).
+    private func writeFrameCells(_ frame: Cursor?, at time: Double, _ series: Series, _ position: inout Position) throws {
+        if let frame {
+            let found = frame.text(1) != TrackingState.missing.rawValue
+            try text(found ? "1" : "0")
+            try comma()
+            let spans = series.blinkSpans
+            while position.blinkIndex < spans.count && spans[position.blinkIndex].end < time { position.blinkIndex += 1 }
+            try text(position.blinkIndex < spans.count && spans[position.blinkIndex].start <= time ? "1" : "0")
+        } else {
+            try comma()
+        }
+        for column in 0..<(Self.frameColumns.count - 2) {
+            try comma()
+            if let frame { try optional(frame.double(Int32(2 + column))) }
+        }
+    }
+
+    /// A sample's tracking state in gazerec's vocabulary (the gaze-sample table reads its stored spelling).
+    private static func state(_ cursor: Cursor, column: Int32) -> String {
+        GazeSampleTable.state(stored: cursor.text(column)).rawValue
+    }
+
+    /// A frame's tracking state. Frames store gazerec's vocabulary; a database written before
+    /// import checked it may hold other text, which is quoted as any free text.
+    private static func frameState(_ frames: Cursor) -> String {
+        let text = frames.text(1) ?? TrackingState.normal.rawValue
+        return TrackingState(rawValue: text)?.rawValue ?? quoted(text)
+    }
+
+    private func comma() throws { try out.byte(0x2C) }
+    private func optional(_ value: Double?) throws { if let value { try out.number(value) } }
+    private func text(_ value: String) throws {
+        var value = value
+        try value.withUTF8 { try out.rawBytes($0) }
+    }
+
+    /// RFC 4180: quote cells holding a comma, quote or line break; double inner quotes.
+    public static func quoted(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

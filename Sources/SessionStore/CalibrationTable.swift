@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+
+/// What `calibrations list` shows about a stored calibration; the full record is its JSON document.
+public struct CalibrationSummary: Sendable, Equatable {
+    /// Upper-case UUID string.
+    public var id: String
+    public var name: String?
+    /// Unix seconds.
+    public var createdAtSeconds: Double
+    /// Screen the targets were placed on, screen points.
+    public var screenWidth: Double
+    public var screenHeight: Double
+    /// Calibration targets (5, 9 or 13 for the built-in layouts).
+    public var pointCount: Int
+    /// Validation accuracy, screen points and (when the geometry was given) degrees.
+    public var accuracyPoints: Double?
+    public var accuracyDegrees: Double?
+
+    public init(id: String, name: String?, createdAtSeconds: Double, screenWidth: Double, screenHeight: Double,
+                pointCount: Int, accuracyPoints: Double?, accuracyDegrees: Double?) {
+        self.id = id
+        self.name = name
+        self.createdAtSeconds = createdAtSeconds
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.pointCount = pointCount
+        self.accuracyPoints = accuracyPoints
+        self.accuracyDegrees = accuracyDegrees
+    }
+}
+
+/// The `calibration` table: one row per calibration, its JSON document beside the columns
+/// listing and choosing need (it is always read and written whole, ≈ 100 kB).
+///
+/// The only code that writes SQL for this table.
+enum CalibrationTable {
+    /// The table's columns.
+    enum Columns: String, ColumnExpression {
+        case rowid, id, name, createdAt, screenWidth, screenHeight, pointCount, accuracyPoints, accuracyDegrees, document
+    }
+
+    /// A stored calibration: its summary and document.
+    struct Record: FetchableRecord {
+        var summary: CalibrationSummary
+        var document: String
+
+        init(row: Row) {
+            summary = CalibrationSummary(
+                id: row[Columns.id], name: row[Columns.name], createdAtSeconds: row[Columns.createdAt],
+                screenWidth: row[Columns.screenWidth], screenHeight: row[Columns.screenHeight],
+                pointCount: row[Columns.pointCount], accuracyPoints: row[Columns.accuracyPoints],
+                accuracyDegrees: row[Columns.accuracyDegrees])
+            document = row[Columns.document]
+        }
+    }
+
+    /// Whether a calibration with this (upper-case) id is stored.
+    static func exists(_ db: Database, id: String) throws -> Bool {
+        try Int64.fetchOne(db, sql: "SELECT rowid FROM calibration WHERE id = ?", arguments: [id]) != nil
+    }
+
+    /// Inserts a calibration under its upper-case id.
+    static func insert(_ db: Database, summary: CalibrationSummary, document: String) throws {
+        try db.execute(sql: """
+            INSERT INTO calibration (id, name, createdAt, screenWidth, screenHeight, pointCount,
+                                     accuracyPoints, accuracyDegrees, document)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [summary.id.uppercased(), summary.name, summary.createdAtSeconds, summary.screenWidth,
+                             summary.screenHeight, summary.pointCount, summary.accuracyPoints,
+                             summary.accuracyDegrees, document])
+    }
+
+    /// Every calibration, oldest first.
+    static func all(_ db: Database) throws -> [Record] {
+        try Record.fetchAll(db, sql: "SELECT * FROM calibration ORDER BY createdAt, id")
+    }
+
+    /// The newest calibration, for this screen size when given.
+    static func latest(_ db: Database, screenWidth: Double? = nil, screenHeight: Double? = nil) throws -> Record? {
+        if let screenWidth, let screenHeight {
+            return try Record.fetchOne(db, sql: """
+                SELECT * FROM calibration WHERE screenWidth = ? AND screenHeight = ?
+                ORDER BY createdAt DESC, rowid DESC LIMIT 1
+                """, arguments: [screenWidth, screenHeight])
+        }
+        return try Record.fetchOne(db, sql: "SELECT * FROM calibration ORDER BY createdAt DESC, rowid DESC LIMIT 1")
+    }
+
+    /// The calibration with this (upper-case) id.
+    static func record(_ db: Database, id: String) throws -> Record? {
+        try Record.fetchOne(db, sql: "SELECT * FROM calibration WHERE id = ?", arguments: [id])
+    }
+
+    /// Deletes the calibration with this (upper-case) id; returns whether there was one.
+    @discardableResult
+    static func delete(_ db: Database, id: String) throws -> Bool {
+        try db.execute(sql: "DELETE FROM calibration WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+}
+
+extension SessionDatabase {
+    /// Stores calibrations in one transaction. An id already stored fails the whole call unless
+    /// `replace` (then it is overwritten); `source` names where they came from, for the message.
+    public func saveCalibrations(_ calibrations: [(summary: CalibrationSummary, document: String)], replace: Bool,
+                                 source: String) throws {
+        try write("save calibrations") { db in
+            for (summary, document) in calibrations {
+                let id = summary.id.uppercased()
+                if try CalibrationTable.exists(db, id: id) {
+                    guard replace else { throw StoreError.calibrationExists(id: id, source: source) }
+                    try CalibrationTable.delete(db, id: id)
+                }
+                try CalibrationTable.insert(db, summary: summary, document: document)
+            }
+        }
+    }
+
+    /// Every stored calibration, oldest first.
+    public func calibrations() throws -> [CalibrationSummary] {
+        try read("list calibrations") { db in try CalibrationTable.all(db).map(\.summary) }
+    }
+
+    /// The newest calibration, for this screen size when given; nil if there is none.
+    public func latestCalibration(screenWidth: Double? = nil, screenHeight: Double? = nil) throws -> CalibrationSummary? {
+        try read("find the latest calibration") { db in
+            try CalibrationTable.latest(db, screenWidth: screenWidth, screenHeight: screenHeight)?.summary
+        }
+    }
+
+    /// The summary and JSON document of one calibration; `latest` names the newest.
+    public func calibration(id: String) throws -> (summary: CalibrationSummary, document: String) {
+        try read("read calibration \(id)") { db in
+            let record = id.lowercased() == "latest"
+                ? try CalibrationTable.latest(db) : try CalibrationTable.record(db, id: id.uppercased())
+            guard let record else { throw StoreError.unknownCalibration(id: id, databasePath: path) }
+            return (record.summary, record.document)
+        }
+    }
+
+    /// Deletes calibrations in one transaction; if any id is unknown, deletes none. Sessions
+    /// recorded with them keep their scan paths (and the calibration's id in their extension).
+    public func deleteCalibrations(ids: [String]) throws {
+        try write("delete calibrations") { db in
+            for id in ids {
+                guard try CalibrationTable.delete(db, id: id.uppercased()) else {
+                    throw StoreError.unknownCalibration(id: id, databasePath: path)
+                }
+            }
+        }
+    }
+}

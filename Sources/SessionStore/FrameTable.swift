@@ -1,0 +1,227 @@
+import Foundation
+import GazeModel
+import GRDB
+import GRDBSQLite
+
+/// The `frameSample` table: a recording's per-frame measurements, one row per analysed frame.
+///
+/// The only code that writes SQL for this table. Frames keep gazerec's vocabulary; the columns
+/// after `timestamp, trackingState, confidence` are `FrameMeasurement.optionalValueNames`, in
+/// table, JSON and CSV order, then the eye appearance (`EyeAppearance.encoded`).
+enum FrameTable {
+    /// The table's columns.
+    enum Columns: String, ColumnExpression {
+        case sessionRowID, seq, timestamp, trackingState, confidence, appearance
+    }
+
+    /// The columns after `timestamp, trackingState, confidence`, each of which may be NULL.
+    static let optionalColumns = FrameMeasurement.optionalValueNames
+
+    private static let insertSQL = """
+        INSERT INTO frameSample (sessionRowID, seq, timestamp, trackingState, confidence, opennessLeft, opennessRight,
+                                 pupilLeftU, pupilLeftV, pupilRightU, pupilRightV, yawDegrees, pitchDegrees,
+                                 rollDegrees, tx, ty, tz, appearance)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// The columns a stored frame is read from: timestamp, trackingState, confidence, the optional
+    /// columns, appearance.
+    private static let selection = "timestamp, trackingState, confidence, " + optionalColumns.joined(separator: ", ")
+        + ", appearance"
+
+    static func insert(_ db: Database, _ frame: FrameMeasurement, sessionRowID: Int64, seq: Int) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            sessionRowID, seq, frame.timestampSeconds, frame.trackingState.rawValue, frame.confidence,
+        ] + frame.optionalValues + [frame.appearance.map { Data($0.encoded) }]
+        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
+    }
+
+    /// A prepared statement of a session's frames in order, bound to nothing: parameter 1 is the
+    /// session row id; its columns are those of `StoredFrameRow` (without the appearance, which is
+    /// then not read at all, unless `appearance`).
+    static func makeOrderedStatement(_ db: Database, appearance: Bool = true) throws -> Statement {
+        let columns = appearance ? selection : "timestamp, trackingState, confidence, " + optionalColumns.joined(separator: ", ")
+        return try db.makeStatement(sql: "SELECT \(columns) FROM frameSample WHERE sessionRowID = ? ORDER BY seq")
+    }
+
+    /// A session's frames in order; throws `FrameColumnError` (with the frame's index) for a row
+    /// that does not make a frame.
+    static func frames(_ db: Database, sessionRowID: Int64) throws -> [FrameMeasurement] {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM frameSample WHERE sessionRowID = ? ORDER BY seq",
+                                       arguments: [sessionRowID])
+        var frames: [FrameMeasurement] = []
+        while let row = try rows.next() {
+            do {
+                frames.append(try frame(row))
+            } catch var error as FrameColumnError {
+                error.reason = "frame \(frames.count): \(error.reason)"
+                throw error
+            }
+        }
+        return frames
+    }
+
+    /// Calls `body` with each frame's time, tracking state and eye openness, in order (attention figures).
+    static func forEachOpenness(_ db: Database, sessionRowID: Int64, _ body: (FrameMeasurement) -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT timestamp, trackingState, opennessLeft, opennessRight FROM frameSample WHERE sessionRowID = ? ORDER BY seq
+            """, arguments: [sessionRowID])
+        while let row = try rows.next() {
+            let state = TrackingState(rawValue: row[1]) ?? .missing
+            body(FrameMeasurement(timestampSeconds: row[0], trackingState: state, confidence: 0,
+                                  opennessLeft: row[2], opennessRight: row[3]))
+        }
+    }
+
+    /// A session's frame times, in order.
+    static func timestamps(_ db: Database, sessionRowID: Int64) throws -> [Double] {
+        try Double.fetchAll(db, sql: "SELECT timestamp FROM frameSample WHERE sessionRowID = ? ORDER BY seq",
+                            arguments: [sessionRowID])
+    }
+
+    /// Number of frames and the last frame time.
+    static func span(_ db: Database, sessionRowID: Int64) throws -> (count: Int, last: Double?) {
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MAX(timestamp) AS t FROM frameSample WHERE sessionRowID = ?",
+                                   arguments: [sessionRowID])!
+        return (row["n"], row["t"])
+    }
+
+    /// Deletes every frame of every session.
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM frameSample")
+    }
+
+    /// Replaces a session's frames by those of a session in the attached database `source`.
+    static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
+        let columns = "seq, " + selection
+        try db.execute(sql: "DELETE FROM main.frameSample WHERE sessionRowID = ?", arguments: [sessionRowID])
+        try db.execute(sql: """
+            INSERT INTO main.frameSample (sessionRowID, \(columns))
+            SELECT ?, \(columns) FROM source.frameSample WHERE sessionRowID = ?
+            """, arguments: [sessionRowID, sourceRowID])
+    }
+
+    // MARK: - Values
+
+    /// A stored frame row (the columns of `selection`).
+    private static func frame(_ row: Row) throws -> FrameMeasurement {
+        let blob: Data? = row[3 + optionalColumns.count]
+        return try frame(timestamp: row[0], state: row[1], confidence: row[2],
+                         optional: (3..<(3 + optionalColumns.count)).map { row[$0] },
+                         appearance: try blob.map { try appearance($0) })
+    }
+
+    /// A stored or imported appearance (`EyeAppearance.encoded`).
+    static func appearance(_ bytes: Data) throws -> EyeAppearance {
+        guard let appearance = EyeAppearance(encoded: bytes) else {
+            throw FrameColumnError(column: "appearance", reason: "not an encoded eye appearance (\(EyeAppearance.encodedCount) "
+                                   + "bytes, version \(EyeAppearance.encodingVersion), finite landmarks)")
+        }
+        return appearance
+    }
+
+    /// A frame from its stored or imported columns; throws `FrameColumnError` for values that do not
+    /// make a frame (an unknown tracking state, half a pupil, part of a head pose).
+    static func frame(timestamp: Double, state: String, confidence: Double, optional v: [Double?],
+                      appearance: EyeAppearance? = nil) throws -> FrameMeasurement {
+        guard let trackingState = TrackingState(rawValue: state) else {
+            throw FrameColumnError(column: "trackingState",
+                                   reason: "unknown tracking state '\(state)' (expected "
+                                       + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        func point(_ u: Int, _ names: String) throws -> Point2? {
+            switch (v[u], v[u + 1]) {
+            case let (x?, y?): return Point2(x, y)
+            case (nil, nil): return nil
+            default: throw FrameColumnError(column: names, reason: "\(names) must be given together")
+            }
+        }
+        let poseValues = v[6...11]
+        var pose: HeadPoseMeasurement?
+        if poseValues.allSatisfy({ $0 != nil }) {
+            pose = HeadPoseMeasurement(yawDegrees: v[6]!, pitchDegrees: v[7]!, rollDegrees: v[8]!,
+                                       translation: Vector3(v[9]!, v[10]!, v[11]!))
+        } else if poseValues.contains(where: { $0 != nil }) {
+            throw FrameColumnError(column: "yawDegrees", reason: "a head pose needs all of yawDegrees, pitchDegrees, "
+                                   + "rollDegrees, tx, ty and tz")
+        }
+        return FrameMeasurement(timestampSeconds: timestamp, trackingState: trackingState, confidence: confidence,
+                                opennessLeft: v[0], opennessRight: v[1], pupilLeft: try point(2, "pupilLeftU and pupilLeftV"),
+                                pupilRight: try point(4, "pupilRightU and pupilRightV"), headPose: pose,
+                                appearance: appearance)
+    }
+}
+
+/// One row of `FrameTable.makeOrderedStatement`, read in place from the stepped statement (no copy).
+struct StoredFrameRow {
+    let handle: SQLiteStatement
+
+    var timestamp: Double { sqlite3_column_double(handle, 0) }
+    /// The stored tracking state's UTF-8 bytes (gazerec's vocabulary), valid until the next step.
+    var trackingStateUTF8: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: sqlite3_column_text(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)))
+    }
+    var trackingStateText: String? {
+        sqlite3_column_type(handle, 1) == SQLITE_NULL ? nil : String(cString: sqlite3_column_text(handle, 1))
+    }
+    var confidence: Double { sqlite3_column_double(handle, 2) }
+    /// The optional column at `index` of `FrameTable.optionalColumns`, nil when NULL.
+    func optional(_ index: Int) -> Double? {
+        let column = Int32(3 + index)
+        return sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+    }
+    /// The encoded appearance's bytes, valid until the next step; nil when there is none.
+    var appearanceBytes: UnsafeRawBufferPointer? {
+        let column = Int32(3 + FrameTable.optionalColumns.count)
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB, let blob = sqlite3_column_blob(handle, column) else {
+            return nil
+        }
+        return UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+}
+
+/// Stored or imported frame values that do not make a frame.
+struct FrameColumnError: Error {
+    var column: String
+    var reason: String
+}
+
+/// A recorded session's inputs for recomputing its scan path.
+public struct StoredFrames: Sendable {
+    public var header: SessionHeader
+    public var frames: [FrameMeasurement]
+    /// The orientation its samples were recorded with (from its first sample; 0 if none).
+    public var orientation: Int
+    /// Whether its recorder is still running (the session has no end time and is not interrupted).
+    public var recording: Bool
+}
+
+extension SessionDatabase {
+    /// A session's stored per-frame features, in order.
+    public func storedFrames(id: String) throws -> StoredFrames {
+        try read("read session \(id)") { db in
+            let rowid = try sessionRowID(db, id: id)
+            let header = try SessionTable.header(db, rowid: rowid)
+            let frames: [FrameMeasurement]
+            do {
+                frames = try FrameTable.frames(db, sessionRowID: rowid)
+            } catch let error as FrameColumnError {
+                throw StoreError.database(action: "read the frames of session \(id)", path: path, reason: error.reason)
+            }
+            return StoredFrames(header: header, frames: frames, orientation: try Self.orientation(db, sessionRowID: rowid),
+                                recording: header.endTimeSeconds == nil)
+        }
+    }
+
+    /// Number of frames and the last frame time stored for a session (for `status` and tests).
+    public func frameCount(id: String) throws -> (count: Int, last: Double?) {
+        try read("read session \(id)") { db in try FrameTable.span(db, sessionRowID: try sessionRowID(db, id: id)) }
+    }
+
+    /// The stored frames' times of a session, in order (what a re-analysis stamps its frames with).
+    public func frameTimestamps(id: String) throws -> [Double] {
+        try read("read the frames of session \(id)") { db in
+            try FrameTable.timestamps(db, sessionRowID: try sessionRowID(db, id: id))
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import GazeModel
+import GRDB
+
+/// The `session` table: one row per session, its header, device, `"gazerec"` extension and state.
+///
+/// The only code that writes SQL for this table. Every function runs inside the caller's
+/// transaction (`SessionDatabase.read` / `write`).
+enum SessionTable {
+    /// A session row as stored.
+    struct Record: FetchableRecord {
+        /// The table's columns.
+        enum Columns: String, ColumnExpression {
+            case rowid, id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion
+            case extensionJSON, interrupted, recorderPID
+        }
+
+        var header: SessionHeader
+        /// The stored flag (sessions repaired before the mark was kept in the extension have only this).
+        var interrupted: Bool
+
+        init(row: Row) {
+            let device = DeviceInfo(
+                model: row[Columns.deviceModel], screenWidth: row[Columns.screenWidth],
+                screenHeight: row[Columns.screenHeight], systemName: row[Columns.systemName],
+                systemVersion: row[Columns.systemVersion])
+            var gazerecExtension = SessionExtension(storedText: row[Columns.extensionJSON])
+            interrupted = row[Columns.interrupted]
+            // Sessions repaired before the mark was kept in the extension still carry it out.
+            if interrupted && gazerecExtension?.interrupted != true {
+                gazerecExtension = gazerecExtension ?? SessionExtension()
+                gazerecExtension?.interrupted = true
+            }
+            header = SessionHeader(
+                id: row[Columns.id], appID: row[Columns.appID], beginTimeSeconds: row[Columns.beginTime],
+                endTimeSeconds: row[Columns.endTime], deviceInfo: device, gazerecExtension: gazerecExtension)
+        }
+    }
+
+    // MARK: - Finding
+
+    /// The row id of the session with `id` (case-insensitive), or nil.
+    ///
+    /// As git does, a shorter prefix of at least 4 characters names the one session whose id
+    /// starts with it (`allowPrefix`); a prefix that fits several throws `ambiguousSession`.
+    static func rowid(_ db: Database, id: String, allowPrefix: Bool = true) throws -> Int64? {
+        let key = id.uppercased()
+        if let exact = try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [key]) { return exact }
+        guard allowPrefix, key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, id FROM session WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
+                                    arguments: [key.count, key])
+        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: rows.map { $0["id"] }) }
+        return rows.first?["rowid"]
+    }
+
+    /// The row id of the session with exactly this id in the attached database `schema`.
+    static func rowid(_ db: Database, id: String, schema: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT rowid FROM \(schema).session WHERE id = ?", arguments: [id])
+    }
+
+    /// The row ids of every session, oldest first.
+    static func rowids(_ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT rowid FROM session ORDER BY beginTime, id")
+    }
+
+    /// The ids of every session, oldest first.
+    static func ids(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM session ORDER BY beginTime, id")
+    }
+
+    /// The full id of a session row.
+    static func id(_ db: Database, rowid: Int64) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT id FROM session WHERE rowid = ?", arguments: [rowid])
+    }
+
+    /// Number of sessions.
+    static func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
+    }
+
+    // MARK: - Reading
+
+    /// A session row's header and stored interrupted flag.
+    static func record(_ db: Database, rowid: Int64) throws -> Record {
+        guard let record = try Record.fetchOne(db, sql: """
+            SELECT id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight,
+                   systemName, systemVersion, extensionJSON, interrupted
+            FROM session WHERE rowid = ?
+            """, arguments: [rowid]) else {
+            throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session row \(rowid) vanished")
+        }
+        return record
+    }
+
+    /// A session row's header.
+    static func header(_ db: Database, rowid: Int64) throws -> SessionHeader {
+        try record(db, rowid: rowid).header
+    }
+
+    /// What `list` and `show` report about a session row.
+    static func summary(_ db: Database, rowid: Int64) throws -> SessionSummary {
+        let record = try record(db, rowid: rowid)
+        let gaze = try GazeSampleTable.span(db, sessionRowID: rowid)
+        return SessionSummary(
+            header: record.header, gazeSampleCount: gaze.count,
+            blendShapeSampleCounts: try BlendShapeTable.sampleCounts(db, sessionRowID: rowid),
+            firstGazeTimestampSeconds: gaze.first, lastGazeTimestampSeconds: gaze.last,
+            interrupted: record.interrupted)
+    }
+
+    /// A session row's screen size (points) and end time (Unix seconds), nil when the row is gone.
+    static func screenAndEnd(_ db: Database, rowid: Int64) throws -> (width: Double, height: Double, end: Double?)? {
+        try Row.fetchOne(db, sql: "SELECT screenWidth, screenHeight, endTime FROM session WHERE rowid = ?",
+                         arguments: [rowid]).map { ($0[0], $0[1], $0[2]) }
+    }
+
+    /// Sessions without an end time: row id, id, begin time and extension.
+    static func openSessions(_ db: Database) throws -> [(rowid: Int64, id: String, beginTime: Double, gazerecExtension: SessionExtension?)] {
+        try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime, extensionJSON FROM session WHERE endTime IS NULL").map {
+            ($0["rowid"], $0["id"], $0["beginTime"], SessionExtension(storedText: $0["extensionJSON"]))
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Inserts a recording's row (no end time yet; `recorderPID` marks it running); returns its row id.
+    static func insertRecording(_ db: Database, header: SessionHeader, recorderPID: Int32) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName,
+                                 systemVersion, extensionJSON, recorderPID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.deviceInfo.model,
+                             header.deviceInfo.screenWidth, header.deviceInfo.screenHeight,
+                             header.deviceInfo.systemName, header.deviceInfo.systemVersion,
+                             header.gazerecExtension?.storedText, recorderPID])
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts an import's placeholder row under the private name `name`; returns its row id.
+    static func insertPlaceholder(_ db: Database, name: String) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion)
+            VALUES (?, '', 0, '', 0, 0, '', '')
+            """, arguments: [name])
+        return db.lastInsertedRowID
+    }
+
+    /// Gives a row (an import's placeholder) its header; the interrupted flag follows the extension.
+    static func update(_ db: Database, rowid: Int64, header: SessionHeader) throws {
+        let device = header.deviceInfo
+        try db.execute(sql: """
+            UPDATE session SET id = ?, appID = ?, beginTime = ?, endTime = ?, deviceModel = ?,
+                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?, interrupted = ?
+            WHERE rowid = ?
+            """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.endTimeSeconds, device.model,
+                             device.screenWidth, device.screenHeight, device.systemName, device.systemVersion,
+                             header.gazerecExtension?.storedText, header.gazerecExtension?.interrupted == true, rowid])
+    }
+
+    /// Ends a recording: its end time and final extension; it is no longer running.
+    static func close(_ db: Database, rowid: Int64, endTimeSeconds: Double, gazerecExtension: SessionExtension?) throws {
+        try db.execute(sql: "UPDATE session SET endTime = ?, extensionJSON = ?, recorderPID = NULL WHERE rowid = ?",
+                       arguments: [endTimeSeconds, gazerecExtension?.storedText, rowid])
+    }
+
+    /// Closes a session whose recorder died: its end time, marked interrupted (in the row and the extension).
+    static func closeInterrupted(_ db: Database, rowid: Int64, endTimeSeconds: Double, gazerecExtension: SessionExtension) throws {
+        try db.execute(sql: """
+            UPDATE session SET endTime = ?, interrupted = 1, recorderPID = NULL, extensionJSON = ? WHERE rowid = ?
+            """, arguments: [endTimeSeconds, gazerecExtension.storedText, rowid])
+    }
+
+    /// Replaces a session's extension object.
+    static func setExtension(_ db: Database, rowid: Int64, _ gazerecExtension: SessionExtension) throws {
+        try db.execute(sql: "UPDATE session SET extensionJSON = ? WHERE rowid = ?",
+                       arguments: [gazerecExtension.storedText, rowid])
+    }
+
+    /// Replaces a session's extension object and screen size (points).
+    static func setExtension(_ db: Database, rowid: Int64, _ gazerecExtension: SessionExtension,
+                             screenWidth: Double, screenHeight: Double) throws {
+        try db.execute(sql: "UPDATE session SET extensionJSON = ?, screenWidth = ?, screenHeight = ? WHERE rowid = ?",
+                       arguments: [gazerecExtension.storedText, screenWidth, screenHeight, rowid])
+    }
+
+    /// Deletes a session row; the schema's trigger deletes its samples with it.
+    static func delete(_ db: Database, rowid: Int64) throws {
+        try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
+    }
+
+    /// Deletes every session row (the sample tables are emptied by their own types first).
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM session")
+    }
+}
+
+extension SessionDatabase {
+    /// Every session, oldest first.
+    public func summaries() throws -> [SessionSummary] {
+        try read("list sessions") { db in try SessionTable.rowids(db).map { try SessionTable.summary(db, rowid: $0) } }
+    }
+
+    /// The ids of every session, oldest first.
+    public func sessionIDs() throws -> [String] {
+        try read("list sessions") { db in try SessionTable.ids(db) }
+    }
+
+    /// One session's summary; throws `unknownSession` if absent.
+    public func summary(id: String) throws -> SessionSummary {
+        try read("read session \(id)") { db in try SessionTable.summary(db, rowid: try sessionRowID(db, id: id)) }
+    }
+
+    /// The full id of the session named by `id` or an unambiguous prefix of it.
+    public func canonicalID(_ id: String) throws -> String {
+        try summary(id: id).header.id
+    }
+
+    /// Deletes the sessions with these ids (or unambiguous prefixes) in one transaction; if any
+    /// is unknown, deletes none. Returns the full ids deleted.
+    @discardableResult
+    public func delete(ids: [String]) throws -> [String] {
+        try write("delete sessions") { db in
+            let rowids = try ids.map { try sessionRowID(db, id: $0) }
+            var deleted: [String] = []
+            for rowid in rowids {
+                if let id = try SessionTable.id(db, rowid: rowid) { deleted.append(id) }
+                try SessionTable.delete(db, rowid: rowid)
+            }
+            return deleted
+        }
+    }
+
+    /// Deletes every session (the iOS package's `deleteAll()`); returns how many there were.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        try write("delete all sessions") { db in
+            let count = try SessionTable.count(db)
+            try BlendShapeTable.deleteAll(db)
+            try GazeSampleTable.deleteAll(db)
+            try FrameTable.deleteAll(db)
+            try BlinkTable.deleteAll(db)
+            try MarkerTable.deleteAll(db)
+            try SessionTable.deleteAll(db)
+            return count
+        }
+    }
+}
