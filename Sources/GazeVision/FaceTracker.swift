@@ -72,7 +72,7 @@ public final class FaceTracker {
         self.model = model
         finder = try FaceFinder(cnnModelPath: finding.cnnModelPath)
         background = finding.background ? try BackgroundFaceFinder(cnnModelPath: finding.cnnModelPath) : nil
-        uprightCheck = try UprightFaceCheck()
+        uprightCheck = UprightFaceCheck()
         self.redetectIntervalSeconds = redetectIntervalSeconds
         self.redetectConfidence = redetectConfidence
         self.minimumConfidence = minimumConfidence

@@ -37,11 +37,10 @@ public final class UprightFaceCheck {
     public var margin = 0.5
     /// The side, in pixels, the face is shrunk to (at least dlib's 80-pixel detection window).
     public var faceSidePixels = 100
-    private let detector: FaceDetector
+    /// Made on first use: most streams never need it (every face found by HOG).
+    private var detector: FaceDetector?
 
-    public init() throws {
-        detector = try FaceDetector()
-    }
+    public init() {}
 
     /// The verdict for the face in `box` of `image`.
     public func uprightness(of box: FaceBox, in image: GrayImage) throws -> FaceUprightness {
@@ -56,6 +55,8 @@ public final class UprightFaceCheck {
         // The smallest face that counts: half the tracked one (a face-like patch of the collar or
         // the background is not the face).
         let smallest = Double(side) / Double(factor) / 2
+        let detector = try self.detector ?? FaceDetector()
+        self.detector = detector
         for quarterTurns in 0..<4 {
             let turned = part.turnedClockwise(quarterTurns: quarterTurns)
             let faces = try detector.detect(turned, upsample: upsample)

@@ -69,7 +69,7 @@ struct UprightFaceCheckTests {
     @Test("the check itself: the portraits are upright as they are, and turned back by the angle they were turned",
           .enabled(if: available, reason))
     func portraits() throws {
-        let check = try UprightFaceCheck()
+        let check = UprightFaceCheck()
         for name in ["faces/sergey.png", "faces/astronaut.png"] {
             let image = try VisionFixtures.image(name)
             let box = try #require(try VisionFixtures.imageFace(name)).box
