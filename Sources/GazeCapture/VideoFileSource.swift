@@ -18,6 +18,9 @@ public final class VideoFileSource: FrameSource {
     /// When the recording began, Unix seconds, from the container's `creation_time` tag (a
     /// camera's or a recorder's); nil when the file does not say.
     public let creationTimeSeconds: Double?
+    /// The clockwise turn (0, 90, 180, 270 degrees) applied to every frame, from the display
+    /// matrix in the file's container: frames come out upright, `width` × `height` as turned.
+    public let rotationDegrees: Int
 
     private var handle: OpaquePointer?
     private var produced = 0
@@ -35,6 +38,7 @@ public final class VideoFileSource: FrameSource {
         let info = gz_video_get_info(handle)
         width = Int(info.width)
         height = Int(info.height)
+        rotationDegrees = Int(info.rotation_degrees)
         framesPerSecond = info.frames_per_second
         durationSeconds = info.duration_seconds
         frameCountHint = info.frame_count

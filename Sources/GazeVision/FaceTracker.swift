@@ -33,12 +33,16 @@ public struct FaceFinding: Sendable, Equatable {
 ///    keeps the tracked face. Without a tracked face, or when a low-scoring face is not found
 ///    around its box, the `FaceFinder` cascade looks in the whole frame (HOG, HOG on the
 ///    equalised frame, the CNN).
+/// 4. A face that only the CNN found is checked for uprightness (`UprightFaceCheck`): the frontal
+///    HOG detector must find it as the frame shows it. Until it does (the check, or a later look
+///    around the face), `uprightness` says it is not upright and its fits are not reported.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
     public let model: LandmarkModel
     public let finder: FaceFinder
     private let background: BackgroundFaceFinder?
+    private let uprightCheck: UprightFaceCheck
     /// Re-detect at least this often even while tracking (seconds).
     public var redetectIntervalSeconds: Double
     /// A tracked fit below this confidence triggers an immediate re-detection.
@@ -59,12 +63,16 @@ public final class FaceTracker {
     public private(set) var detectorRuns = 0
     /// The box the last landmark fit used.
     public private(set) var lastFitBox: FaceBox?
+    /// How the face of the last frame stands (nil without one): fits of a face that is not
+    /// `.upright` are implausible and not to be reported.
+    public private(set) var uprightness: FaceUprightness?
 
     public init(model: LandmarkModel, finding: FaceFinding = FaceFinding(), redetectIntervalSeconds: Double = 2,
                 redetectConfidence: Double = 0.3, minimumConfidence: Double = 0.1) throws {
         self.model = model
         finder = try FaceFinder(cnnModelPath: finding.cnnModelPath)
         background = finding.background ? try BackgroundFaceFinder(cnnModelPath: finding.cnnModelPath) : nil
+        uprightCheck = UprightFaceCheck()
         self.redetectIntervalSeconds = redetectIntervalSeconds
         self.redetectConfidence = redetectConfidence
         self.minimumConfidence = minimumConfidence
@@ -76,6 +84,7 @@ public final class FaceTracker {
     public func reset() {
         trackedBox = nil
         lastDetectionTime = nil
+        uprightness = nil
         stabilizer.reset()
     }
 
@@ -96,14 +105,25 @@ public final class FaceTracker {
             let fit = self.fit(image, box: found.box)
             let confidence = model.meanShape.confidence(of: fit)
             if confidence >= minimumConfidence {
+                try judgeUprightness(found, image: image)
                 return observe(fit, confidence: confidence, stage: found.stage, image: image, time: timeSeconds)
             }
         }
         // The periodic look missed a face that tracking still holds well: keep it.
         if let tracked { return observe(tracked.fit, confidence: tracked.confidence, stage: nil, image: image, time: timeSeconds) }
         trackedBox = nil
+        uprightness = nil
         stabilizer.reset()
         return nil
+    }
+
+    /// The verdict on a face the finder just found: upright when a HOG stage found it, else the
+    /// check's (the CNN's faces).
+    private func judgeUprightness(_ found: (box: FaceBox, stage: FaceFinderStage), image: GrayImage) throws {
+        switch found.stage {
+        case .hogShrunk, .hogNearby, .hogFull, .hogEqualized: uprightness = .upright
+        case .cnnShrunk, .cnnFull: uprightness = try uprightCheck.uprightness(of: found.box, in: image)
+        }
     }
 
     /// The finder's answer for this frame. A followed face (`trackedBox`) is looked for around

@@ -12,11 +12,19 @@ import GazeModel
 /// 3. Eyes: aspect ratio → openness → blinks; pupils by means of gradients.
 /// 4. Head pose: PnP against a generic 3-D face.
 /// 5. Tracking state per frame.
+///
+/// A face the frontal detector does not find upright (`FaceUprightness`: a rotated picture, a
+/// profile only the CNN finds) is followed but not reported: its frames go on as `missing`, with
+/// no landmarks, eyes or pose, and are counted in `framesNotUpright` (the data a warning needs).
 public final class FramePipeline {
     public let tracker: FaceTracker
     public private(set) var extractor: EyeFeatureExtractor
     public private(set) var framesProcessed = 0
     public private(set) var framesWithFace = 0
+    /// Frames whose face was found but not upright (reported as `missing`).
+    public private(set) var framesNotUpright = 0
+    /// The verdict on the last face that was not upright (nil while every face was).
+    public private(set) var lastNotUpright: FaceUprightness?
 
     /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width.
     public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil,
@@ -29,10 +37,22 @@ public final class FramePipeline {
     /// Processes one frame.
     public func process(_ frame: Frame) throws -> (FrameFeatures, BlinkEvent?) {
         let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)
+        return features(frame, face: face, uprightness: tracker.uprightness)
+    }
+
+    /// The frame's features from the tracker's answer; a face that is not upright is not reported.
+    private func features(_ frame: Frame, face: FaceObservation?,
+                          uprightness: FaceUprightness?) -> (FrameFeatures, BlinkEvent?) {
         framesProcessed += 1
-        if face != nil { framesWithFace += 1 }
+        var reported = face
+        if face != nil, let uprightness, !uprightness.isTrusted {
+            framesNotUpright += 1
+            lastNotUpright = uprightness
+            reported = nil
+        }
+        if reported != nil { framesWithFace += 1 }
         return extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
-                                 image: frame.image, face: face)
+                                 image: frame.image, face: reported)
     }
 
     /// Processes every frame of `source` in order, calling `handle` for each on the caller's thread.
@@ -52,7 +72,7 @@ public final class FramePipeline {
             }
             return
         }
-        let channel = BoundedChannel<(Frame, FaceObservation?)>(capacity: 4)
+        let channel = BoundedChannel<(Frame, FaceObservation?, FaceUprightness?)>(capacity: 4)
         // Handed over: until the channel finishes, only the new thread touches the source and tracker.
         nonisolated(unsafe) let tracker = self.tracker
         nonisolated(unsafe) let source = source
@@ -60,7 +80,7 @@ public final class FramePipeline {
             do {
                 while let frame = try source.nextFrame() {
                     let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)
-                    guard channel.send((frame, face)) else { break }
+                    guard channel.send((frame, face, tracker.uprightness)) else { break }
                 }
                 channel.finish()
             } catch {
@@ -73,11 +93,8 @@ public final class FramePipeline {
             channel.cancel()
             channel.waitUntilFinished()
         }
-        while let (frame, face) = try channel.receive() {
-            framesProcessed += 1
-            if face != nil { framesWithFace += 1 }
-            let result = extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
-                                           image: frame.image, face: face)
+        while let (frame, face, uprightness) = try channel.receive() {
+            let result = features(frame, face: face, uprightness: uprightness)
             try handle(result.0, result.1)
         }
     }

@@ -17,10 +17,15 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
 #include <stddef.h>
+
+/// 1 where a stream's side data (its display matrix) is in `codecpar->coded_side_data`
+/// (libavcodec 60.29, FFmpeg 6.1, which removed `av_stream_get_side_data` later); 0 before.
+#define GZ_FFMPEG_CODED_SIDE_DATA (LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100))
 
 /// The FFmpeg functions gazerec calls, each under its own name.
 typedef struct gz_ffmpeg {
@@ -63,6 +68,12 @@ typedef struct gz_ffmpeg {
     __typeof__(&av_interleaved_write_frame) av_interleaved_write_frame;
     __typeof__(&av_write_trailer) av_write_trailer;
     __typeof__(&avformat_free_context) avformat_free_context;
+    __typeof__(&av_display_rotation_get) av_display_rotation_get;
+#if GZ_FFMPEG_CODED_SIDE_DATA
+    __typeof__(&av_packet_side_data_get) av_packet_side_data_get;
+#else
+    __typeof__(&av_stream_get_side_data) av_stream_get_side_data;
+#endif
 } gz_ffmpeg;
 
 /// The table, valid once gz_ffmpeg_load() has returned 1.

@@ -71,6 +71,12 @@ static void load_ffmpeg_once(void) {
     GZ_LOAD(2, av_interleaved_write_frame)
     GZ_LOAD(2, av_write_trailer)
     GZ_LOAD(2, avformat_free_context)
+    GZ_LOAD(0, av_display_rotation_get)
+#if GZ_FFMPEG_CODED_SIDE_DATA
+    GZ_LOAD(1, av_packet_side_data_get)
+#else
+    GZ_LOAD(2, av_stream_get_side_data)
+#endif
 #undef GZ_LOAD
     ff_loaded = 1;
 }

@@ -2,7 +2,9 @@
 //
 // WHAT THIS OBJECT REPRESENTS
 //   gz_video: one open video file (any container and codec FFmpeg reads, or a still image).
-//   Frames come out in presentation order, every frame the decoder produces (no frame is
+//   Frames come out upright: a stream whose container carries a display matrix (phone footage,
+//   a camera mounted sideways) is turned by the rotation it names, to the nearest quarter turn
+//   (mirroring in the matrix is not applied). Frames come out in presentation order, every frame the decoder produces (no frame is
 //   dropped or duplicated), each converted to 8-bit gray at the stream's own size, with its
 //   presentation time in seconds from the stream's start. Decoding is single-threaded, so the
 //   same file always yields the same frames.
@@ -27,8 +29,12 @@ typedef struct gz_video gz_video;
 
 /// What the container says about the video stream.
 typedef struct gz_video_info {
+    /// The size of the frames as they come out (after the rotation below).
     int width;
     int height;
+    /// The clockwise turn applied to every decoded frame, from the stream's display matrix:
+    /// 0, 90, 180 or 270 degrees.
+    int rotation_degrees;
     /// Average frame rate in frames per second (0 if unknown).
     double frames_per_second;
     /// Duration in seconds (0 if unknown).

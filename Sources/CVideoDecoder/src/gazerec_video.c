@@ -35,7 +35,64 @@ struct gz_video {
     int luma_affine;
     int32_t luma_scale;
     int32_t luma_offset;
+    // The decoded frame's gray before the display matrix's turn (coded_width × coded_height),
+    // when there is a turn to apply.
+    uint8_t *unturned;
+    int coded_width;
+    int coded_height;
 };
+
+/// The clockwise turn (0, 90, 180, 270) the stream's display matrix asks for, to the nearest
+/// quarter turn; 0 without one. av_display_rotation_get gives the counter-clockwise angle the
+/// matrix rotates by, so the frame shows upright turned by its negative (as FFmpeg's own
+/// players do).
+static int display_rotation(const AVStream *stream) {
+    const int32_t *matrix = NULL;
+#if GZ_FFMPEG_CODED_SIDE_DATA
+    const AVPacketSideData *side = gz_ff.av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                                 stream->codecpar->nb_coded_side_data,
+                                                                 AV_PKT_DATA_DISPLAYMATRIX);
+    if (side != NULL && side->size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)side->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = gz_ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (data != NULL && size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)data;
+#endif
+    if (matrix == NULL) return 0;
+    double angle = gz_ff.av_display_rotation_get(matrix);
+    if (isnan(angle)) return 0;
+    long quarter = lround(-angle / 90.0);
+    return (int)(((quarter % 4) + 4) % 4) * 90;
+}
+
+/// Turns `source` (width × height, rows packed) clockwise by `degrees` into `target`.
+static void turn_gray(const uint8_t *source, int width, int height, int degrees, uint8_t *target) {
+    for (int y = 0; y < height; ++y) {
+        const uint8_t *row = source + (size_t)y * width;
+        for (int x = 0; x < width; ++x) {
+            size_t at;
+            switch (degrees) {
+            case 90: at = (size_t)x * height + (height - 1 - y); break;
+            case 180: at = (size_t)(height - 1 - y) * width + (width - 1 - x); break;
+            default: at = (size_t)(width - 1 - x) * height + y; break;
+            }
+            target[at] = row[x];
+        }
+    }
+}
+
+/// Fills in the rotation and the size the frames come out at; 0 when out of memory.
+static int set_up_rotation(gz_video *video, const AVStream *stream) {
+    video->coded_width = video->codec->width;
+    video->coded_height = video->codec->height;
+    video->info.rotation_degrees = display_rotation(stream);
+    int sideways = video->info.rotation_degrees % 180 != 0;
+    video->info.width = sideways ? video->coded_height : video->coded_width;
+    video->info.height = sideways ? video->coded_width : video->coded_height;
+    if (video->info.rotation_degrees == 0) return 1;
+    video->unturned = malloc((size_t)video->coded_width * video->coded_height);
+    return video->unturned != NULL;
+}
 
 gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
     if (!gz_ffmpeg_load()) {
@@ -101,8 +158,11 @@ gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
     AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
     video->fps = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
 
-    video->info.width = video->codec->width;
-    video->info.height = video->codec->height;
+    if (!set_up_rotation(video, stream)) {
+        gz_ffmpeg_set_error(error, error_size, "out of memory", 0);
+        gz_video_close(video);
+        return NULL;
+    }
     video->info.frames_per_second = video->fps;
     if (stream->duration != AV_NOPTS_VALUE) {
         video->info.duration_seconds = stream->duration * av_q2d(stream->time_base);
@@ -272,9 +332,10 @@ int gz_video_luma_shortcut_in_use(const gz_video *video) {
 }
 
 /// Converts the decoded frame to packed gray and computes its time.
-static int emit(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size) {
+static int emit(gz_video *video, uint8_t *output, double *pts_seconds, char *error, size_t error_size) {
     AVFrame *frame = video->frame;
-    if (frame->width != video->info.width || frame->height != video->info.height) {
+    uint8_t *gray = video->unturned != NULL ? video->unturned : output;
+    if (frame->width != video->coded_width || frame->height != video->coded_height) {
         gz_ffmpeg_set_error(error, error_size, "the frame size changed in the middle of the video", 0);
         return -1;
     }
@@ -304,6 +365,10 @@ static int emit(gz_video *video, uint8_t *gray, double *pts_seconds, char *error
                 video->luma_state = -1;
             }
         }
+    }
+
+    if (video->unturned != NULL) {
+        turn_gray(video->unturned, video->coded_width, video->coded_height, video->info.rotation_degrees, output);
     }
 
     int64_t pts = frame->best_effort_timestamp;
@@ -368,6 +433,7 @@ void gz_video_close(gz_video *video) {
     gz_ff.av_packet_free(&video->packet);
     gz_ff.avcodec_free_context(&video->codec);
     gz_ff.avformat_close_input(&video->format);
+    free(video->unturned);
     free(video);
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+import GazeCapture
+import GazeCore
+import GazeModel
+import Testing
+import TestSupport
+@testable import GazeVision
+
+@Suite("Faces that are not upright are not reported")
+struct UprightFaceCheckTests {
+    static var cnnPath: String { CNNFaceDetector.installedPath }
+    static var available: Bool { VisionFixtures.available && FileManager.default.fileExists(atPath: cnnPath) }
+    static let reason: Comment = "needs the shared fixtures, the dlib model and the CNN detector model (Scripts/setup-models.sh)"
+
+    @Test("an image turned by quarter turns: pixels move as a clockwise turn moves them")
+    func turning() {
+        // 3 × 2:  1 2 3
+        //         4 5 6
+        let image = GrayImage(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6])
+        let once = image.turnedClockwise(quarterTurns: 1)
+        #expect(once.width == 2 && once.height == 3)
+        #expect(once.pixels == [4, 1, 5, 2, 6, 3])
+        #expect(image.turnedClockwise(quarterTurns: 2).pixels == [6, 5, 4, 3, 2, 1])
+        #expect(image.turnedClockwise(quarterTurns: 3).pixels == [3, 6, 2, 5, 1, 4])
+        #expect(image.turnedClockwise(quarterTurns: 4) == image)
+        #expect(once.turnedClockwise(quarterTurns: 3) == image)
+    }
+
+    /// The first `count` frames of the blink clip through a pipeline with the CNN stages, each
+    /// turned clockwise by `quarterTurns`.
+    func run(quarterTurns: Int, count: Int = 60) throws -> (features: [FrameFeatures], pipeline: FramePipeline) {
+        let source = try VideoFileSource(path: Fixtures.path("video/cap13_blinks_20s.mp4"))
+        let width = quarterTurns % 2 == 0 ? source.width : source.height
+        let height = quarterTurns % 2 == 0 ? source.height : source.width
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: width, height: height,
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        var features: [FrameFeatures] = []
+        while features.count < count, var frame = try source.nextFrame() {
+            frame.image = frame.image.turnedClockwise(quarterTurns: quarterTurns)
+            features.append(try pipeline.process(frame).0)
+        }
+        return (features, pipeline)
+    }
+
+    @Test("the clip turned by 90° either way: the CNN finds the face, the check says how it is turned, no frame is tracked",
+          .enabled(if: available, reason))
+    func turnedClip() throws {
+        for (turns, back) in [(1, 270), (3, 90)] {
+            let (features, pipeline) = try run(quarterTurns: turns)
+            // Before the check, these frames were reported with normal tracking and a pose.
+            #expect(features.allSatisfy { $0.trackingState == .missing && $0.face == nil && $0.headPose == nil },
+                    "\(turns) quarter turns: \(Set(features.map(\.trackingState)))")
+            #expect(pipeline.framesNotUpright == features.count)
+            #expect(pipeline.lastNotUpright == .turned(clockwiseDegrees: back))
+            #expect(pipeline.tracker.finder.finds[.cnnShrunk, default: 0] + pipeline.tracker.finder.finds[.cnnFull, default: 0] > 0)
+        }
+    }
+
+    @Test("the same frames upright: every frame keeps its face, none is flagged",
+          .enabled(if: available, reason))
+    func uprightClip() throws {
+        let (features, pipeline) = try run(quarterTurns: 0)
+        #expect(features.allSatisfy { $0.face != nil && $0.headPose != nil })
+        #expect(pipeline.framesNotUpright == 0)
+        #expect(pipeline.lastNotUpright == nil)
+        #expect(pipeline.tracker.uprightness == .upright)
+    }
+
+    @Test("the check itself: the portraits are upright as they are, and turned back by the angle they were turned",
+          .enabled(if: available, reason))
+    func portraits() throws {
+        let check = UprightFaceCheck()
+        for name in ["faces/sergey.png", "faces/astronaut.png"] {
+            let image = try VisionFixtures.image(name)
+            let box = try #require(try VisionFixtures.imageFace(name)).box
+            let face = FaceBox(left: box[0], top: box[1], right: box[2], bottom: box[3])
+            #expect(try check.uprightness(of: face, in: image) == .upright, "\(name)")
+            // Turned by 90° clockwise, the box goes with it: (x, y) ↦ (h − 1 − y, x).
+            let turned = image.turnedClockwise(quarterTurns: 1)
+            let turnedBox = FaceBox(left: image.height - 1 - face.bottom, top: face.left, right: image.height - 1 - face.top,
+                                    bottom: face.right)
+            #expect(try check.uprightness(of: turnedBox, in: turned) == .turned(clockwiseDegrees: 270), "\(name)")
+        }
+    }
+}
