@@ -19,14 +19,25 @@ enum BIDSTools {
     static let missingReason: Comment =
         "the BIDS validator and pybids are not installed in .build-bids/venv (Scripts/setup-bids.sh installs them; it said why it could not)"
 
-    /// A dataset with two subjects: two runs of one, with a session label, and one run of another.
+    /// A recording without gaze (never calibrated) and without the screen's size: the eyes only.
+    static let uncalibrated: BIDSRecording = {
+        var recording = ConstructedRecording.make(seconds: 5, seed: 23)
+        recording.gaze = []
+        recording.fixations = []
+        recording.calibration = nil
+        recording.geometry = nil
+        return recording
+    }()
+
+    /// A dataset with three subjects: two runs of one, with a session label, one run of another,
+    /// and an uncalibrated run of a third.
     static func writeDataset(at root: String) throws -> [BIDSRun] {
         let dataset = BIDSDataset(rootPath: root)
         let first = try BIDSRunLabels(subject: "01", session: "lab1", task: "reading")
-        let second = try BIDSRunLabels(subject: "02", task: "reading")
         return [try dataset.add(ConstructedRecording.make(), as: first),
                 try dataset.add(ConstructedRecording.make(seconds: 8, seed: 11), as: first),
-                try dataset.add(ConstructedRecording.make(seconds: 6, seed: 3), as: second)]
+                try dataset.add(ConstructedRecording.make(seconds: 6, seed: 3), as: try BIDSRunLabels(subject: "02", task: "reading")),
+                try dataset.add(uncalibrated, as: try BIDSRunLabels(subject: "03", task: "reading"))]
     }
 }
 
@@ -44,7 +55,7 @@ struct BIDSToolTests {
         }
     }
 
-    @Test("the BIDS schema validator finds no error in an export of three runs, and finds the error of a broken sidecar")
+    @Test("the BIDS schema validator finds no error in an export of four runs, and finds the error of a broken sidecar")
     func validatorFindsNoErrors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -107,13 +118,15 @@ struct BIDSToolTests {
         let result = try Binary.runProcess(BIDSTools.python, ["-c", Self.reader, root])
         #expect(result.status == 0, "\(result.stderr)")
         let found = try JSONValue.parse(Array(result.stdoutData)).arrayValue ?? []
-        // Two runs of sub-01 (session lab1) and one of sub-02, each the gaze and both eyes.
-        #expect(found.count == 9)
+        // Two runs of sub-01 (session lab1) and one of sub-02, each the gaze and both eyes; sub-03's eyes.
+        #expect(found.count == 11)
         let recordings = [("01", 1, ConstructedRecording.make()), ("01", 2, ConstructedRecording.make(seconds: 8, seed: 11)),
-                          ("02", 1, ConstructedRecording.make(seconds: 6, seed: 3))]
+                          ("02", 1, ConstructedRecording.make(seconds: 6, seed: 3)), ("03", 1, BIDSTools.uncalibrated)]
         for (subject, run, recording) in recordings {
             let files = found.filter { $0["subject"] == .string(subject) && $0["run"] == .number(Double(run)) }
-            #expect(files.map { $0["eye"] } == [.string("cyclopean"), .string("left"), .string("right")])
+            let eyes = (recording.gaze.isEmpty ? [] : ["cyclopean"]) + ["left", "right"]
+            #expect(files.map { $0["eye"] } == eyes.map { .string($0) })
+            #expect(files.first?["session"] == (subject == "01" ? .string("lab1") : .null))
             for file in files { Self.expectRoundTrip(file, recording) }
         }
     }
