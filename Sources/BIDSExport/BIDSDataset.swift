@@ -51,11 +51,11 @@ public struct BIDSDataset: Sendable {
         let events = EventTables.markers(recording)
         try write("\(base)_events.tsv", events.text(header: true))
         try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)))
+        let detected = EventTables.detected(recording)
         for (index, physio) in physios.enumerated() {
             let prefix = "\(base)_recording-eye\(index + 1)"
             try write("\(prefix)_physio.tsv.gz", physio.table.text(header: false), compressed: true)
             try write("\(prefix)_physio.json", SidecarJSON.bytes(Sidecars.physio(physio, task: labels.task, recording)))
-            let detected = EventTables.detected(recording)
             guard index == 0, !detected.rows.isEmpty else { continue }
             try write("\(prefix)_physioevents.tsv.gz", detected.text(header: false), compressed: true)
             try write("\(prefix)_physioevents.json", SidecarJSON.bytes(Sidecars.physioEvents(detected, task: labels.task)))

@@ -22,9 +22,9 @@ enum Sidecars {
             // Names of the BIDS eye-tracking proposal's drafts, kept for readers written against them;
             // BIDS 1.10 has the same facts in each column's Units and in StimulusPresentation.ScreenOrigin.
             ("SampleCoordinateUnits", .string(physio.coordinateUnits)),
-            ("EnvironmentCoordinates", .string(physio.coordinateSystem == "gaze-on-screen" ? "top-left" : "camera-image")),
-            ("Manufacturer", .string(manufacturer)),
         ]
+        if physio.coordinateSystem == "gaze-on-screen" { members.append(("EnvironmentCoordinates", .string("top-left"))) }
+        members.append(("Manufacturer", .string(manufacturer)))
         if let model = recording.deviceModel, !model.isEmpty { members.append(("ManufacturersModelName", .string(model))) }
         members.append(("SoftwareVersions", .string("gazerec \(recording.softwareVersion)")))
         members.append(("EyeTrackingMethod", .string(eyeTrackingMethod)))
