@@ -86,6 +86,10 @@ let package = Package(
         // density in seconds per square degree, scan path, fixations), and PNG through rsvg-convert.
         .target(name: "GazeFigures", dependencies: ["GazeAnalysis", "GazeModel"]),
 
+        // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
+        // (PhysioType eyetrack) with their sidecars, events and index files.
+        .target(name: "BIDSExport", dependencies: ["GazeModel", "GazeAnalysis", "JSONStream"]),
+
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
         .target(
@@ -149,6 +153,7 @@ let package = Package(
                     resources: [.copy("Schemas")]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
+        .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
         .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore",

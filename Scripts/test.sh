@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
 Scripts/setup-models.sh
+# The BIDS validator and pybids for the Eye-Tracking-BIDS tests (they skip when it cannot install them).
+Scripts/setup-bids.sh
 swift build --build-tests
 # A private PostgreSQL server for the lab-server tests (a real one, on 127.0.0.1).
 eval "$(Scripts/setup-postgres.sh)"

@@ -16,6 +16,7 @@ struct ArchitectureTests {
         "GazeCore": ["GazeModel"],
         "GazeAnalysis": ["GazeModel"],
         "GazeFigures": ["GazeModel", "GazeAnalysis"],
+        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
         "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels"],

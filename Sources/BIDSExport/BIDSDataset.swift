@@ -1,0 +1,105 @@
+import Foundation
+import GazeModel
+
+/// An Eye-Tracking-BIDS dataset folder that recordings are added to, one run each.
+///
+/// `add` writes a run's files under `sub-<label>/[ses-<label>/]beh/`: the `_events.tsv`/`.json`
+/// pair (markers, and the screen as `StimulusPresentation`), one `_physio.tsv.gz`/`.json` pair per
+/// recorded signal — `recording-eye1` the gaze on the screen (cyclopean), then one per eye with
+/// per-eye values in the frames (`RecordedEye` says which) — and the `_physioevents` pair of the
+/// first. It creates `dataset_description.json` when missing (and never changes one that is
+/// there), lists the subject in `participants.tsv` and the physio files in the subject's
+/// `scans.tsv`. Adding to a dataset takes the next free run number of the subject, session and
+/// task and leaves every other file as it was. Each file is written atomically.
+///
+/// THREAD SAFETY: one writer per dataset at a time (two at once could choose the same run number).
+public struct BIDSDataset: Sendable {
+    /// The BIDS version new datasets declare.
+    public static let bidsVersion = "1.10.1"
+
+    /// The dataset's root folder (created when missing).
+    public let rootPath: String
+    /// The `Name` of a new dataset's `dataset_description.json`.
+    public var name: String
+
+    public init(rootPath: String, name: String = "Webcam eye-tracking sessions") {
+        self.rootPath = rootPath
+        self.name = name
+    }
+
+    /// Adds `recording` as the next run of `labels`' subject, session and task; returns what it wrote.
+    @discardableResult
+    public func add(_ recording: BIDSRecording, as labels: BIDSRunLabels) throws -> BIDSRun {
+        let physios = [PhysioRecording.cyclopean(recording), PhysioRecording.eye(.left, recording),
+                       PhysioRecording.eye(.right, recording)].compactMap { $0 }
+        guard !physios.isEmpty else { throw BIDSExportError.nothingToExport(sessionID: recording.sessionID) }
+        if physios.contains(where: { $0.coordinateSystem == "gaze-on-screen" }) && recording.geometry == nil {
+            throw BIDSExportError.screenGeometryUnknown(sessionID: recording.sessionID)
+        }
+        try createFolder(rootPath)
+        try writeDescriptionIfMissing(softwareVersion: recording.softwareVersion)
+        let folder = "\(labels.subjectFolder)/beh"
+        try createFolder("\(rootPath)/\(folder)")
+        let run = try nextRunNumber(in: "\(rootPath)/\(folder)", labels: labels)
+        let base = "\(folder)/\(labels.subjectPrefix)_task-\(labels.task)_run-\(run)"
+        var written: [String] = []
+        func write(_ name: String, _ bytes: [UInt8], compressed: Bool = false) throws {
+            let path = "\(rootPath)/\(name)"
+            try compressed ? AtomicFile.writeCompressed(bytes, to: path) : AtomicFile.write(bytes, to: path)
+            written.append(name)
+        }
+        let events = EventTables.markers(recording)
+        try write("\(base)_events.tsv", events.text(header: true))
+        try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)))
+        let detected = EventTables.detected(recording)
+        for (index, physio) in physios.enumerated() {
+            let prefix = "\(base)_recording-eye\(index + 1)"
+            try write("\(prefix)_physio.tsv.gz", physio.table.text(header: false), compressed: true)
+            try write("\(prefix)_physio.json", SidecarJSON.bytes(Sidecars.physio(physio, task: labels.task, recording)))
+            guard index == 0, !detected.rows.isEmpty else { continue }
+            try write("\(prefix)_physioevents.tsv.gz", detected.text(header: false), compressed: true)
+            try write("\(prefix)_physioevents.json", SidecarJSON.bytes(Sidecars.physioEvents(detected, task: labels.task)))
+        }
+        let physioFiles = written.filter { $0.hasSuffix("_physio.tsv.gz") }
+        try IndexFiles.addScans(physioFiles.map { String($0.dropFirst(labels.subjectFolder.count + 1)) },
+                                at: recording.beginSeconds, to: "\(rootPath)/\(labels.subjectFolder)/\(labels.subjectPrefix)_scans.tsv")
+        try IndexFiles.addParticipant("sub-\(labels.subject)", to: "\(rootPath)/participants.tsv")
+        return BIDSRun(runNumber: run, files: written)
+    }
+
+    private func writeDescriptionIfMissing(softwareVersion: String) throws {
+        let path = "\(rootPath)/dataset_description.json"
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        try AtomicFile.write(SidecarJSON.bytes(Sidecars.datasetDescription(name: name, softwareVersion: softwareVersion)), to: path)
+    }
+
+    private func createFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw BIDSExportError.io(action: "create the folder", path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// One more than the highest run of the subject, session and task in `folder` (1 for the first).
+    private func nextRunNumber(in folder: String, labels: BIDSRunLabels) throws -> Int {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw BIDSExportError.io(action: "list", path: folder, reason: (error as NSError).localizedDescription)
+        }
+        let prefix = "\(labels.subjectPrefix)_task-\(labels.task)_run-"
+        let runs = names.compactMap { name -> Int? in
+            guard name.hasPrefix(prefix) else { return nil }
+            return Int(name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber })
+        }
+        return (runs.max() ?? 0) + 1
+    }
+}
+
+/// What `BIDSDataset.add` wrote: the run's number and its files (paths relative to the dataset's root).
+public struct BIDSRun: Sendable, Equatable {
+    public var runNumber: Int
+    public var files: [String]
+}
