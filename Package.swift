@@ -98,9 +98,7 @@ let package = Package(
                 "Channels", "JSONStream", "GazeAnalysis", "GazeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            // The importer and exporter drive the JSON reader and writer per byte (see JSONStream).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            ]
         ),
 
         // Calibration: the fit, the procedure, validation, the mapping and smoothing of gaze
@@ -124,7 +122,7 @@ let package = Package(
         .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
-        .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "GazeCapture", "GazeVision",
+        .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
                                                 "GazeCalibration", "SessionStore", "Recorder", "JSONStream"]),
 
         // The command-line interface: a thin layer over the libraries.
