@@ -50,16 +50,17 @@ public enum BlendShapeName: String, CaseIterable, Sendable {
     /// ARKit's other blend shapes, which gazerec does not estimate, each with the reason.
     public static let refused: [(name: String, reason: String)] = {
         let noPoints = "68 landmarks have no point on the cheeks (the jaw line is the face's outline, not its surface)"
-        let noDepth = "68 landmarks are an outline in the image: they do not see the jaw or the lips move towards or away from the camera"
+        let noDepth = "68 landmarks are an outline in the image: they do not see the jaw or the lips move towards the camera"
         let lips = "68 landmarks do not see how much of the lips' red shows: on a closed mouth the inner lip points sit on the line between the lips whatever the lips do"
         let cheekSide = "68 landmarks do not tell a cheek pushed out by air from the face's outline"
         let nose = "68 landmarks have no point on the nostrils' wings"
+        let untested = "68 landmarks see it, but no footage of it was at hand to test a formula on"
         return [("cheekSquint_L", noPoints), ("cheekSquint_R", noPoints), ("cheekPuff", cheekSide),
-                ("noseSneer_L", nose), ("noseSneer_R", nose), ("jawForward", noDepth), ("jawLeft", noDepth),
-                ("jawRight", noDepth), ("mouthClose", noDepth), ("mouthRollLower", lips), ("mouthRollUpper", lips),
+                ("noseSneer_L", nose), ("noseSneer_R", nose), ("jawForward", noDepth), ("jawLeft", untested),
+                ("jawRight", untested), ("mouthClose", noDepth), ("mouthRollLower", lips), ("mouthRollUpper", lips),
                 ("mouthShrugLower", lips), ("mouthShrugUpper", lips),
                 ("mouthPress_L", lips), ("mouthPress_R", lips), ("mouthDimple_L", noPoints), ("mouthDimple_R", noPoints),
-                ("mouthStretch_L", noDepth), ("mouthStretch_R", noDepth), ("mouthLeft", noDepth), ("mouthRight", noDepth),
+                ("mouthStretch_L", untested), ("mouthStretch_R", untested), ("mouthLeft", untested), ("mouthRight", untested),
                 ("mouthUpperUp_L", lips), ("mouthUpperUp_R", lips), ("mouthLowerDown_L", lips), ("mouthLowerDown_R", lips),
                 ("tongueOut", "68 landmarks have no point on the tongue")]
     }()

@@ -72,4 +72,14 @@ struct ExpressionShapeTests {
         #expect(neutral.face![54].y == median, "fixed once complete")
         #expect(abs(median - (FrontalFace.mean[54].y - 1)) < 0.3, "the median lift, 1 mm: \(median)")
     }
+
+    @Test("A refused shape is never a recorded one, and each is refused once with a reason")
+    func refusals() {
+        let recorded = Set(BlendShapeName.allCases.map(\.rawValue))
+        let refused = BlendShapeName.refused.map(\.name)
+        #expect(Set(refused).count == refused.count)
+        #expect(recorded.isDisjoint(with: refused))
+        #expect(BlendShapeName.refused.allSatisfy { !$0.reason.isEmpty && !$0.reason.contains("\n") })
+        #expect(refused.contains("cheekSquint_L") && refused.contains("mouthRollLower"))
+    }
 }
