@@ -134,11 +134,20 @@ let package = Package(
             ]
         ),
 
+        // ONNX Runtime's C API (libonnxruntime.so from PyPI's onnxruntime wheel, which ships no
+        // header) opened with dlopen from a path given at run time: the members of its function
+        // table gazerec calls, declared at their positions, and one model session over them.
+        .target(name: "CONNXRuntime", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
+
+        // Expression probabilities (neutral, happy, surprise, sad, angry, disgust, fear) of a face
+        // crop cut on the 68 landmarks, from the mini-Xception FER model run by ONNX Runtime.
+        .target(name: "FaceExpression", dependencies: ["CONNXRuntime", "GazeCore", "GazeModel"]),
+
         // Benchmarks run by Scripts/bench-*.sh (release build).
         .executableTarget(
             name: "gazerec-bench",
             dependencies: ["JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration",
-                           "GazeCapture", "GazeVision", "CDlibShim"],
+                           "GazeCapture", "GazeVision", "CDlibShim", "FaceExpression"],
             path: "Sources/GazerecBench"
         ),
 
@@ -150,6 +159,8 @@ let package = Package(
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
                     resources: [.copy("Schemas")]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
+        .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
+                                                                "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
         .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),

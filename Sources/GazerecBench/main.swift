@@ -11,6 +11,7 @@ let usage = """
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
            gazerec-bench camera <width> <height> <jpeg>...
+           gazerec-bench expressions <labelled folder> <model>
     """
 switch arguments.first {
 case "store":
@@ -53,6 +54,10 @@ case "headpose":
     }
     guard !rest.isEmpty else { print(usage); exit(64) }
     try HeadPoseBenchmark.run(inputs: rest, modelPath: modelPath, stillFrames: still)
+case "expressions":
+    guard arguments.count == 3 else { print(usage); exit(64) }
+    let rest = Array(arguments.dropFirst())
+    try ExpressionBenchmark.run(folder: rest[0], modelPath: rest[1])
 case "camera":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let width = Int(rest[0]), let height = Int(rest[1]) else { print(usage); exit(64) }

@@ -21,6 +21,7 @@ struct ArchitectureTests {
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
         "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
+        "FaceExpression": ["GazeModel", "GazeCore", "CONNXRuntime"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels"],
@@ -29,7 +30,7 @@ struct ArchitectureTests {
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
-                                                           "CLibPQ", "CLibCrypto", "gazerec", "GazerecBench"])
+                                                           "CLibPQ", "CLibCrypto", "CONNXRuntime", "gazerec", "GazerecBench"])
 
     /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
     /// the benchmarks may import any library).
