@@ -21,6 +21,7 @@ struct ArchitectureTests {
         "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
+        "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
@@ -28,7 +29,7 @@ struct ArchitectureTests {
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
-                                                           "CLibPQ", "CLibCrypto", "gazerec", "GazerecBench"])
+                                                           "CLibPQ", "CLibCrypto", "CLSL", "gazerec", "GazerecBench"])
 
     /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
     /// the benchmarks may import any library).
