@@ -117,7 +117,7 @@ struct GazeOutletTests {
         let last = samples[count - 1]
         let lastStamp = try #require(Self.number(last["t"]))
         let delay = try #require(Self.number(last["received"])) - lastStamp
-        #expect(delay > 0 && delay < 0.5, "received \(delay) s after its timestamp")
+        #expect(delay > 0 && delay < 2, "received \(delay) s after its timestamp")
         #expect(lastStamp == outlet.clock.labSeconds(unixSeconds: lastUnix))
     }
 

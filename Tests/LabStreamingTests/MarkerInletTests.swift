@@ -17,7 +17,9 @@ struct MarkerInletTests {
         time.sleep(0.2)
         sent = []
         for i in range(5):
-            before = time.time(); stamp = pylsl.local_clock(); after = time.time()
+            # The tightest of a few brackets of Unix time around the LSL clock reading.
+            before, stamp, after = min(((time.time(), pylsl.local_clock(), time.time()) for _ in range(5)),
+                                       key=lambda reading: reading[2] - reading[0])
             outlet.push_sample(["stimulus %d" % i], stamp - 0.2)
             sent.append({"label": "stimulus %d" % i, "unix": (before + after) / 2 - 0.2})
             time.sleep(0.05)
