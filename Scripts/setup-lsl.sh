@@ -8,7 +8,8 @@
 #     ${XDG_DATA_HOME:-~/.local/share}/gazerec/lib/liblsl.so.2, where gazerec looks for it (after
 #     GAZEREC_LIBLSL, before the loader's default path);
 #   - .build-lsl/lsl_api.cfg: liblsl's configuration keeping discovery on this machine (IPv4,
-#     ResolveScope machine; warnings and errors only in the log), for the tests (LSLAPICFG points at it).
+#     ResolveScope machine, answering queries on 127.0.0.1 only; warnings and errors only in the
+#     log), for the tests (LSLAPICFG points at it).
 # Idempotent; needs Python 3.10 or later with venv, and PyPI. Exits 0 with a note when it cannot
 # install, so the tests skip with that reason instead of failing the set-up.
 set -euo pipefail
@@ -20,11 +21,12 @@ venv="$folder/venv"
 target="${XDG_DATA_HOME:-$HOME/.local/share}/gazerec/lib/liblsl.so.2"
 mkdir -p "$folder"
 cat > "$folder/lsl_api.cfg" <<'CFG'
-; liblsl configuration for gazerec's tests: discovery and data stay on this machine.
+; liblsl configuration for gazerec's tests: stream discovery stays on this machine.
 [ports]
 IPv6 = disable
 [multicast]
 ResolveScope = machine
+ListenAddress = 127.0.0.1
 [log]
 level = -2
 CFG
