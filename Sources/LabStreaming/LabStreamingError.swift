@@ -24,7 +24,7 @@ public enum LabStreamingError: Error, CustomStringConvertible, Equatable {
         case .pushFailed(let stream, let code):
             "cannot push a sample to the LSL stream '\(stream)': liblsl error \(code)."
         case .streamNotFound(let predicate, let timeoutSeconds):
-            "no LSL stream matching \(predicate) answered within \(timeoutSeconds.formatted()) s. Start the program "
+            "no LSL stream matching \(predicate) answered within \(timeoutSeconds.secondsText) s. Start the program "
                 + "that publishes it first, on this machine or the same network, and check the predicate "
                 + "(for example type='Markers' or name='PsychoPyMarkers')."
         case .inletNotCreated(let stream, let reason):
@@ -35,7 +35,7 @@ public enum LabStreamingError: Error, CustomStringConvertible, Equatable {
 
 extension Double {
     /// The shortest text for a number of seconds in a message (2, 0.5).
-    func formatted() -> String {
+    var secondsText: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

@@ -46,7 +46,7 @@ public final class MarkerInlet: @unchecked Sendable {
         guard code == 0 else {
             api.destroy_inlet!(inlet)
             throw LabStreamingError.inletNotCreated(stream: name, reason: code == GZ_LSL_TIMEOUT_ERROR
-                ? "it did not answer within \(resolveTimeoutSeconds.formatted()) s" : "liblsl error \(code)")
+                ? "it did not answer within \(resolveTimeoutSeconds.secondsText) s" : "liblsl error \(code)")
         }
         self.library = library
         self.inlet = inlet
