@@ -121,6 +121,14 @@ let package = Package(
         // transaction each), and sessions read back as a station stores them.
         .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
+        // liblsl, the Lab Streaming Layer's C library, opened with dlopen: gazerec's own declarations
+        // of the functions it calls, and their loader. Nothing else needs liblsl.
+        .target(name: "CLSL", linkerSettings: [.linkedLibrary("dl")]),
+
+        // Lab Streaming Layer outlets of a recording's gaze and markers, and an inlet of another
+        // program's markers, on LSL's clock.
+        .target(name: "LabStreaming", dependencies: ["CLSL", "GazeModel"]),
+
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
                                                 "GazeCalibration", "SessionStore", "Recorder", "JSONStream"]),
@@ -147,7 +155,7 @@ let package = Package(
         .executableTarget(
             name: "gazerec-bench",
             dependencies: ["JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration",
-                           "GazeCapture", "GazeVision", "CDlibShim", "FaceExpression"],
+                           "GazeCapture", "GazeVision", "CDlibShim", "FaceExpression", "LabStreaming"],
             path: "Sources/GazerecBench"
         ),
 
@@ -174,6 +182,7 @@ let package = Package(
                                                                  "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
                                                           "GazeCalibration", "TestSupport"]),
+        .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "TestSupport"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
                                                             "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.

@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
 Scripts/setup-models.sh
+Scripts/setup-lsl.sh          # liblsl and pylsl (the LSL tests skip with a reason without them)
 swift build -c release --product gazerec >&2
 gazerec="$(swift build -c release --show-bin-path)/gazerec"
 

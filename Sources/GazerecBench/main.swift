@@ -12,6 +12,7 @@ let usage = """
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
            gazerec-bench camera <width> <height> <jpeg>...
            gazerec-bench expressions <labelled folder> <model>
+           gazerec-bench lsl <seconds> [<python with pylsl>]
     """
 switch arguments.first {
 case "store":
@@ -62,6 +63,10 @@ case "camera":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let width = Int(rest[0]), let height = Int(rest[1]) else { print(usage); exit(64) }
     try CameraConversionBenchmark.run(jpegs: Array(rest.dropFirst(2)), width: width, height: height)
+case "lsl":
+    let rest = Array(arguments.dropFirst())
+    guard (1...2).contains(rest.count), let seconds = Double(rest[0]), seconds > 0 else { print(usage); exit(64) }
+    try LabStreamingBenchmark.run(seconds: seconds, python: rest.count == 2 ? rest[1] : nil)
 default:
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)

@@ -23,6 +23,7 @@ struct ArchitectureTests {
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "FaceExpression": ["GazeModel", "GazeCore", "CONNXRuntime"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
+        "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
@@ -30,7 +31,7 @@ struct ArchitectureTests {
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
-                                                           "CLibPQ", "CLibCrypto", "CONNXRuntime", "gazerec", "GazerecBench"])
+                                                           "CLibPQ", "CLibCrypto", "CONNXRuntime", "CLSL", "gazerec", "GazerecBench"])
 
     /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
     /// the benchmarks may import any library).
