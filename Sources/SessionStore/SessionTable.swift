@@ -215,33 +215,14 @@ extension SessionDatabase {
         try summary(id: id).header.id
     }
 
-    /// Deletes the sessions with these ids (or unambiguous prefixes) in one transaction; if any
-    /// is unknown, deletes none. Returns the full ids deleted.
+    /// Deletes the sessions with these ids (or unambiguous prefixes), and the videos they own, in
+    /// one step; if any is unknown, deletes none. Returns the full ids deleted (`deleteSessions`
+    /// also says which files went with them).
     @discardableResult
-    public func delete(ids: [String]) throws -> [String] {
-        try write("delete sessions") { db in
-            let rowids = try ids.map { try sessionRowID(db, id: $0) }
-            var deleted: [String] = []
-            for rowid in rowids {
-                if let id = try SessionTable.id(db, rowid: rowid) { deleted.append(id) }
-                try SessionTable.delete(db, rowid: rowid)
-            }
-            return deleted
-        }
-    }
+    public func delete(ids: [String]) throws -> [String] { try deleteSessions(ids: ids).sessionIDs }
 
-    /// Deletes every session (the iOS package's `deleteAll()`); returns how many there were.
+    /// Deletes every session (the iOS package's `deleteAll()`) and the videos they own; returns how
+    /// many sessions there were.
     @discardableResult
-    public func deleteAll() throws -> Int {
-        try write("delete all sessions") { db in
-            let count = try SessionTable.count(db)
-            try BlendShapeTable.deleteAll(db)
-            try GazeSampleTable.deleteAll(db)
-            try FrameTable.deleteAll(db)
-            try BlinkTable.deleteAll(db)
-            try MarkerTable.deleteAll(db)
-            try SessionTable.deleteAll(db)
-            return count
-        }
-    }
+    public func deleteAll() throws -> Int { try deleteAllSessions().sessionIDs.count }
 }

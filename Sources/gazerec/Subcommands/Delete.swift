@@ -11,7 +11,10 @@ extension Gazerec {
         static let configuration = CommandConfiguration(
             abstract: "Delete sessions, every session (--all), or the database file itself (--database).",
             discussion: """
-                Ids are deleted in one transaction: if one is unknown, none is deleted. --all and \
+                Ids are deleted in one transaction: if one is unknown, none is deleted. A session's \
+                saved face video (start --save-video) is removed with it in the same step, and every \
+                file removed is named on stderr; a video that cannot be removed fails the deletion, \
+                naming it, with the session kept. --all and \
                 --database ask for confirmation on a terminal and need --yes otherwise. Here \
                 --database is a flag; to name the file, put --database PATH before the subcommand \
                 (gazerec --database PATH delete --all) or set GAZEREC_DATABASE.
@@ -48,8 +51,9 @@ extension Gazerec {
                 let deleted = try RecorderLock.whileNotRecording(
                     databasePath: path, action: "delete session \(ids.count == 1 ? ids[0] : "s \(ids.joined(separator: ", "))")",
                     allowed: { !wanted.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
-                ) { try SessionDatabase(path: path).delete(ids: ids) }
-                Console.output(deleted.map { $0 + "\n" }.joined())
+                ) { try SessionDatabase(path: path).deleteSessions(ids: ids) }
+                Console.output(deleted.sessionIDs.map { $0 + "\n" }.joined())
+                Self.tell(deleted)
                 Console.note("deleted \(ids.count) session\(ids.count == 1 ? "" : "s")")
                 return
             }
@@ -70,12 +74,22 @@ extension Gazerec {
             try RecorderLock.whileNotRecording(databasePath: path,
                                                action: all ? "delete every session" : "delete the database") {
                 if all {
-                    let count = try SessionDatabase(path: path).deleteAll()
-                    Console.note("deleted \(count) session\(count == 1 ? "" : "s") from \(path)")
+                    let report = try SessionDatabase(path: path).deleteAllSessions()
+                    Self.tell(report)
+                    Console.note("deleted \(report.sessionIDs.count) session\(report.sessionIDs.count == 1 ? "" : "s") from \(path)")
                 } else {
-                    try SessionDatabase.deleteFiles(path: path)
+                    Self.tell(try SessionDatabase.deleteDatabase(path: path))
                     Console.note("deleted \(path)")
                 }
+            }
+        }
+
+        /// Names on stderr every file removed with the sessions, and every file a session named that
+        /// was not its own and so was left.
+        static func tell(_ report: DeletionReport) {
+            for file in report.removedFiles { Console.note("removed \(file)") }
+            for file in report.keptFiles {
+                Console.note("kept \(file): it is not a video this database's recorder saved (its header does not name the session)")
             }
         }
 
