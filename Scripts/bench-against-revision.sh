@@ -37,7 +37,7 @@ for round in $(seq "$rounds"); do
     "$bin/gazerec-bench" store "$b/gazerec" "$work/store" | awk -v w="$who" '/^gazerec /{n=split($0,f,/  +/); print w "\tstore\t" f[1] "\t" f[2]}' >> "$work/figures"
     if [ "$have_clip" = 1 ]; then
       taskset -c 0 "$b/gazerec-bench" vision "$work/clip.mp4" "$model" \
-        | awk -v w="$who" '/^  (decode|pipeline|bare)/{n=split($0,f,/  +/); print w "\tvision\t" f[2] " (median ms)\t" f[4]}' >> "$work/figures"
+        | awk -v w="$who" '/^  (decode|pipeline|bare)/{n=split($0,f,/  +/); if (f[4] ~ /^[0-9.]+$/) print w "\tvision\t" f[2] " (median ms)\t" f[4]}' >> "$work/figures"
     fi
   done
 done

@@ -89,7 +89,7 @@ extension Gazerec {
             } else {
                 chosen = summaries.filter { $0.header.beginTimeSeconds >= sinceSeconds }
             }
-            let server = try LabServer(address: address)
+            let server = try LabDatabase(address: address)
             let tally = try push(chosen, from: database, to: server, quietlySkippingRecording: false)
             Console.note(tally.summary(address: address + (server.connection.usesTLS ? " (TLS)" : "")))
             if tally.failures > 0 { throw ExitCode.failure }
@@ -115,7 +115,7 @@ extension Gazerec {
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
             var done: Set<String> = []
-            var server: LabServer?
+            var server: LabDatabase?
             Console.note("watching \(store.resolvedPath): each session goes to \(address) when its recording ends; "
                          + "stop with Ctrl-C")
             while !stop.isRequested {
@@ -128,7 +128,7 @@ extension Gazerec {
                                 && $0.header.beginTimeSeconds >= sinceSeconds
                         }
                         if !ready.isEmpty {
-                            let connected = try server ?? LabServer(address: address)
+                            let connected = try server ?? LabDatabase(address: address)
                             server = connected
                             _ = try push(ready, from: database, to: connected, quietlySkippingRecording: true)
                             done.formUnion(ready.map(\.header.id))
@@ -149,7 +149,7 @@ extension Gazerec {
 
         /// Pushes sessions (and, first, every calibration) and counts what the server committed. A
         /// lost connection ends the push (thrown); a refused session is reported and the rest go on.
-        private func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabServer,
+        private func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabDatabase,
                           quietlySkippingRecording: Bool) throws -> PushTally {
             let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
             let host = ProcessInfo.processInfo.hostName
@@ -192,7 +192,7 @@ struct PushTally {
     var stillRecording: [String] = []
     var failures = 0
 
-    mutating func count(_ outcome: LabServer.Outcome) {
+    mutating func count(_ outcome: LabDatabase.Outcome) {
         if outcome == .unchanged { unchanged += 1 } else { sent += 1 }
     }
 

@@ -22,7 +22,7 @@ enum ServerSnapshot {
     }
 
     static func load(address: String, sessions: Sessions) throws -> SessionDatabase {
-        let server = try LabServer(address: address)
+        let server = try LabDatabase(address: address)
         let database = try SessionDatabase(scratchFor: address)
         try server.reading {
             let ids: [String]
@@ -51,7 +51,7 @@ extension ServerSnapshot {
     /// session in `outputDirectory`, else one stream handed to `deliver`.
     static func exportStored(address: String, ids: [String]?, outputDirectory: String?,
                              deliver: ((ByteSink) throws -> Void) throws -> Void) throws {
-        let server = try LabServer(address: address)
+        let server = try LabDatabase(address: address)
         try server.reading {
             let selected = try ids.map { try server.resolveSessionIDs($0) } ?? server.sessionIDs()
             if let outputDirectory {

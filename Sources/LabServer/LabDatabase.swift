@@ -16,7 +16,7 @@ import SessionStore
 ///   `gazerec_analysts` (`LabAdministration`). The server records who pushed (the login role) and
 ///   enforces what each may do (`LabSchema`): a station adds its own sessions and reads only those;
 ///   an analyst reads, replaces and deletes any.
-public final class LabServer {
+public final class LabDatabase {
     public typealias Rows = PostgresConnection.Rows
     public static let schemaVersion = LabSchema.version
     public let connection: PostgresConnection
