@@ -112,4 +112,49 @@ struct TrustTests {
         #expect(try String(contentsOfFile: video, encoding: .utf8) == "a researcher's other file")
         #expect(deleted.stderr.contains("kept \(video)"), "\(deleted.stderr)")
     }
+
+    @Test("export ID ID (or an id and its prefix) writes the session once, and the output imports (18)",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func exportEachSessionOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let imported = try Binary.run(["import", Fixtures.iosSession], environment: environment)
+        try #require(imported.status == 0)
+        let id = imported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let single = try Binary.run(["export", id], environment: environment)
+
+        let twice = try Binary.run(["export", id, id.lowercased(), String(id.prefix(8))], environment: environment)
+
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stdout == single.stdout)
+        #expect(twice.stderr.contains("each session is exported once"))
+        let file = folder.path("twice.json")
+        try Data(twice.stdout.utf8).write(to: URL(fileURLWithPath: file))
+        let again = try Binary.run(["import", file], environment: ["GAZEREC_DATABASE": folder.path("fresh.sqlite")])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    @Test("show gives frames per second and gaze samples per second apart, not one 'achieved rate' (11)",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func showRates() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        // 3 s of the blink clip without a calibration: 76 frames (25.3 per second), no gaze samples.
+        let recorded = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--duration", "3",
+                                       "--calibration", "none"], environment: environment)
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let show = try Binary.run(["show", id], environment: environment)
+
+        #expect(!show.stdout.contains("Achieved rate"))
+        let frames = try #require(show.stdout.split(separator: "\n").first { $0.hasPrefix("Frames ") })
+        #expect(frames.contains("frames per second"), "\(frames)")
+        let count = Double(frames.split(separator: " ").dropFirst().first { !$0.isEmpty }!.dropLast())!
+        let rate = Double(frames.split(separator: " ").reversed().dropFirst(3).first!)!
+        #expect(abs(rate - count / 3) < 0.5, "\(frames)")
+        #expect(show.stdout.contains("Gaze samples   0\n"))
+    }
 }

@@ -72,7 +72,7 @@ extension Gazerec {
                                                        outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
-            let selected = all ? try database.sessionIDs() : ids
+            let selected = all ? try database.sessionIDs() : try Self.once(ids.map { try database.canonicalID($0) })
             if fixations {
                 options.derivedExtension = Self.fixationMembers
             }
@@ -86,6 +86,18 @@ extension Gazerec {
                 return
             }
             try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
+        }
+
+        /// Each session once, in the order first named (an id given twice, or with a prefix of it,
+        /// would write the session twice, and such an export could not be imported).
+        static func once(_ ids: [String]) -> [String] {
+            var seen: Set<String> = []
+            let unique = ids.filter { seen.insert($0).inserted }
+            if unique.count < ids.count {
+                Console.note("\(ids.count - unique.count) id\(ids.count - unique.count == 1 ? "" : "s") named a session "
+                             + "already given; each session is exported once")
+            }
+            return unique
         }
 
         /// The fixations and movement labels for the `"gazerec"` object.

@@ -18,6 +18,13 @@ extension Gazerec {
         @Flag(help: "Print the summary as a JSON object.")
         var json = false
 
+        /// A count over the session's duration, per second ("-" without frames or duration). Frames are
+        /// every analysed frame, with a face or not; gaze samples only frames with a face and gaze.
+        static func perSecond(_ count: Int, _ durationSeconds: Double?) -> String {
+            guard count > 0, let durationSeconds, durationSeconds > 0 else { return "-" }
+            return Formatting.fixed(Double(count) / durationSeconds, 2)
+        }
+
         /// The calibration a session's gaze came from, as its extension records it.
         static func calibrationText(_ gazerecExtension: SessionExtension?) -> String {
             guard let gazerecExtension else { return "-" }
@@ -37,6 +44,7 @@ extension Gazerec {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let attention = try database.attention(id: summary.header.id)
+            let frames = try database.frameCount(id: summary.header.id).count
             if json {
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
@@ -56,8 +64,10 @@ extension Gazerec {
                     "\(Formatting.isoTime($0)) (\($0))" + (summary.interrupted ? ", interrupted: the recorder died; its last sample" : "")
                 } ?? (summary.interrupted ? "interrupted" : "not ended")),
                 ("Duration", summary.durationSeconds.map { Formatting.fixed($0, 3) + " s" } ?? "-"),
-                ("Gaze samples", "\(summary.gazeSampleCount)"),
-                ("Achieved rate", summary.achievedRateHz.map { Formatting.fixed($0, 2) + " Hz" } ?? "-"),
+                ("Frames", frames > 0 ? "\(frames), \(Self.perSecond(frames, summary.durationSeconds)) frames per second"
+                    : "none stored (not recorded by gazerec)"),
+                ("Gaze samples", "\(summary.gazeSampleCount)"
+                    + (summary.achievedRateHz.map { ", " + Formatting.fixed($0, 2) + " gaze samples per second" } ?? "")),
             ]
             if summary.blendShapeSampleCounts.isEmpty {
                 lines.append(("Blend shapes", "none"))
@@ -80,7 +90,8 @@ extension Gazerec {
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }
-            let width = lines.map(\.0.count).max() ?? 0
+            // At least as wide as the earlier "Achieved rate" label, so scripts cutting columns keep working.
+            let width = max(13, lines.map(\.0.count).max() ?? 0)
             Console.output(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
                 .joined(separator: "\n") + "\n")
         }
