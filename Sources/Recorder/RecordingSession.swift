@@ -29,8 +29,12 @@ public final class RecordingSession {
     /// Blinks, long closures, blink rate and PERCLOS so far.
     public private(set) var eyeStatistics = EyeStatistics()
     public private(set) var gazeSamples = 0
-    /// Seconds (frame time) without a face after which the recording warns.
-    public static let noFaceWarningSeconds = 5.0
+    /// Seconds (frame time) without a face after which the recording warns, while it runs: soon
+    /// enough for a researcher to move the participant or the camera.
+    public static let noFaceWarningSeconds = 1.0
+    /// Seconds without a face at a stretch after which the finished session is marked with a
+    /// warning (a blink or a quick look away is not worth marking).
+    public static let missingFaceMarkSeconds = 5.0
     /// The longest stretch of frame time without a face so far, in seconds.
     public private(set) var longestWithoutFaceSeconds = 0.0
     private var firstFrameTime: Double?
@@ -126,7 +130,7 @@ public final class RecordingSession {
     /// What a finished session's data should be read with: no face at all, or long gaps.
     var closingWarnings: [String] {
         if frames > 0 && framesWithFace == 0 { return ["no face was found in any of the \(frames) frames"] }
-        guard longestWithoutFaceSeconds >= Self.noFaceWarningSeconds else { return [] }
+        guard longestWithoutFaceSeconds >= Self.missingFaceMarkSeconds else { return [] }
         let percent = (100 * Double(frames - framesWithFace) / Double(max(frames, 1))).rounded(toDecimals: 1)
         return ["the face was missing for up to \(longestWithoutFaceSeconds.rounded(toDecimals: 1)) s at a stretch "
                 + "(\(percent) % of frames without a face)"]

@@ -233,10 +233,10 @@ struct FirstAfternoonTests {
             if status.stdout.contains("\"running\": false") { break }
             usleep(200_000)
         }
-        #expect(warning?.hasPrefix("no face found in 5 s") == true, "\(String(describing: warning))")
+        #expect(warning?.hasPrefix("no face found in 1 s") == true, "\(String(describing: warning))")
         let log = try String(contentsOfFile: work.database + ".recorder.log", encoding: .utf8)
         _ = try work.run(["stop"])
-        #expect(log.contains("warning: no face found in 5 s"), "\(log)")
+        #expect(log.contains("warning: no face found in 1 s"), "\(log)")
         let session = try JSONValue.parse(Array(try work.run(["export", id]).stdoutData))
         let warnings = session["gazerec"]?["warnings"]?.arrayValue ?? []
         #expect(warnings.count == 1)
@@ -249,7 +249,7 @@ struct FirstAfternoonTests {
 
         let foreground = try work.run(["start", "--input", clip, "--as-fast-as-possible"])
         #expect(foreground.status == 0)
-        #expect(foreground.stderr.contains("gazerec: warning: no face found in 5 s of frames"), "\(foreground.stderr)")
+        #expect(foreground.stderr.contains("gazerec: warning: no face found in 1 s of frames"), "\(foreground.stderr)")
     }
 
     // MARK: 10, 11: what a replay can and cannot say
