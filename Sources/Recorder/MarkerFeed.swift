@@ -141,6 +141,10 @@ public final class MarkerFeed: @unchecked Sendable {
             warning("\(place): a marker line needs a label before its tab; line skipped")
             return nil
         }
+        if let problem = LabelRule.problem(label) {
+            warning("\(place): the marker's label \(problem); line skipped")
+            return nil
+        }
         var data: String?
         if parts.count == 2, !parts[1].isEmpty {
             do {

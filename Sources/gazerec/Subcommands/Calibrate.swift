@@ -54,6 +54,7 @@ extension Gazerec {
 
         func validate() throws {
             if let name, name.isEmpty { throw ValidationError("--name must not be empty.") }
+            if let name { try LabelArgument.check(name, as: "--name") }
             if procedure.script != nil && points != nil {
                 throw ValidationError("--points sets the interactive layout; with --script the script lists the targets.")
             }

@@ -32,6 +32,7 @@ extension Gazerec {
 
         func validate() throws {
             if label.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The label must not be empty.") }
+            try LabelArgument.check(label, as: "The label")
             if let at, !(at.isFinite && at > 0) { throw ValidationError("--at takes Unix seconds, a positive number.") }
             if let data {
                 do {

@@ -130,6 +130,7 @@ extension Gazerec {
             }
             if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
             if appID.isEmpty { throw ValidationError("--app-id must not be empty.") }
+            try LabelArgument.check(appID, as: "--app-id")
             _ = try parsedBlendShapes()
             try vision.validate()
         }
