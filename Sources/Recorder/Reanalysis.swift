@@ -54,9 +54,9 @@ public enum Reanalysis {
         guard !timestamps.isEmpty else { throw ReanalysisError.noFrames(sessionID: header.id) }
         let video = try FrameSourceRequest(.savedVideo(path: request.videoPath, timestamps: timestamps)).open()
 
-        let scratch = try TemporaryFolder.make()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let scratchPath = scratch + "/reanalysis.sqlite"
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let scratchPath = scratch.databasePath
         let blendShapes = summary.blendShapeSampleCounts.compactMap { BlendShapeName(rawValue: $0.name) }
         let orientation = try database.sampleOrientation(id: header.id)
         var configuration = RecordingConfiguration(
@@ -116,16 +116,5 @@ public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
             return "the video \(path) has \(video) frames but the session stores \(stored): it is not this session's "
                 + "video, or frames were left out of it. Nothing was changed."
         }
-    }
-}
-
-/// A private folder under the system's temporary directory.
-enum TemporaryFolder {
-    static func make() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/gazerec-reanalysis-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ReanalysisError.scratch(reason: String(cString: strerror(errno)))
-        }
-        return String(cString: made)
     }
 }

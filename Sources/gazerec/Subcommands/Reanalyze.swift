@@ -41,6 +41,12 @@ extension Gazerec {
         }
 
         func run() throws {
+            // Ctrl-C, SIGTERM and SIGHUP remove the scratch folder before the process ends; one a
+            // kill -9 left behind goes now.
+            TemporaryFileCleanup.install()
+            for path in Reanalysis.sweepStaleScratchFolders() {
+                Console.note("removed \(path), left by a re-analysis that was killed")
+            }
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
