@@ -12,6 +12,10 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
+        case let .alreadyRecording(id, pid, path) where id == RecorderInfo.unknownSession && pid != 0:
+            return "cannot start: process \(pid) is starting a recording into \(path)."
+        case let .alreadyRecording(id, pid, path) where pid == 0:
+            return "cannot start: another process is recording into \(path)\(id == RecorderInfo.unknownSession ? "" : " (session \(id))")."
         case let .alreadyRecording(id, pid, path):
             return "cannot start: session \(id) is being recorded into \(path) by process \(pid)."
         case let .notRecording(path):
