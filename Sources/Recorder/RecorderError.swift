@@ -27,6 +27,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
                 + "stop it with kill \(pid) (the session can be closed later)."
         case let .startFailed(reason):
             return "the recorder did not start: \(reason)"
+        case let .recordingInProgress(action, id, pid, path) where id == RecorderInfo.unknownSession:
+            return "cannot \(action): process \(pid) is starting a recording into \(path); nothing was deleted."
         case let .recordingInProgress(action, id, pid, path):
             return "cannot \(action): session \(id) is being recorded into \(path) by process \(pid); nothing was deleted."
         }

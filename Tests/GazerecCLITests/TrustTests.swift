@@ -326,7 +326,10 @@ extension TrustTests {
               (["calibrate", "--input", "x.mp4", "--name", "p01\r"], "--name", "U+000D"),
           ])
     func labelRules(arguments: [String], names: String, detail: String) throws {
-        let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": "/nonexistent/db.sqlite"])
+        // A database in a folder of its own: were the label let through, nothing outside it is touched.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": folder.path("db.sqlite")])
         // A usage error: ArgumentParser's "Error: <sentence>", then the usage lines.
         #expect(result.status == 64, "\(result.stderr)")
         let sentence = String(result.stderr.split(separator: "\n").first ?? "")
@@ -337,16 +340,20 @@ extension TrustTests {
 
     @Test("a label of exactly 1,000 characters is a label (19)")
     func labelAtLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let result = try Binary.run(["mark", String(repeating: "m", count: 1_000)],
-                                    environment: ["GAZEREC_DATABASE": "/nonexistent/db.sqlite"])
+                                    environment: ["GAZEREC_DATABASE": folder.path("db.sqlite")])
         #expect(result.status == 1 && result.stderr.contains("no recording"), "\(result.stderr)")
     }
 
     @Test("--duration -1 is a usage error saying what a duration must be, not 'Missing value' (20)",
           arguments: ["-1", "-0.5", "0"])
     func negativeDuration(value: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let result = try Binary.run(["start", "--input", "x.mp4", "--duration", value],
-                                    environment: ["GAZEREC_DATABASE": "/nonexistent/db.sqlite"])
+                                    environment: ["GAZEREC_DATABASE": folder.path("db.sqlite")])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: --duration must be a positive number of seconds.\n"), "\(result.stderr)")
         #expect(!result.stderr.contains("Missing value"))
