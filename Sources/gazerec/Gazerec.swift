@@ -51,7 +51,7 @@ enum Main {
         do {
             command = try Gazerec.parseAsRoot(arguments)
         } catch {
-            Gazerec.exit(withError: error)
+            exit(with: error, arguments: arguments)
         }
         do {
             try command.run()
@@ -65,9 +65,26 @@ enum Main {
             Console.error(ErrorHints.message(for: error))
             Foundation.exit(ErrorHints.isUsage(error) ? ExitCode.validationFailure.rawValue : EXIT_FAILURE)
         } catch {
-            // Help, version, validation errors and exit codes: ArgumentParser's own handling.
-            Gazerec.exit(withError: error)
+            // Help, version, validation errors and exit codes.
+            exit(with: error, arguments: arguments)
         }
+    }
+
+    /// ArgumentParser's errors as every other error of gazerec: help and version on stdout as it
+    /// prints them, an error as one line on stderr (a usage error, exit 64, naming its command's help
+    /// instead of ArgumentParser's three lines of "Error:", usage and "See …").
+    static func exit(with error: any Error, arguments: [String]) -> Never {
+        let code = Gazerec.exitCode(for: error)
+        let message = Gazerec.message(for: error).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        guard code != .success, !message.isEmpty else { Gazerec.exit(withError: error) }
+        var line = message
+        if code == .validationFailure {
+            if let last = line.last, !".!?".contains(last) { line += "." }
+            line += " See '\(ArgumentCheck.commandPath(in: arguments, root: Gazerec.self)) --help'."
+        }
+        Console.error(line)
+        Foundation.exit(code.rawValue)
     }
 }
 

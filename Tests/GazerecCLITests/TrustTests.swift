@@ -330,10 +330,10 @@ extension TrustTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": folder.path("db.sqlite")])
-        // A usage error: ArgumentParser's "Error: <sentence>", then the usage lines.
+        // A usage error: one line of ours.
         #expect(result.status == 64, "\(result.stderr)")
         let sentence = String(result.stderr.split(separator: "\n").first ?? "")
-        #expect(sentence.hasPrefix("Error: "), "\(result.stderr)")
+        #expect(sentence.hasPrefix("gazerec: error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.count < 600, "the label is not echoed whole: \(result.stderr.count) characters")
         #expect(sentence.contains(names) && sentence.contains(detail), "\(result.stderr)")
     }
@@ -355,7 +355,8 @@ extension TrustTests {
         let result = try Binary.run(["start", "--input", "x.mp4", "--duration", value],
                                     environment: ["GAZEREC_DATABASE": folder.path("db.sqlite")])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: --duration must be a positive number of seconds.\n"), "\(result.stderr)")
+        #expect(result.stderr == "gazerec: error: --duration must be a positive number of seconds. See 'gazerec start --help'.\n",
+                "\(result.stderr)")
         #expect(!result.stderr.contains("Missing value"))
     }
 

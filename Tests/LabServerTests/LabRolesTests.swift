@@ -12,7 +12,7 @@ struct LabRolesTests {
 
     /// The error lines of a run (a refusal is exactly one).
     static func errorLines(_ result: CommandResult) -> [Substring] {
-        result.stderr.split(separator: "\n").filter { $0.hasPrefix("gazerec: error:") || $0.hasPrefix("Error:") }
+        result.stderr.split(separator: "\n").filter { $0.hasPrefix("gazerec: error:") }
     }
 
     static func psql(_ address: String, _ sql: String) throws -> CommandResult {

@@ -41,6 +41,18 @@ enum ArgumentCheck {
         return nil
     }
 
+    /// The words of the command `arguments` run (`gazerec calibrations export`), for messages.
+    static func commandPath(in arguments: [String], root: any ParsableCommand.Type) -> String {
+        var command: any ParsableCommand.Type = root
+        var path = [name(of: root)]
+        for word in arguments {
+            guard let next = command.configuration.subcommands.first(where: { name(of: $0) == word }) else { break }
+            command = next
+            path.append(word)
+        }
+        return path.joined(separator: " ")
+    }
+
     /// `--option -1` as `--option=-1`: ArgumentParser reads a word that begins with `-` as an
     /// option, so a negative number after an option was "Missing value" instead of reaching the
     /// option's own check (`--duration must be a positive number of seconds`).
