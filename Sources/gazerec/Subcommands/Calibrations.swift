@@ -111,8 +111,21 @@ extension Gazerec {
                 TemporaryFileCleanup.install()
                 let database = try store.openForReading(sessions: .none)
                 let names = all ? try database.calibrations().map(\.id) : ids
-                let records = try names.map { try database.calibrationRecord(id: $0) }
+                let records = Self.once(try names.map { try database.calibrationRecord(id: $0) })
                 try write(records.count == 1 && !all ? records[0].jsonValue : .array(records.map(\.jsonValue)))
+            }
+
+            /// Each calibration once, in the order first named (an id given twice, or with a prefix of
+            /// it, would write the calibration twice, and such an export could not be imported).
+            static func once(_ records: [CalibrationRecord]) -> [CalibrationRecord] {
+                var seen: Set<String> = []
+                let unique = records.filter { seen.insert($0.id).inserted }
+                let repeated = records.count - unique.count
+                if repeated > 0 {
+                    Console.note("\(repeated) id\(repeated == 1 ? "" : "s") named a calibration already given; "
+                                 + "each calibration is exported once")
+                }
+                return unique
             }
 
             private func write(_ value: JSONValue) throws {
