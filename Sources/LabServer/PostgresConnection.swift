@@ -16,6 +16,7 @@ public final class PostgresConnection {
     public init(address: String) throws {
         self.address = address
         if Self.hasPassword(address) { throw LabServerError.passwordInAddress }
+        if let reason = Self.parseFailure(address) { throw LabServerError.malformedAddress(address: address, reason: reason) }
         guard let connection = PQconnectdb(address) else {
             throw LabServerError.cannotConnect(server: Self.endpoint(of: address), reason: "out of memory")
         }
@@ -32,11 +33,32 @@ public final class PostgresConnection {
     deinit { PQfinish(handle) }
 
     /// Whether a URI carries a password (`postgres://user:secret@host`) or a key/value string a `password=`.
+    /// A URI that URLComponents cannot read (a bad percent-escape) is looked at as text: a `:` in the
+    /// user part before its `@`, or a `password=` parameter.
     static func hasPassword(_ address: String) -> Bool {
         if let url = URLComponents(string: address), url.scheme == "postgres" || url.scheme == "postgresql" {
             return url.password != nil || (url.queryItems ?? []).contains { $0.name == "password" }
         }
+        if let scheme = address.range(of: "://"), address.hasPrefix("postgres") {
+            let rest = address[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+            return rest.split(whereSeparator: { $0 == "?" || $0 == "&" }).contains { $0.lowercased().hasPrefix("password=") }
+        }
         return address.split(separator: " ").contains { $0.lowercased().hasPrefix("password=") }
+    }
+
+    /// libpq's reason it cannot read the address (a bad percent-escape, an unknown parameter), as one
+    /// clause, or nil when it can. Checked before connecting: libpq's connection error for such an
+    /// address names no server, and a message would fall back to its defaults (localhost:5432).
+    static func parseFailure(_ address: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(address, &error) {
+            PQconninfoFree(options)
+            return nil
+        }
+        defer { if let error { PQfreemem(error) } }
+        return error.map { message(UnsafePointer($0)) } ?? "libpq cannot read it"
     }
 
     /// SQLSTATEs of a server shutting down or a broken connection (classes 57P and 08), and none
@@ -266,6 +288,8 @@ public final class PostgresConnection {
 /// What can go wrong with a lab server, each a sentence a user can act on.
 public enum LabServerError: Error, CustomStringConvertible, Equatable {
     case passwordInAddress
+    /// An address libpq cannot read (a bad percent-escape, an unknown parameter); it holds no password.
+    case malformedAddress(address: String, reason: String)
     case cannotConnect(server: String, reason: String)
     case connectionLost(address: String, reason: String)
     case server(address: String, reason: String)
@@ -291,6 +315,9 @@ public enum LabServerError: Error, CustomStringConvertible, Equatable {
         case .passwordInAddress:
             return "the server address holds a password; passwords come from PGPASSFILE, ~/.pgpass or PGPASSWORD, "
                 + "never from a command line (where other users can read it). Remove it from the address."
+        case let .malformedAddress(address, reason):
+            return "the lab server address \(address) is malformed: \(reason). Write it as "
+                + "postgres://ROLE@HOST:PORT/DATABASE, with any '%' in it followed by two hexadecimal digits"
         case let .cannotConnect(server, reason):
             var text = "cannot reach the lab server at \(server): \(reason)"
             if reason.contains("password") { text += ". The role's password comes from PGPASSFILE, ~/.pgpass or PGPASSWORD" }

@@ -64,4 +64,31 @@ struct TrustFollowUpTests {
         let again = try Binary.run(["calibrations", "import", file], environment: ["GAZEREC_DATABASE": folder.path("fresh.sqlite")])
         #expect(again.status == 0 && again.stdout == id + "\n", "\(again.stderr)")
     }
+
+    @Test("a lab-server address libpq cannot parse is refused as malformed in one line, not blamed on localhost",
+          arguments: [["list"], ["export", "--all"], ["push", "postgres://u@db.example:5432/lab%zz", "--all"],
+                      ["lab", "init", "--server", "postgres://u@db.example:5432/lab%zz"]])
+    func malformedServerAddress(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let address = "postgres://u@db.example:5432/lab%zz"
+        let database = arguments[0] == "push" || arguments[0] == "lab" ? folder.path("db.sqlite") : address
+        if arguments[0] == "push" { _ = try Workspace.storeSession(in: database, samples: 10) }
+
+        let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": database])
+
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("malformed") && result.stderr.contains(address), "\(result.stderr)")
+        #expect(!result.stderr.contains("localhost"), "\(result.stderr)")
+    }
+
+    @Test("a password in an address libpq cannot parse is still refused, and never echoed")
+    func malformedAddressWithPassword() throws {
+        let result = try Binary.run(["--database", "postgres://u:s3cret@db.example/lab%zz", "list"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("the server address holds a password"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret"), "\(result.stderr)")
+    }
 }

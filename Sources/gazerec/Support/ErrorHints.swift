@@ -23,7 +23,7 @@ enum ErrorHints {
     /// Whether the error is the user's input to fix (exit status 64) though its type also has runtime failures.
     static func isUsage(_ error: Any) -> Bool {
         switch error {
-        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames: return true
+        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress: return true
         default: return false
         }
     }
