@@ -32,3 +32,34 @@ extension Array where Element == Marker {
         return (start, later.first?.timestampSeconds ?? .infinity)
     }
 }
+
+/// The rule for the data kept with a marker: compact JSON text of at most `maximumBytes` bytes
+/// (64 KiB) in UTF-8.
+///
+/// A marker is one row beside the recorder's batches and one member of the export; data larger
+/// than this belongs in a file the marker names. A refusal says the size and the limit, and never
+/// quotes the data.
+public enum MarkerDataRule {
+    /// The most bytes of compact JSON a marker keeps (64 KiB).
+    public static let maximumBytes = 65_536
+
+    /// Why `compactJSON` cannot be kept with a marker, or nil when it can.
+    public static func problem(_ compactJSON: String) -> MarkerDataProblem? {
+        let bytes = compactJSON.utf8.count
+        return bytes > maximumBytes ? .tooLarge(bytes: bytes) : nil
+    }
+}
+
+/// What is wrong with a marker's data, as data and a sentence that quotes none of it.
+public enum MarkerDataProblem: Sendable, Equatable, CustomStringConvertible {
+    /// More than `MarkerDataRule.maximumBytes` bytes of compact JSON.
+    case tooLarge(bytes: Int)
+
+    public var description: String {
+        switch self {
+        case let .tooLarge(bytes):
+            return "is \(bytes) bytes of JSON; the limit is \(MarkerDataRule.maximumBytes) bytes (64 KiB): "
+                + "keep larger data in a file and name the file in the marker"
+        }
+    }
+}

@@ -7,7 +7,8 @@ import SessionStore
 /// Event markers read line by line from a file descriptor (a pipe, a named pipe, a growing log
 /// file) while a session records, each stored with the session at the moment its line arrived.
 ///
-/// A line is `LABEL`, or `LABEL<TAB>JSON` to keep data with the marker; blank lines are ignored.
+/// A line is `LABEL`, or `LABEL<TAB>JSON` to keep data with the marker (at most 64 KiB, as
+/// `MarkerDataRule` says); blank lines are ignored.
 /// A pipe ends at its end of file; a regular file is followed as it grows (as `tail -f` does) until
 /// the recording ends. Each marker is one short transaction beside the recorder's batches, on this
 /// feed's own thread: a slow or silent writer never holds up a frame. Lines that arrive after
@@ -148,7 +149,12 @@ public final class MarkerFeed: @unchecked Sendable {
         var data: String?
         if parts.count == 2, !parts[1].isEmpty {
             do {
-                data = try JSONValue.parse(Array(parts[1].utf8), name: place).compactText
+                let compact = try JSONValue.parse(Array(parts[1].utf8), name: place).compactText
+                if let problem = MarkerDataRule.problem(compact) {
+                    warning("\(place): marker '\(label)' stored without its data, which \(problem)")
+                } else {
+                    data = compact
+                }
             } catch {
                 warning("marker '\(label)' stored without its data, which is not JSON: \(error)")
             }

@@ -91,4 +91,27 @@ struct TrustFollowUpTests {
         #expect(result.stderr.contains("the server address holds a password"), "\(result.stderr)")
         #expect(!result.stderr.contains("s3cret"), "\(result.stderr)")
     }
+
+    /// `{"pad":"xxx…"}`: compact JSON of exactly `bytes` bytes.
+    static func markerData(bytes: Int) -> String {
+        "{\"pad\":\"" + String(repeating: "x", count: bytes - 10) + "\"}"
+    }
+
+    @Test("mark --data over 64 KiB is a one-line usage error that does not echo the data; 64 KiB exactly is data")
+    func markerDataLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        #expect(Self.markerData(bytes: 65_536).utf8.count == 65_536)
+
+        let over = try Binary.run(["mark", "stimulus", "--data", Self.markerData(bytes: 65_537)], environment: environment)
+
+        #expect(over.status == 64, "\(over.stderr)")
+        #expect(over.stderr.split(separator: "\n").count == 1, "\(over.stderr)")
+        #expect(over.stderr.contains("--data") && over.stderr.contains("65537 bytes") && over.stderr.contains("65536"), "\(over.stderr)")
+        #expect(over.stderr.count < 400, "the data is not echoed: \(over.stderr.count) characters")
+        // At the limit the data passes the check and the command goes on to find no recording.
+        let atLimit = try Binary.run(["mark", "stimulus", "--data", Self.markerData(bytes: 65_536)], environment: environment)
+        #expect(atLimit.status == 1 && atLimit.stderr.contains("no recording"), "\(atLimit.stderr)")
+    }
 }

@@ -181,6 +181,23 @@ struct RecorderTests {
         #expect(warnings.allSatisfy { $0.count < 300 && $0.hasSuffix("line skipped") }, "\(warnings)")
     }
 
+    @Test("a marker line whose data runs over 64 KiB keeps its marker without the data, with a short warning; 64 KiB is kept")
+    func markerLineDataLimit() {
+        final class Warnings: @unchecked Sendable { var said: [String] = [] }
+        let box = Warnings()
+        let warning: MarkerFeed.Warning = { box.said.append($0) }
+        func data(_ bytes: Int) -> String { "{\"pad\":\"" + String(repeating: "x", count: bytes - 10) + "\"}" }
+
+        let over = MarkerFeed.marker("stimulus\t" + data(65_537), time: 5, where: "pipe:1", warning: warning)
+        let atLimit = MarkerFeed.marker("stimulus\t" + data(65_536), time: 6, where: "pipe:2", warning: warning)
+
+        #expect(over == Marker(timestampSeconds: 5, label: "stimulus", dataJSON: nil))
+        #expect(atLimit?.dataJSON == data(65_536))
+        #expect(box.said.count == 1, "\(box.said.map { $0.prefix(200) })")
+        #expect(box.said.first.map { $0.count < 300 && $0.contains("65537 bytes") && $0.contains("65536") } == true,
+                "\(box.said.map { $0.prefix(300) })")
+    }
+
     @Test("a recorder that holds the lock but has not made its session yet is named by its process at once, not process 0")
     func lockNamesStartingRecorder() throws {
         let folder = try TemporaryFolder()

@@ -27,7 +27,7 @@ extension Gazerec {
         @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now).", valueName: "seconds"))
         var at: Double?
 
-        @Option(help: ArgumentHelp("Data kept with the marker: any JSON value, e.g. '{\"trial\": 3}'.", valueName: "json"))
+        @Option(help: ArgumentHelp("Data kept with the marker: any JSON value of at most 64 KiB, e.g. '{\"trial\": 3}'.", valueName: "json"))
         var data: String?
 
         func validate() throws {
@@ -35,11 +35,13 @@ extension Gazerec {
             try LabelArgument.check(label, as: "The label")
             if let at, !(at.isFinite && at > 0) { throw ValidationError("--at takes Unix seconds, a positive number.") }
             if let data {
+                let compact: String
                 do {
-                    _ = try JSONValue.parse(Array(data.utf8), name: "--data")
+                    compact = try JSONValue.parse(Array(data.utf8), name: "--data").compactText
                 } catch {
                     throw ValidationError("--data is not JSON: \(error). Give a JSON value, e.g. '{\"trial\": 3}' or '\"A\"'.")
                 }
+                if let problem = MarkerDataRule.problem(compact) { throw ValidationError("--data \(problem).") }
             }
         }
 
