@@ -158,6 +158,32 @@ struct LabServerTests {
         #expect(all.status == 1 && all.stderr.contains(broken) && all.stderr.split(separator: "\n").count == 1, "\(all.stderr)")
     }
 
+    @Test("export ID ID from the server (an id twice, in another case, or with its prefix) writes the session once, as the station does",
+          .enabled(if: admin != nil, reason))
+    func exportsEachSessionOnce() throws {
+        let lab = try Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (environment, ids) = try Self.station(folder, name: "station", samples: 200)
+        #expect(try Binary.run(["push", lab.station, "--all"], environment: environment).status == 0)
+        let id = ids.last!
+        let local = try Binary.run(["export", id], environment: environment)
+        try #require(local.status == 0 && !local.stdout.isEmpty, "\(local.stderr)")
+
+        let remote = try Binary.run(["--database", lab.analysis, "export", id, id.lowercased(), String(id.prefix(8))])
+        let files = try Binary.run(["--database", lab.analysis, "export", id, id, "--output-dir", folder.path("remote")])
+
+        #expect(remote.status == 0 && remote.stdoutData == local.stdoutData, "\(remote.stderr)")
+        #expect(remote.stderr.contains("each session is exported once"), "\(remote.stderr)")
+        #expect(files.status == 0 && files.stderr.contains("exported 1 session to"), "\(files.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("remote")) == ["\(id).json"])
+        let file = folder.path("twice.json")
+        try remote.stdoutData.write(to: URL(fileURLWithPath: file))
+        let imported = try Binary.run(["import", file], environment: ["GAZEREC_DATABASE": folder.path("fresh.sqlite")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
     @Test("a server of schema 1 (whole documents in the session row) is migrated: its sessions export as before and push unchanged",
           .enabled(if: admin != nil, reason))
     func migratesSchemaOne() throws {

@@ -53,7 +53,8 @@ extension ServerSnapshot {
                              deliver: ((ByteSink) throws -> Void) throws -> Void) throws {
         let server = try LabDatabase(address: address)
         try server.reading {
-            let selected = try ids.map { try server.resolveSessionIDs($0) } ?? server.sessionIDs()
+            // Each session once, however often it is named (as a station's export does).
+            let selected = try ids.map { Gazerec.Export.once(try server.resolveSessionIDs($0)) } ?? server.sessionIDs()
             if let outputDirectory {
                 try SessionDatabase.createFolder(outputDirectory)
                 for id in selected {
