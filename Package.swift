@@ -108,8 +108,8 @@ let package = Package(
 
         // The running recording: any measurement source → samples → store, in batched commits;
         // the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["Channels", "GazeAnalysis", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
-                                                 "GazeVision", "JSONStream", "SessionStore"]),
+        .target(name: "Recorder", dependencies: ["Channels", "FaceExpression", "GazeAnalysis", "GazeCalibration", "GazeCapture",
+                                                 "GazeCore", "GazeModel", "GazeVision", "JSONStream", "SessionStore"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -138,7 +138,7 @@ let package = Package(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeFigures", "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GazeFigures", "GazeVision", "Recorder", "LabServer", "FaceExpression", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -181,7 +181,7 @@ let package = Package(
                                                                  "SessionStore",
                                                                  "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
-                                                          "GazeCalibration", "TestSupport"]),
+                                                          "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "TestSupport"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
                                                             "TestSupport"],

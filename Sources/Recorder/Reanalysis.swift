@@ -1,3 +1,4 @@
+import FaceExpression
 import Foundation
 import GazeCalibration
 import GazeCapture
@@ -13,8 +14,9 @@ import SessionStore
 /// The video's frames are the recording's frames as they were analysed, one per stored frame:
 /// frame i is stamped with stored frame i's time, and the very recorder that records a camera
 /// processes them into a scratch database (so a re-analysis is a recording of the same frames, by
-/// construction); the session's frames, scan path, blend shapes and blink events are then replaced
-/// from it in one transaction. Markers and the session's other data stay.
+/// construction); the session's frames, scan path, blend shapes and blink events (and expression
+/// probabilities, when asked for) are then replaced from it in one transaction. Markers and the
+/// session's other data stay.
 public enum Reanalysis {
     public struct Request: Sendable {
         public var sessionID: String
@@ -25,6 +27,9 @@ public enum Reanalysis {
         public var smoothing: GazeSmoothing
         public var focalLengthPixels: Double?
         public var faceFinding: FaceFinding
+        /// Where ONNX Runtime and the expression model are, to replace the session's expression
+        /// probabilities too; nil keeps the stored ones (if any) as they are.
+        public var expressions: ExpressionModelFiles?
 
         public init(sessionID: String, videoPath: String, modelPath: String, calibration: AppliedCalibration?,
                     smoothing: GazeSmoothing, focalLengthPixels: Double?, faceFinding: FaceFinding) {
@@ -67,6 +72,7 @@ public enum Reanalysis {
         configuration.calibration = request.calibration
         configuration.smoothing = request.smoothing
         configuration.faceFinding = request.faceFinding
+        configuration.expressions = request.expressions
         let result = try RecordingRun(configuration: configuration, stop: StopRequest()).run()
         if let failure = result.failure { throw failure }
         if let mismatch = video.restamped?.mismatch {
@@ -86,7 +92,7 @@ public enum Reanalysis {
         }
         gazerecExtension.reanalysis = facts
         try database.replaceRecordedData(id: header.id, from: scratchPath, sourceID: result.sessionID,
-                                         gazerecExtension: gazerecExtension)
+                                         gazerecExtension: gazerecExtension, expressions: request.expressions != nil)
         return Result(frames: result.frames, framesWithFace: result.framesWithFace, gazeSamples: result.gazeSamples,
                       eyes: result.eyes)
     }

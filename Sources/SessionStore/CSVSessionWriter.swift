@@ -29,11 +29,14 @@ extension SessionDatabase {
                 return (try SessionTable.id(db, rowid: rowid)!, rowid)
             }
             let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
+            let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))
             let out = JSONWriter(sink: sink)
             for (index, session) in sessions.enumerated() {
-                try CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out, keyStyle: keyStyle,
-                                     blendShapeNames: names, movement: movement.map { label in { label(session.id, $0) } })
-                    .write(header: index == 0)
+                let writer = CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out,
+                                              keyStyle: keyStyle, blendShapeNames: names,
+                                              movement: movement.map { label in { label(session.id, $0) } })
+                writer.expressionColumns = expressions
+                try writer.write(header: index == 0)
             }
             if sessions.isEmpty { try CSVSessionWriter.header(out: out, keyStyle: keyStyle, blendShapeNames: names) }
             try out.flush()
@@ -50,6 +53,8 @@ public final class CSVSessionWriter {
     private let keyStyle: KeyStyle
     private let blendShapeNames: [String]
     private let movement: ((Int) -> String?)?
+    /// Whether rows end with the expression columns (some session of the table has expressions).
+    var expressionColumns = false
 
     /// One series being read: its statement and current row.
     private final class Cursor {
@@ -85,7 +90,9 @@ public final class CSVSessionWriter {
         let gaze: Cursor
         let blends: [Cursor]
         let frames: Cursor
-        /// Every cursor: gaze, the blend shapes, frames.
+        /// The expression samples, when the table has their columns.
+        let expressions: Cursor?
+        /// Every cursor: gaze, the blend shapes, frames, expressions.
         let all: [Cursor]
         /// Blinks (kind blink, not long closures) flag the frames they span.
         let blinkSpans: [(start: Double, end: Double)]
@@ -120,9 +127,10 @@ public final class CSVSessionWriter {
     static let frameColumns = ["faceFound", "blink", "confidence"] + FrameTable.optionalColumns
 
     /// The header line.
-    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String]) throws {
+    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
         func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
         let names = leadingColumns.map(name) + blendShapeNames + frameColumns.map(name)
+            + (expressions ? expressionColumnNames.map(name) : [])
         var line = names.map(quoted).joined(separator: ",") + "\n"
         try line.withUTF8 { try out.rawBytes($0) }
     }
@@ -148,7 +156,7 @@ public final class CSVSessionWriter {
     func write(header: Bool) throws {
         let series = try openSeries()
         for cursor in series.all { try cursor.advance() }
-        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames) }
+        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns) }
         let idCell = Self.quoted(sessionID)
         var position = Position()
         while true {
@@ -180,8 +188,11 @@ public final class CSVSessionWriter {
             Cursor(try db.makeStatement(sql: BlendShapeTable.orderedSelectSQL), ownerRowID: rowidByName[name] ?? 0)
         }
         let frames = Cursor(try FrameTable.makeOrderedStatement(db, appearance: false), ownerRowID: sessionRowID)
+        let expressions = expressionColumns
+            ? Cursor(try ExpressionTable.makeOrderedStatement(db), ownerRowID: sessionRowID) : nil
         return Series(
-            gaze: gaze, blends: blends, frames: frames, all: [gaze] + blends + [frames],
+            gaze: gaze, blends: blends, frames: frames, expressions: expressions,
+            all: [gaze] + blends + [frames] + (expressions.map { [$0] } ?? []),
             blinkSpans: try BlinkTable.blinkSpans(db, sessionRowID: sessionRowID),
             markers: markers, markerCells: markers.map { Self.quoted($0.label) },
             screenWidth: screen?.width ?? 0, screenHeight: screen?.height ?? 0)
@@ -225,6 +236,18 @@ public final class CSVSessionWriter {
         }
         try comma()
         try writeFrameCells(frameHere ? frames : nil, at: time, series, &position)
+        if let expressions = series.expressions { try writeExpressionCells(expressions.isAt(time) ? expressions : nil) }
+    }
+
+    /// The expression columns (camelCase): each expression's probability, 0…1.
+    public static let expressionColumnNames = ExpressionTable.valueColumns.map { "expression" + $0.prefix(1).uppercased() + $0.dropFirst() + "Probability" }
+
+    /// The expression cells: a comma, then each probability (empty without a sample at this time).
+    private func writeExpressionCells(_ sample: Cursor?) throws {
+        for column in 0..<ExpressionTable.valueColumns.count {
+            try comma()
+            if let sample { try optional(sample.double(Int32(1 + column))) }
+        }
     }
 
     /// The frame cells: faceFound, blink, then the frame's values (empty without a frame at this time).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeAnalysis
 import GazeModel
 import JSONStream
 import SessionStore
@@ -8,7 +9,13 @@ extension Gazerec {
     /// `gazerec show ID`: a readable summary of one session.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.")
+            abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.",
+            discussion: """
+                With markers, each marker's interval (until the next marker) gets its own figures: where \
+                the gaze was (the share of frames with a face, and with gaze on the screen), blinks, and \
+                what the face did (the share of frames each expression was the most probable in, for a \
+                session recorded with --expressions, and the mean smile shape).
+                """)
 
         @OptionGroup var store: StoreOptions
 
@@ -40,15 +47,28 @@ extension Gazerec {
             return text
         }
 
+        /// One line per marker interval (its attention figures), each followed by what the face did in it.
+        static func intervalLines(_ attention: AttentionReport?, _ expressions: ExpressionReport?) -> [(String, String)] {
+            var lines: [(String, String)] = []
+            for (index, interval) in (attention?.intervals ?? []).enumerated() {
+                lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
+                if let expressions, index < expressions.intervals.count {
+                    lines.append(("", "  face: " + ExpressionText.text(expressions.intervals[index].figures)))
+                }
+            }
+            return lines
+        }
+
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let attention = try database.attention(id: summary.header.id)
             let frames = try database.frameCount(id: summary.header.id).count
+            let expressions = try database.expressionReport(id: summary.header.id)
             if json {
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try SummaryJSON.write(summary, attention: attention, to: writer)
+                try SummaryJSON.write(summary, attention: attention, expressions: expressions, to: writer)
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)
@@ -83,10 +103,9 @@ extension Gazerec {
             if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
             if let attention {
                 lines.append(("Attention", AttentionText.text(attention.session)))
-                for (index, interval) in attention.intervals.enumerated() {
-                    lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
-                }
             }
+            if let expressions { lines.append(("Expressions", ExpressionText.text(expressions.session))) }
+            lines += Self.intervalLines(attention, expressions)
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }

@@ -96,6 +96,8 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var expressionOptions: ExpressionOptions
+
         @Option(help: .hidden)
         var notifyFd: Int32?
 
@@ -148,12 +150,21 @@ extension Gazerec {
         }
 
         func run() throws {
+            // A missing runtime or model stops here, before a background recorder or a session starts.
+            let expressions = try expressionOptions.checkedFiles()
             if detach { return try runDetached() }
             if preview && !TerminalScreen.available {
                 throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
                                  + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
             }
-            let configuration = try recordingConfiguration()
+            var configuration = try recordingConfiguration()
+            if let expressions {
+                configuration.expressions = expressions
+                // What `show` reports beside them: the smile.
+                for name in [BlendShapeName.mouthSmileLeft, .mouthSmileRight] where !configuration.blendShapes.contains(name) {
+                    configuration.blendShapes.append(name)
+                }
+            }
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -221,9 +232,9 @@ extension Gazerec {
                 : nil
             let terminal = Console.stderrIsTerminal && notifyFd == nil && live == nil
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
-            var sampleHandler: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?
-            if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
-            if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
+            var sampleHandler: RecordingRun.FrameObserver?
+            if let streamer { sampleHandler = { streamer.write($0, $1, $2, expression: $3) } }
+            if let live { sampleHandler = { frame, _, gaze, _ in live.update(frame, gaze: gaze) } }
             live?.start()
             defer { live?.finish() }
             let result = try recording.run(locked: {

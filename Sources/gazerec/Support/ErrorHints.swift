@@ -1,3 +1,4 @@
+import FaceExpression
 import GazeCalibration
 import GazeCapture
 import GazeModel
@@ -54,6 +55,8 @@ enum ErrorHints {
             return "See its controls in 'gazerec devices'."
         case is CalibrationDocumentError:
             return "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
+        case ExpressionError.runtimeUnavailable, ExpressionError.modelUnavailable:
+            return "Or leave out --expressions to go on without expression probabilities."
         case VisionError.modelMissing:
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case LabServerError.noSchema, LabServerError.olderSchema:
