@@ -139,4 +139,45 @@ struct ExpressionCommandTests {
         let row = try JSONValue.parse(Array(json.stdout.split(separator: "\n")[0].utf8))
         #expect(Self.number(row["expressionHappyProbability"]).map { $0 > 0.9 } == true)
     }
+
+    @Test("show gives each marker interval's median gaze point, then what the face did, from an imported session")
+    func intervalsOfAnImport() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        // Frames and gaze at 0.0 … 0.5 s; marker A at 0.0, B at 0.3; happy from 0.3 on; smiles 0.2 in A, 0.6 in B.
+        let times = (0..<6).map { 1_790_000_000.0 + Double($0) / 10 }
+        let xs = [100.0, 300, 200, 900, 700, 800], ys = [50.0, 70, 60, 500, 400, 450]
+        func gaze(_ i: Int) -> String { #"{"x":\#(xs[i]),"y":\#(ys[i]),"timestamp":\#(times[i]),"orientation":3}"# }
+        func smile(_ name: String, _ i: Int) -> String {
+            #"{"blendShapeLocation":"\#(name)","value":\#(i < 3 ? 0.2 : 0.6),"timestamp":\#(times[i]),"orientation":3}"#
+        }
+        func frame(_ i: Int) -> String { #"{"timestamp":\#(times[i]),"trackingState":"normal","confidence":0.9}"# }
+        func expression(_ i: Int) -> String {
+            let happy = i < 3 ? 0.1 : 0.7, neutral = 1 - happy
+            return #"{"timestamp":\#(times[i]),"neutral":\#(neutral),"happy":\#(happy),"surprise":0,"sad":0,"angry":0,"disgust":0,"fear":0}"#
+        }
+        let id = "0A1B2C3D-0000-0000-0000-000000000001"
+        let document = """
+            {"id":"\(id)","appID":"t","beginTime":\(times[0]),"endTime":\(times[5] + 0.1),
+             "deviceInfo":{"model":"m","screenSize":[1280,800],"systemName":"Linux","systemVersion":"6"},
+             "scanPath":[\((0..<6).map(gaze).joined(separator: ","))],
+             "blendShapes":{"mouthSmile_L":[\((0..<6).map { smile("mouthSmile_L", $0) }.joined(separator: ","))],
+                            "mouthSmile_R":[\((0..<6).map { smile("mouthSmile_R", $0) }.joined(separator: ","))]},
+             "gazerec":{"frames":[\((0..<6).map(frame).joined(separator: ","))],
+                        "expressions":[\((0..<6).map(expression).joined(separator: ","))],
+                        "markers":[{"timestamp":\(times[0]),"label":"A"},{"timestamp":\(times[3]),"label":"B"}]}}
+            """
+        let file = workspace.folder.path("s.json")
+        try document.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try workspace.run(["import", file])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let text = try workspace.run(["show", id]).stdout
+        let lines = text.split(separator: "\n").map(String.init)
+        let a = try #require(lines.firstIndex { $0.contains("A (0.3 s)") }), b = try #require(lines.firstIndex { $0.contains("B (0.3 s)") })
+        #expect(lines[a + 1].hasSuffix("gaze: median at (200, 60) pt over 3 samples"), "\(text)")
+        #expect(lines[a + 2].hasSuffix("face: 3 frames with expressions: neutral 100.0 %; mean smile 0.20"), "\(text)")
+        #expect(lines[b + 1].hasSuffix("gaze: median at (800, 450) pt over 3 samples"), "\(text)")
+        #expect(lines[b + 2].hasSuffix("face: 3 frames with expressions: happy 100.0 %; mean smile 0.60"), "\(text)")
+        #expect(lines.contains { $0.hasPrefix("Expressions") && $0.hasSuffix("6 frames with expressions: neutral 50.0 %, happy 50.0 %; mean smile 0.40") })
+    }
 }

@@ -12,8 +12,8 @@ extension Gazerec {
             abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.",
             discussion: """
                 With markers, each marker's interval (until the next marker) gets its own figures: where \
-                the gaze was (the share of frames with a face, and with gaze on the screen), blinks, and \
-                what the face did (the share of frames each expression was the most probable in, for a \
+                the gaze was (the share of frames with a face and with gaze on the screen, the median gaze \
+                point), blinks, and what the face did (the share of frames each expression was the most probable in, for a \
                 session recorded with --expressions, and the mean smile shape).
                 """)
 
@@ -47,11 +47,23 @@ extension Gazerec {
             return text
         }
 
-        /// One line per marker interval (its attention figures), each followed by what the face did in it.
-        static func intervalLines(_ attention: AttentionReport?, _ expressions: ExpressionReport?) -> [(String, String)] {
+        /// One line per marker interval (its attention figures), each followed by where the gaze was
+        /// (the median gaze point of its scan-path samples, with gaze) and what the face did in it.
+        static func intervalLines(_ attention: AttentionReport?, _ expressions: ExpressionReport?,
+                                  scanPath: [GazeSample] = []) -> [(String, String)] {
             var lines: [(String, String)] = []
             for (index, interval) in (attention?.intervals ?? []).enumerated() {
                 lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
+                let gaze = scanPath.filter { $0.timestampSeconds >= interval.start && $0.timestampSeconds < interval.end }
+                if !gaze.isEmpty {
+                    func median(_ values: [Double]) -> Double {
+                        let sorted = values.sorted()
+                        return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+                            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+                    }
+                    lines.append(("", "  gaze: median at (\(Formatting.fixed(median(gaze.map(\.x)), 0)), "
+                                  + "\(Formatting.fixed(median(gaze.map(\.y)), 0))) pt over \(gaze.count) samples"))
+                }
                 if let expressions, index < expressions.intervals.count {
                     lines.append(("", "  face: " + ExpressionText.text(expressions.intervals[index].figures)))
                 }
@@ -105,7 +117,9 @@ extension Gazerec {
                 lines.append(("Attention", AttentionText.text(attention.session)))
             }
             if let expressions { lines.append(("Expressions", ExpressionText.text(expressions.session))) }
-            lines += Self.intervalLines(attention, expressions)
+            let scanPath = attention?.intervals.isEmpty == false && summary.gazeSampleCount > 0
+                ? try database.scanPath(id: header.id).samples : []
+            lines += Self.intervalLines(attention, expressions, scanPath: scanPath)
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }
