@@ -57,6 +57,7 @@ public struct ExpressionReport: Sendable, Equatable {
 /// Builds an `ExpressionReport` from a session's expression samples and smile-shape values, each
 /// fed in time order, in one pass and constant memory per interval.
 public struct ExpressionAccumulator: Sendable {
+    /// The counts of one span (the session, or an interval) so far.
     private struct Span: Sendable {
         var frames = 0
         var dominant = [Int](repeating: 0, count: ExpressionName.allCases.count)

@@ -11,7 +11,8 @@ import SessionStore
 /// The stages, as `run` calls them: (1) the landmark model, (2) the source (`FrameSourceRequest`)
 /// and the `FramePipeline`, (3) the session (`RecordingSession`, with its video and markers),
 /// (4) the frames: the face stage on a second thread (detector or tracking, landmarks), eye
-/// features, blend shapes and head pose here, samples into a pending batch committed every
+/// features, blend shapes, head pose and (when asked for) expressions (`ExpressionStage`) here,
+/// samples into a pending batch committed every
 /// `flushIntervalSeconds` (≤ 250 ms, so a crash loses at most that much), (5) the close. The
 /// session row exists from the first moment, without `endTime`; closing sets `endTime` and the
 /// extension data.
