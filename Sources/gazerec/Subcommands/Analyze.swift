@@ -84,7 +84,10 @@ extension Gazerec {
                     if let event { try writer.write(event) }
                 } else {
                     if let probabilities = try stage?.probabilities(features) { expressions[features.frameIndex] = probabilities }
-                    try writeDecided(flags.add(features, completed: event))
+                    // Rows wait through a whole closure: without their frame's image, which no row needs.
+                    var row = features
+                    row.image = nil
+                    try writeDecided(flags.add(row, completed: event))
                 }
                 statistics.add(features.measurement)
                 if let event { statistics.add(event) }
