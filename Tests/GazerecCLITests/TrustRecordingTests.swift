@@ -74,6 +74,85 @@ extension TrustTests {
         #expect(try Self.exported(id, environment: environment)["gazerec"]?["frames"] == after["gazerec"]?["frames"])
     }
 
+    /// The rows of an RFC 4180 table (quoted cells may hold commas and doubled quotes; no line breaks here).
+    static func csvRows(_ text: String) -> [[String]] {
+        text.split(separator: "\n").map { line in
+            var cells: [String] = [], cell = "", quoted = false
+            var characters = Array(line)[...]
+            while let character = characters.popFirst() {
+                if character == "\"" {
+                    if quoted, characters.first == "\"" {
+                        cell.append("\"")
+                        characters.removeFirst()
+                    } else {
+                        quoted.toggle()
+                    }
+                } else if character == ",", !quoted {
+                    cells.append(cell)
+                    cell = ""
+                } else {
+                    cell.append(character)
+                }
+            }
+            return cells + [cell]
+        }
+    }
+
+    @Test("the CSV has the app id, time since the session began, marker data and long closures, with units in the names (13)",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func csvCarriesEverything() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let piped = try Binary.runProcess("/bin/bash", ["-c", """
+            printf 'trial\t{"n": 1, "image": "a,b.png"}\n' | "$1" start --input "$2" --as-fast-as-possible \
+              --calibration none --app-id study-7 --markers-from -
+            """, "bash", Binary.gazerec, Fixtures.path("video/cap13_blinks_20s.mp4")], environment: environment)
+        try #require(piped.status == 0, "\(piped.stderr)")
+        let id = piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try Self.exported(id, environment: environment)
+
+        let csv = try Binary.run(["export", id, "--format", "csv"], environment: environment)
+
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let table = Self.csvRows(csv.stdout)
+        let header = table[0], rows = table.dropFirst()
+        #expect(rows.allSatisfy { $0.count == header.count })
+        func column(_ name: String) throws -> Int { try #require(header.firstIndex(of: name), "no column \(name)") }
+        let time = try column("timestampSeconds"), elapsed = try column("elapsedSeconds"), app = try column("appID")
+        let markerData = try column("markerData"), longClosure = try column("longClosure"), frame = try column("frame")
+        #expect(try column("xPoints") > 0 && column("yPoints") > 0 && column("tzMillimetres") > 0)
+        // The app id on every row; the time since beginTime beside the Unix time.
+        guard case .number(let begin)? = session["beginTime"] else { Issue.record("no beginTime"); return }
+        #expect(rows.allSatisfy { $0[app] == "study-7" })
+        #expect(rows.allSatisfy { abs(Double($0[elapsed])! - (Double($0[time])! - begin)) < 1e-6 })
+        #expect(rows.first.map { Double($0[elapsed])! >= 0 && Double($0[elapsed])! < 1 } == true)
+        // The marker's data on the rows of its interval, as stored (compact JSON).
+        let stored = try #require(session["gazerec"]?["markers"]?.arrayValue?.first?["data"]?.compactText)
+        #expect(stored == #"{"n":1,"image":"a,b.png"}"#)
+        #expect(rows.contains { $0[markerData] == stored })
+        let marker = try column("marker")
+        #expect(rows.allSatisfy { $0[markerData] == ($0[marker] == "trial" ? stored : "") })
+        // The long closure's frames are flagged, and only they.
+        let spans: [(Double, Double)] = (session["gazerec"]?["blinks"]?.arrayValue ?? []).compactMap {
+            guard $0["kind"] == .string("longClosure"), case .number(let start)? = $0["start"], case .number(let end)? = $0["end"] else { return nil }
+            return (start, end)
+        }
+        #expect(spans.count == 1)
+        let frameRows = rows.filter { !$0[frame].isEmpty }
+        #expect(frameRows.filter { $0[longClosure] == "1" }.count > 10)
+        #expect(frameRows.allSatisfy { row in
+            let t = Double(row[time])!
+            return row[longClosure] == (spans.contains { t >= $0.0 && t <= $0.1 } ? "1" : "0")
+        })
+        // Every column but the blend shapes is in the CSV table of docs/ExportFormat.md.
+        let docs = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/ExportFormat.md"), encoding: .utf8)
+        let section = try #require(docs.components(separatedBy: "## CSV").dropFirst().first?.components(separatedBy: "\n## ").first)
+        for name in header where !name.hasPrefix("eye") && !name.hasPrefix("jaw") {
+            #expect(section.contains("`\(name)`"), "docs/ExportFormat.md does not describe \(name)")
+        }
+    }
+
     /// dlib's CNN face detector as gazerec's set-up installs it: it finds the sideways faces the HOG detector cannot.
     static var cnnInstalled: Bool {
         let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? (NSHomeDirectory() + "/.local/share")
