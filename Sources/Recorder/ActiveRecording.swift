@@ -60,7 +60,7 @@ final class ActiveRecording {
             path = (folder as NSString).appendingPathComponent(sessionID + ".mkv")
         }
         return try VideoSaver(path: path, width: input.source.width, height: input.source.height,
-                              title: RecordingFacts.SavedVideo.title(sessionID: sessionID))
+                              title: RecordingFacts.SavedVideo.title(sessionID: sessionID), lossless: input.camera == nil)
     }
 
     /// The figures other processes read, as of now.

@@ -27,7 +27,8 @@ public final class RecordingRun {
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `locked` is called once this recording holds the database's recorder lock, `started` with
     /// the session id once the first frame has been processed, `warning` when the face has been
-    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch).
+    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch) and the first time
+    /// a face is not upright (`FaceUprightness`: its frames are recorded as without a face).
     /// `sample` receives every frame's measurement, blend-shape values and gaze sample (with a
     /// calibration) as they are produced: the live stream and preview.
     public func run(locked: () -> Void = {}, started: (String) -> Void = { _ in },
@@ -86,6 +87,10 @@ public final class RecordingRun {
                 sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
                 if session.frames == 1 { started(session.id) }
                 report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
+                if !tally.warnedNotUpright, let text = pipeline.lastNotUpright?.warning(atSeconds: time - active.begin) {
+                    tally.warnedNotUpright = true
+                    warning(text)
+                }
                 if stop.isRequested { throw Stopped() }
                 if let limit = configuration.maximumDurationSeconds, SystemClock.monotonic() - tally.startMonotonic >= limit {
                     throw Stopped()
@@ -155,6 +160,8 @@ final class FrameTally {
     var lastTimestamp: Double
     var lagsMilliseconds: [Double] = []
     var warned = false
+    /// Whether the warning about a face that is not upright was given (once per recording).
+    var warnedNotUpright = false
     private var rest = BlendShapeRest()
 
     init(begin: Double) {

@@ -55,7 +55,7 @@ struct MarkerCommandTests {
         let csv = try Binary.run(["export", id, "--format", "csv"], environment: environment).stdout
         let lines = csv.split(separator: "\n")
         let columns = lines[0].split(separator: ",").map(String.init)
-        let markerColumn = columns.firstIndex(of: "marker")!, timeColumn = columns.firstIndex(of: "timestamp")!
+        let markerColumn = columns.firstIndex(of: "marker")!, timeColumn = columns.firstIndex(of: "timestampSeconds")!
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             let time = Double(cells[timeColumn])!
@@ -66,7 +66,7 @@ struct MarkerCommandTests {
         // Attention per interval: the frames the CSV puts in it, gaze on the screen as its onScreen flags say,
         // the session's eye figures those recorded with it.
         let onScreenColumn = columns.firstIndex(of: "onScreen")!, frameColumn = columns.firstIndex(of: "frame")!
-        let xColumn = columns.firstIndex(of: "x")!, yColumn = columns.firstIndex(of: "y")!
+        let xColumn = columns.firstIndex(of: "xPoints")!, yColumn = columns.firstIndex(of: "yPoints")!
         var framesByLabel: [String: Int] = [:], onScreenByLabel: [String: Int] = [:]
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

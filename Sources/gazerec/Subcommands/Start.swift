@@ -177,7 +177,8 @@ extension Gazerec {
             let source = FrameSourceRequest.cameraOrFile(
                 file: input, device: device, width: resolution?.width, height: resolution?.height,
                 framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
-                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror)
+                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror,
+                rotation: vision.rotate)
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
                 ?? Size2D(argument: "1920x1080")!
