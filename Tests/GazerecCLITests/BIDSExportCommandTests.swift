@@ -20,17 +20,29 @@ enum BIDSCheckTools {
         (Scripts/setup-bids.sh installs them; it said why it could not)
         """
 
-    /// The errors the schema validator reports, every row of every table checked (code at location).
-    static func validationErrors(_ root: String) throws -> [String] {
+    /// What the schema validator reports, every row of every table checked: each error (code at
+    /// location), and the warnings not about what only the researcher can add (docs/Lab.md, step 4).
+    static func validationIssues(_ root: String) throws -> [String] {
         let result = try Binary.runProcess(validator, ["--format", "json", "--max-rows", "-1", root],
                                            environment: ["NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"])
         let issues = try JSONValue.parse(Array(result.stdoutData), name: "validator output")["issues"]?["issues"]?.arrayValue
         guard let issues else { return ["no issue list in the validator's output: \(result.stderr)"] }
-        return issues.filter { $0["severity"] == .string("error") }.map { issue in
+        return issues.compactMap { issue in
             func text(_ key: String) -> String { if case .string(let value)? = issue[key] { return value }; return "" }
-            return "\(text("code"))/\(text("subCode")) at \(text("location"))"
+            let code = text("code") + (text("subCode").isEmpty ? "" : "/" + text("subCode"))
+            if issue["severity"] == .string("warning") && researcherWarnings.contains(code) { return nil }
+            return "\(text("severity")) \(code) at \(text("location"))"
         }
     }
+
+    /// The validator's warnings about what the researcher adds: authors, licence, README, the task's description, the institution.
+    static let researcherWarnings: Set<String> = [
+        "JSON_KEY_RECOMMENDED/HEDVersion", "JSON_KEY_RECOMMENDED/License", "JSON_KEY_RECOMMENDED/SourceDatasets",
+        "NO_AUTHORS/Authors", "TOO_FEW_AUTHORS", "README_FILE_MISSING", "SIDECAR_KEY_RECOMMENDED/CogAtlasID",
+        "SIDECAR_KEY_RECOMMENDED/CogPOID", "SIDECAR_KEY_RECOMMENDED/InstitutionAddress", "SIDECAR_KEY_RECOMMENDED/InstitutionName",
+        "SIDECAR_KEY_RECOMMENDED/InstitutionalDepartmentName", "SIDECAR_KEY_RECOMMENDED/Instructions",
+        "SIDECAR_KEY_RECOMMENDED/TaskDescription",
+    ]
 
     /// pybids indexes the dataset (its own validation on) and pandas reads each physio file by the
     /// columns its sidecar names, as a researcher's script does: per file its entities, the eye,
@@ -101,7 +113,8 @@ struct BIDSExportCommandTests {
         let ios = try work.run(["export", "--format", "bids", root, "3be54760", "--subject", "02", "--task", "reading"]
                                + Self.iPadScreen)
         #expect(ios.status == 0, "\(ios.stderr)")
-        // Then stdout lists the files written, and the validator finds no error in the dataset
+        // Then stdout lists the files written, and the validator finds no error in the dataset (and warns only
+        // about what the researcher adds)
         let firstFiles = first.stdout.split(separator: "\n").map(String.init)
         #expect(firstFiles.contains("sub-readingstudy01/beh/sub-readingstudy01_task-reading_run-1_recording-eye1_physio.tsv.gz"))
         #expect(ios.stdout.split(separator: "\n").contains("sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.tsv.gz"))
@@ -110,8 +123,8 @@ struct BIDSExportCommandTests {
             "\(root)/sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.json"))))
         #expect(iosSidecar["SoftwareVersions"] == .string("iOS 13.5.1") && iosSidecar["Manufacturer"] == nil)
         #expect(iosSidecar["ScreenSize"] == .array([.number(0.155), .number(0.217)]) && iosSidecar["ScreenDistance"] == .number(0.4))
-        let errors = try BIDSCheckTools.validationErrors(root)
-        #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+        let issues = try BIDSCheckTools.validationIssues(root)
+        #expect(issues.isEmpty, "\(issues.joined(separator: "\n"))")
 
         // and pybids finds the recordings, whose counts and first and last values are the sessions' export's
         let read = try Binary.runProcess(BIDSCheckTools.python, ["-c", BIDSCheckTools.reader, root])
@@ -137,7 +150,7 @@ struct BIDSExportCommandTests {
         for (name, bytes) in before where name != scans { #expect(after[name] == bytes, "\(name) changed") }
         #expect(after[scans].map { $0.starts(with: before[scans]!) } == true)
         #expect(Set(after.keys) == Set(before.keys).union(added))
-        #expect(try BIDSCheckTools.validationErrors(root).isEmpty)
+        #expect(try BIDSCheckTools.validationIssues(root).isEmpty)
     }
 
     /// The eyes' files: one row per stored frame, first and last rows the frames' per-eye values.
@@ -178,6 +191,13 @@ struct BIDSExportCommandTests {
         let work = try Workspace()
         defer { work.folder.remove() }
         #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        // and a copy of it whose app id has no letter or digit to make a subject label of
+        let punctuation = work.folder.path("punctuation.json")
+        let text = try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8)
+            .replacingOccurrences(of: "\"ios-eye-tracking-example\"", with: "\"- -\"")
+            .replacingOccurrences(of: Self.iosID, with: "0A1B2C3D-0000-4000-8000-000000000001")
+        try text.write(toFile: punctuation, atomically: true, encoding: .utf8)
+        #expect(try work.run(["import", punctuation]).status == 0)
         let root = work.folder.path("dataset")
         let file = work.folder.path("file.txt")
         try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: file))
@@ -195,6 +215,9 @@ struct BIDSExportCommandTests {
             ([root, id, "--subject", "01", "--task", "reading", "--distance-mm", "400"], "go together"),
             // The iPad's gaze, on a screen whose size and distance nobody gave
             ([root, id, "--subject", "01", "--task", "reading"], "--screen-size-mm WxH and --distance-mm MM; nothing was written"),
+            // Two sessions, the second's app id without a letter or digit: the first is not written either
+            ([root, id, "0a1b2c3d", "--subject-from", "app-id", "--task", "reading"] + Self.iPadScreen,
+             "has the app id '- -', which holds no ASCII letter or digit"),
         ]
         for (arguments, message) in cases {
             let result = try work.run(["export", "--format", "bids"] + arguments)
