@@ -55,13 +55,18 @@ public struct BIDSSessionExporter: Sendable {
         self.viewing = viewing
     }
 
-    /// Adds each session (ids or unambiguous prefixes, in order) as the next run of its subject;
-    /// returns the runs written.
-    public func export(ids: [String], from database: SessionDatabase) throws -> [BIDSExportedRun] {
+    /// Adds each session (ids or unambiguous prefixes, in order) as the next run of its subject,
+    /// calling `written` after each run; returns the runs written.
+    @discardableResult
+    public func export(ids: [String], from database: SessionDatabase,
+                       written: (BIDSExportedRun) -> Void = { _ in }) throws -> [BIDSExportedRun] {
         let planned = try ids.map { try plan(id: $0, database) }
         return try planned.map { entry in
             let recording = try self.recording(id: entry.sessionID, from: database)
-            return BIDSExportedRun(sessionID: entry.sessionID, labels: entry.labels, run: try dataset.add(recording, as: entry.labels))
+            let exported = BIDSExportedRun(sessionID: entry.sessionID, labels: entry.labels,
+                                           run: try dataset.add(recording, as: entry.labels))
+            written(exported)
+            return exported
         }
     }
 

@@ -100,20 +100,18 @@ extension Gazerec.Export {
             sessionLabel: bids.sessionLabel, task: bids.task!, viewing: bids.viewing)
         let runs: [BIDSExportedRun]
         do {
-            runs = try exporter.export(ids: selected, from: database)
+            // Each run's files on stdout as soon as it is written, so a failure later leaves a true list.
+            runs = try exporter.export(ids: selected, from: database) { exported in
+                Console.output(exported.run.files.map { $0 + "\n" }.joined())
+                let session = exported.labels.session.map { " ses-\($0)" } ?? ""
+                Console.note("session \(exported.sessionID) → sub-\(exported.labels.subject)\(session) "
+                             + "task-\(exported.labels.task) run-\(exported.run.runNumber) (\(exported.run.files.count) files)")
+            }
         } catch let error as BIDSExportError {
             let failure = BIDSExportFailure(error)
             if failure.isUsage { throw UsageError(message: failure.description) }
             throw failure
         }
-        var listing = ""
-        for exported in runs {
-            listing += exported.run.files.map { $0 + "\n" }.joined()
-            let session = exported.labels.session.map { " ses-\($0)" } ?? ""
-            Console.note("session \(exported.sessionID) → sub-\(exported.labels.subject)\(session) task-\(exported.labels.task) "
-                         + "run-\(exported.run.runNumber) (\(exported.run.files.count) files)")
-        }
-        Console.output(listing)
         Console.note("exported \(runs.count) session\(runs.count == 1 ? "" : "s") to the BIDS dataset \(folder)")
     }
 }
