@@ -118,7 +118,7 @@ public struct BIDSSessionExporter: Sendable {
             let header = try SessionTable.header(db, rowid: rowid)
             let frames: [FrameMeasurement]
             do {
-                frames = try FrameTable.frames(db, sessionRowID: rowid)
+                frames = try Self.framesWithoutAppearance(db, sessionRowID: rowid)
             } catch let error as FrameColumnError {
                 throw StoreError.database(action: "read the frames of session \(header.id)", path: database.path, reason: error.reason)
             }
@@ -138,6 +138,24 @@ public struct BIDSSessionExporter: Sendable {
                 markers: try MarkerTable.markers(db, sessionRowID: rowid),
                 fixations: gaze.isEmpty ? [] : detector.detect(gaze).fixations)
         }
+    }
+
+    /// A session's frames in order without their eye appearance, which BIDS has no place for and
+    /// which would only fill memory; throws `FrameColumnError` as `FrameTable.frames` does.
+    static func framesWithoutAppearance(_ db: Database, sessionRowID: Int64) throws -> [FrameMeasurement] {
+        let rows = try Row.fetchCursor(try FrameTable.makeOrderedStatement(db, appearance: false), arguments: [sessionRowID])
+        let optional = 3..<(3 + FrameTable.optionalColumns.count)
+        var frames: [FrameMeasurement] = []
+        while let row = try rows.next() {
+            do {
+                frames.append(try FrameTable.frame(timestamp: row[0], state: row[1], confidence: row[2],
+                                                   optional: optional.map { row[$0] }))
+            } catch var error as FrameColumnError {
+                error.reason = "frame \(frames.count): \(error.reason)"
+                throw error
+            }
+        }
+        return frames
     }
 
     /// A system's name and version (`iOS 13.5.1`), for a session gazerec did not record.
