@@ -91,11 +91,11 @@ let package = Package(
         .target(name: "BIDSExport", dependencies: ["GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
-        // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
+        // JSON import and export, CSV, Eye-Tracking-BIDS export, and the codec of the typed "gazerec" extension.
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels", "JSONStream", "GazeAnalysis", "GazeModel",
+                "Channels", "JSONStream", "GazeAnalysis", "GazeModel", "BIDSExport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -138,7 +138,7 @@ let package = Package(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeFigures", "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GazeFigures", "GazeVision", "Recorder", "LabServer", "BIDSExport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -19,7 +19,7 @@ struct ArchitectureTests {
         "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
-        "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels"],
+        "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels", "BIDSExport"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "FaceExpression": ["GazeModel", "GazeCore", "CONNXRuntime"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
