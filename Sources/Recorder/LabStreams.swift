@@ -88,6 +88,11 @@ final class LabStreams {
             let clock = LabClock(measuring: request.library)
             gaze = try GazeOutlet(library: request.library, identity: .gaze(camera: camera), nominalRateHertz: rate, clock: clock)
             markers = try MarkerOutlet(library: request.library, identity: markerIdentity, clock: clock)
+        } catch LabStreamingError.streamNotFound(_, let timeoutSeconds) {
+            // Named as the user gave it, without the exclusion of this recording's own stream.
+            let predicate = request.markerPredicate ?? ""
+            throw RecorderError.labStreamingFailed(
+                reason: LabStreamingError.streamNotFound(predicate: predicate, timeoutSeconds: timeoutSeconds).description)
         } catch let error as LabStreamingError {
             throw RecorderError.labStreamingFailed(reason: error.description)
         }

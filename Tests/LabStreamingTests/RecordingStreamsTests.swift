@@ -157,6 +157,24 @@ struct RecordingStreamsTests {
         }
     }
 
+    @Test("--markers-from lsl naming a stream nobody publishes: one line naming the predicate as given, no session recorded",
+          .enabled(if: LabFixtures.available && Fixtures.available, LabFixtures.missingReason), .timeLimit(.minutes(2)))
+    func markerStreamMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let libraryPath = try #require(LabFixtures.libraryPath)
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite"), "GAZEREC_LIBLSL": libraryPath,
+                           "LSLAPICFG": LabFixtures.configuration]
+        let predicate = "source_id='\(LabFixtures.uniqueSourceID("nobody"))'"
+        let started = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--calibration", "none",
+                                      "--lsl", "--markers-from", "lsl:" + predicate], environment: environment)
+        #expect(started.status == 1 && started.stdout.isEmpty, "\(started.stderr)")
+        #expect(started.stderr.split(separator: "\n").count == 1, "\(started.stderr)")
+        #expect(started.stderr.contains("no LSL stream matching \(predicate) answered within 5 s"), "\(started.stderr)")
+        let listed = try Binary.run(["list"], environment: environment)
+        #expect(listed.status == 0 && listed.stdout.isEmpty, "\(listed.stdout)")
+    }
+
     @Test("without liblsl, start --lsl and --markers-from lsl fail before recording with one line on how to install it")
     func withoutLibrary() throws {
         let folder = try TemporaryFolder()
