@@ -109,7 +109,7 @@ let package = Package(
         // The running recording: any measurement source → samples → store, in batched commits;
         // the one-recorder lock and status.
         .target(name: "Recorder", dependencies: ["Channels", "GazeAnalysis", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
-                                                 "GazeVision", "JSONStream", "SessionStore"]),
+                                                 "GazeVision", "JSONStream", "LabStreaming", "SessionStore"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -182,7 +182,7 @@ let package = Package(
                                                                  "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
                                                           "GazeCalibration", "TestSupport"]),
-        .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "TestSupport"]),
+        .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
                                                             "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.

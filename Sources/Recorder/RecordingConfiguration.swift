@@ -33,6 +33,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var markerInput: MarkerFeed.Input?
     /// Told about marker lines that could not be stored as given (on the marker feed's thread).
     public var markerWarning: MarkerFeed.Warning = { _ in }
+    /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
+    public var labStreaming: LabStreamingRequest?
 
     public init(source: FrameSourceRequest, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,

@@ -51,10 +51,11 @@ public final class RecordingRun {
         defer { input.stop() }
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
                                          focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
-        // 3. The session.
-        let active = try ActiveRecording(configuration, input: input, database: database)
+        // 3. The session (and, before it, its LSL streams: a client may be awaited).
+        let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
+        let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
-        active.markerFeed?.start()
+        active.startMarkers(database: database)
         // 4. The frames.
         let frames = input.start(pacedFrom: active.beginMonotonic)
         let tally = FrameTally(begin: active.begin)
@@ -84,6 +85,7 @@ public final class RecordingRun {
                 let gaze = try session.record(measurement, blendShapeValues: values,
                                               blink: event.map { $0.shifted(by: active.replayStart ?? 0) })
                 active.saver?.commit(index: features.frameIndex)
+                active.labStreams?.push(measurement, gaze: gaze)
                 sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
                 if session.frames == 1 { started(session.id) }
                 report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
@@ -129,7 +131,7 @@ public final class RecordingRun {
     private func close(_ active: ActiveRecording, pipeline: FramePipeline, tally: FrameTally, failure: (any Error)?)
         -> RecordingResult {
         let session = active.session
-        active.markerFeed?.finish()
+        active.finishMarkers()
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)

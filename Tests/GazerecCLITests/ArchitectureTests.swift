@@ -25,7 +25,7 @@ struct ArchitectureTests {
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                     "JSONStream", "Channels"],
+                     "JSONStream", "Channels", "LabStreaming"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                     "Recorder", "JSONStream"],
     ]

@@ -187,6 +187,36 @@ struct MarkerCommandTests {
         #expect(detachedStdin.status == 64 && detachedStdin.stderr.contains("a background recorder has none"))
     }
 
+    @Test("mark --at: a time before the session began or after now is refused with the session's span; one inside it is stored",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func markTimeInsideTheSession() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let started = try Binary.run(["start", "--input", clip, "--calibration", "none", "--detach"], environment: environment)
+        try #require(started.status == 0, "\(started.stderr)")
+        let id = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? Binary.run(["stop"], environment: environment) }
+        let now = Date().timeIntervalSince1970
+        // Long ago, far ahead (milliseconds given for seconds), and an hour ahead: each refused, the span named.
+        for wrong in [1000, 99_999_999_999, now + 3600] {
+            let refused = try Binary.run(["mark", "late", "--at", String(wrong)], environment: environment)
+            #expect(refused.status == 64, "\(wrong): \(refused.stderr)")
+            #expect(refused.stderr.contains("lies outside session \(id), which began at ") && refused.stderr.contains(" UTC)"),
+                    "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stdout.isEmpty)
+        }
+        // A moment of the recording (just before the command runs) is stored at that time.
+        let inside = Date().timeIntervalSince1970
+        let kept = try Binary.run(["mark", "on-time", "--at", String(inside)], environment: environment)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try Binary.run(["stop"], environment: environment).status == 0)
+        let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let markers = session["gazerec"]?["markers"]?.arrayValue ?? []
+        #expect(markers.count == 1 && markers.first?["label"] == .string("on-time") && markers.first?["timestamp"] == .number(inside))
+    }
+
     @Test("start --save-video keeps every frame; reanalyze reproduces the live frames, gaze, blend shapes and blinks, and keeps the markers",
           .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
     func savedVideoReanalysed() throws {

@@ -68,6 +68,8 @@ enum ErrorHints {
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
         case RecorderError.alreadyRecording:
             return "Stop it with 'gazerec stop' (one recording at a time per database)."
+        case RecorderError.labStreamingUnavailable:
+            return "Or record without --lsl and --markers-from lsl."
         case ReanalysisError.noVideo:
             return "Record with the video kept: 'gazerec start --save-video'."
         default:
