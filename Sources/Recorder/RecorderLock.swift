@@ -12,6 +12,11 @@ public struct RecorderInfo: Codable, Sendable, Equatable {
 /// One recording per database: an exclusive `flock` on `<database>.recorder`, held for the
 /// recorder's lifetime. The kernel releases it when the process dies, however it dies, so a lock
 /// left by a killed recorder is seen as stale (the file still names it) and taken over.
+///
+/// The holder writes its process id into the file the moment it has the lock (its session id
+/// follows once the session exists), and the file is never empty while locked except for the
+/// instant between the lock and that write: a reader that finds the lock held and the file not yet
+/// readable looks again for a moment, so a `start` racing another names the other's process.
 public final class RecorderLock {
     public let path: String
     private var descriptor: Int32
@@ -22,8 +27,10 @@ public final class RecorderLock {
     public static func statusPath(databasePath: String) -> String { databasePath + ".recorder-status" }
 
     /// Takes the lock, or throws `alreadyRecording` naming the live recorder. The database's
-    /// folder is created when missing (a first recording into a new place).
-    public init(databasePath: String) throws {
+    /// folder is created when missing (a first recording into a new place). A recorder
+    /// (`announcing`) writes its process id into the file at once; a short change made while
+    /// nobody records (`whileNotRecording`) does not, and a `start` meanwhile waits for it briefly.
+    public init(databasePath: String, announcing: Bool = true) throws {
         path = Self.lockPath(databasePath: databasePath)
         let folder = (databasePath as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
@@ -38,22 +45,30 @@ public final class RecorderLock {
         guard descriptor >= 0 else {
             throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let info = Self.read(descriptor)
+        if !Self.take(descriptor) {
+            let info = Self.holder(descriptor)
             close(descriptor)
             descriptor = -1
             throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? RecorderInfo.unknownSession, pid: info?.pid ?? 0,
                                                  databasePath: databasePath)
         }
         staleInfo = Self.read(descriptor)
+        // Named at once: a racing start must not find the lock held by nobody it can name.
+        guard announcing else {
+            // A dead recorder's name must not be read as this process's.
+            _ = ftruncate(descriptor, 0)
+            return
+        }
+        try publish(RecorderInfo(pid: getpid(), sessionID: RecorderInfo.unknownSession, startedAt: Date().timeIntervalSince1970))
     }
 
     deinit { release() }
 
-    /// Records the running session in the lock file.
+    /// Records the running session in the lock file (written over the old content, then cut to
+    /// length, so the file is not empty in between).
     public func publish(_ info: RecorderInfo) throws {
         let data = try JSONEncoder().encode(info)
-        guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, [UInt8](data), data.count, 0) == data.count else {
+        guard pwrite(descriptor, [UInt8](data), data.count, 0) == data.count, ftruncate(descriptor, off_t(data.count)) == 0 else {
             throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
         }
     }
@@ -65,6 +80,32 @@ public final class RecorderLock {
         flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
+    }
+
+    /// Takes the exclusive lock without waiting; a holder that lets go within a second (a short
+    /// change made while nobody records) is waited for.
+    private static func take(_ descriptor: Int32) -> Bool {
+        for _ in 0..<100 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if read(descriptor) != nil { return false }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// What a locked file says of its holder; looks again for up to a second while it cannot be
+    /// read yet (the holder is between taking the lock and writing its id, or mid-write). Nil
+    /// when the lock was released meanwhile or the file never became readable.
+    private static func holder(_ descriptor: Int32) -> RecorderInfo? {
+        for _ in 0..<100 {
+            if let info = read(descriptor) { return info }
+            if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+                flock(descriptor, LOCK_UN)
+                return nil
+            }
+            usleep(10_000)
+        }
+        return nil
     }
 
     private static func read(_ descriptor: Int32) -> RecorderInfo? {
@@ -81,7 +122,7 @@ public final class RecorderLock {
                                             allowed: (RecorderInfo) -> Bool = { _ in false },
                                             _ body: () throws -> T) throws -> T {
         do {
-            let lock = try RecorderLock(databasePath: databasePath)
+            let lock = try RecorderLock(databasePath: databasePath, announcing: false)
             defer { lock.release() }
             return try body()
         } catch RecorderError.alreadyRecording(let id, let pid, _) {
@@ -103,6 +144,6 @@ public final class RecorderLock {
             flock(descriptor, LOCK_UN)
             return nil
         }
-        return read(descriptor)
+        return holder(descriptor)
     }
 }

@@ -37,6 +37,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     /// Where ONNX Runtime and the expression model are, to record each frame's expression
     /// probabilities (`ExpressionStage`); nil records none.
     public var expressions: ExpressionModelFiles?
+    /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
+    public var labStreaming: LabStreamingRequest?
 
     public init(source: FrameSourceRequest, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,

@@ -32,7 +32,8 @@ public final class RecordingRun {
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `locked` is called once this recording holds the database's recorder lock, `started` with
     /// the session id once the first frame has been processed, `warning` when the face has been
-    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch).
+    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch) and the first time
+    /// a face is not upright (`FaceUprightness`: its frames are recorded as without a face).
     /// `sample` receives every frame's measurement, blend-shape values, gaze sample (with a
     /// calibration) and expression probabilities (when asked for) as they are produced: the live
     /// stream and preview.
@@ -57,10 +58,11 @@ public final class RecordingRun {
         defer { input.stop() }
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
                                          focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
-        // 3. The session.
-        let active = try ActiveRecording(configuration, input: input, database: database)
+        // 3. The session (and, before it, its LSL streams: a client may be awaited).
+        let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
+        let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
-        active.markerFeed?.start()
+        active.startMarkers(database: database)
         // 4. The frames.
         let frames = input.start(pacedFrom: active.beginMonotonic)
         let tally = FrameTally(begin: active.begin)
@@ -91,9 +93,14 @@ public final class RecordingRun {
                 let gaze = try session.record(measurement, blendShapeValues: values, expression: expression,
                                               blink: event.map { $0.shifted(by: active.replayStart ?? 0) })
                 active.saver?.commit(index: features.frameIndex)
+                active.labStreams?.push(measurement, gaze: gaze)
                 sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze, expression)
                 if session.frames == 1 { started(session.id) }
                 report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
+                if !tally.warnedNotUpright, let text = pipeline.lastNotUpright?.warning(atSeconds: time - active.begin) {
+                    tally.warnedNotUpright = true
+                    warning(text)
+                }
                 if stop.isRequested { throw Stopped() }
                 if let limit = configuration.maximumDurationSeconds, SystemClock.monotonic() - tally.startMonotonic >= limit {
                     throw Stopped()
@@ -131,7 +138,7 @@ public final class RecordingRun {
     private func close(_ active: ActiveRecording, pipeline: FramePipeline, tally: FrameTally, failure: (any Error)?)
         -> RecordingResult {
         let session = active.session
-        active.markerFeed?.finish()
+        active.finishMarkers()
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)
@@ -162,6 +169,8 @@ final class FrameTally {
     var lastTimestamp: Double
     var lagsMilliseconds: [Double] = []
     var warned = false
+    /// Whether the warning about a face that is not upright was given (once per recording).
+    var warnedNotUpright = false
     private var rest = BlendShapeRest()
 
     init(begin: Double) {

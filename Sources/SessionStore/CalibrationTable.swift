@@ -55,6 +55,20 @@ enum CalibrationTable {
         }
     }
 
+    /// The full id of the calibration `id` names (case-insensitive), or nil.
+    ///
+    /// As for sessions, a shorter prefix of at least 4 characters names the one calibration whose
+    /// id starts with it; a prefix that fits several throws `ambiguousCalibration`.
+    static func fullID(_ db: Database, naming id: String) throws -> String? {
+        let key = id.uppercased()
+        if try exists(db, id: key) { return key }
+        guard key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        let matches = try String.fetchAll(db, sql: "SELECT id FROM calibration WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
+                                          arguments: [key.count, key])
+        if matches.count > 1 { throw StoreError.ambiguousCalibration(prefix: id, matches: matches) }
+        return matches.first
+    }
+
     /// Whether a calibration with this (upper-case) id is stored.
     static func exists(_ db: Database, id: String) throws -> Bool {
         try Int64.fetchOne(db, sql: "SELECT rowid FROM calibration WHERE id = ?", arguments: [id]) != nil
@@ -129,22 +143,24 @@ extension SessionDatabase {
         }
     }
 
-    /// The summary and JSON document of one calibration; `latest` names the newest.
+    /// The summary and JSON document of one calibration: its id, a unique prefix of it (at least 4
+    /// characters), or `latest` for the newest.
     public func calibration(id: String) throws -> (summary: CalibrationSummary, document: String) {
         try read("read calibration \(id)") { db in
             let record = id.lowercased() == "latest"
-                ? try CalibrationTable.latest(db) : try CalibrationTable.record(db, id: id.uppercased())
+                ? try CalibrationTable.latest(db)
+                : try CalibrationTable.fullID(db, naming: id).flatMap { try CalibrationTable.record(db, id: $0) }
             guard let record else { throw StoreError.unknownCalibration(id: id, databasePath: path) }
             return (record.summary, record.document)
         }
     }
 
-    /// Deletes calibrations in one transaction; if any id is unknown, deletes none. Sessions
+    /// Deletes calibrations (ids or unique prefixes) in one transaction; if any is unknown, deletes none. Sessions
     /// recorded with them keep their scan paths (and the calibration's id in their extension).
     public func deleteCalibrations(ids: [String]) throws {
         try write("delete calibrations") { db in
             for id in ids {
-                guard try CalibrationTable.delete(db, id: id.uppercased()) else {
+                guard let full = try CalibrationTable.fullID(db, naming: id), try CalibrationTable.delete(db, id: full) else {
                     throw StoreError.unknownCalibration(id: id, databasePath: path)
                 }
             }

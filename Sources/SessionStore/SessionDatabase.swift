@@ -34,12 +34,23 @@ public final class SessionDatabase: Sendable {
 
     /// Opens an existing database for reading only; see `Access.readOnly`.
     ///
-    /// Throws `noDatabase` when the file does not exist, and `outdatedSchema` when it was written
-    /// by an older gazerec and cannot be upgraded here (a writable file is upgraded first).
+    /// Throws `noDatabase` when the file does not exist, `notSessionDatabase` when it is empty or
+    /// holds no session tables (it is left untouched: reading never creates a schema), and
+    /// `outdatedSchema` when it was written by an older gazerec and cannot be upgraded here (a
+    /// writable file is upgraded first).
     public static func openForReading(path: String) throws -> SessionDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.noDatabase(path: path) }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+            throw StoreError.notSessionDatabase(path: path, reason: "it is empty (0 bytes)")
+        }
         let database = try SessionDatabase(path: path, access: .readOnly)
-        let current = try database.read(openAction) { try SessionMigrations.migrator.hasCompletedMigrations($0) }
+        let (ours, current) = try database.read(openAction) { db in
+            (try db.tableExists("grdb_migrations"), try SessionMigrations.migrator.hasCompletedMigrations(db))
+        }
+        guard ours else {
+            throw StoreError.notSessionDatabase(path: path, reason: "it is an SQLite file without the session tables")
+        }
         if current { return database }
         guard access(path, W_OK) == 0, access((path as NSString).deletingLastPathComponent.nonEmpty ?? ".", W_OK) == 0 else {
             throw StoreError.outdatedSchema(path: path)

@@ -137,6 +137,8 @@ final class SessionImporter {
         var appID: String?
         var beginTime: Double?
         var endTime: Double?
+        /// `endTime` as the document spells it (for a message about its value).
+        var endTimeKey = "endTime"
         var device: DeviceInfo?
         var gazerecExtension: SessionExtension?
         var sawScanPath = false
@@ -208,10 +210,13 @@ final class SessionImporter {
             }
             members.id = uuid.uuidString
         case .appID:
-            members.appID = try reader.readString()
+            let appID = try reader.readString()
+            if let problem = LabelRule.problem(appID) { throw reader.error(problem.description) }
+            members.appID = appID
         case .beginTime:
             members.beginTime = try reader.readNumber()
         case .endTime:
+            members.endTimeKey = reader.lastKey
             members.endTime = try reader.consumeNull() ? nil : try reader.readNumber()
         case .deviceInfo:
             members.device = try readDeviceInfo(reader)
@@ -239,6 +244,11 @@ final class SessionImporter {
         guard let device = members.device else { throw missing(.deviceInfo) }
         guard members.sawScanPath else { throw missing(.scanPath) }
         guard members.sawBlendShapes else { throw missing(.blendShapes) }
+        if let end = members.endTime, end < beginTime {
+            reader.path.append(.key(members.endTimeKey))
+            defer { reader.path.removeLast() }
+            throw reader.error("\(Self.number(end)) is before beginTime (\(Self.number(beginTime))); a session cannot end before it begins")
+        }
         return SessionHeader(id: id, appID: appID, beginTimeSeconds: beginTime, endTimeSeconds: members.endTime,
                              deviceInfo: device, gazerecExtension: members.gazerecExtension)
     }
@@ -260,11 +270,11 @@ final class SessionImporter {
                 case .screenSize?:
                     try reader.expect(0x5B, "an array [width, height]")
                     reader.path.append(.index(0))
-                    let width = try reader.readNumber()
+                    let width = try readScreenSide(reader, "width")
                     reader.path.removeLast()
                     try reader.expect(0x2C, "',' and the height: screenSize is [width, height]")
                     reader.path.append(.index(1))
-                    let height = try reader.readNumber()
+                    let height = try readScreenSide(reader, "height")
                     reader.path.removeLast()
                     try reader.expect(0x5D, "']': screenSize is [width, height]")
                     size = (width, height)
@@ -281,6 +291,32 @@ final class SessionImporter {
         guard let systemVersion else { throw missing(.systemVersion) }
         return DeviceInfo(model: model, screenWidth: size.0, screenHeight: size.1,
                           systemName: systemName, systemVersion: systemVersion)
+    }
+
+    /// One side of `screenSize`, which must be positive.
+    private func readScreenSide(_ reader: JSONReader, _ side: String) throws -> Double {
+        let value = try reader.readNumber()
+        guard value > 0 else {
+            throw reader.error("the \(side) must be a positive number of screen points, found \(Self.number(value))")
+        }
+        return value
+    }
+
+    /// A number as a message quotes it: integers without a fraction.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Throws when a sample's `timestamp` is earlier than the one before it (samples are in time
+    /// order); `previous` is updated. The reader's path is the sample's.
+    private func checkTimeOrder(_ timestamp: Double, after previous: inout Double, _ reader: JSONReader) throws {
+        if timestamp < previous {
+            reader.path.append(.key("timestamp"))
+            defer { reader.path.removeLast() }
+            throw reader.error("\(Self.number(timestamp)) is earlier than the sample before it (\(Self.number(previous))); "
+                               + "samples are in time order")
+        }
+        previous = timestamp
     }
 
     // MARK: - The "gazerec" extension
@@ -300,6 +336,11 @@ final class SessionImporter {
                 try BlinkTable.insert(db, event, sessionRowID: sessionRowID, seq: seq.take(\.blink))
             },
             marker: { [db, inserter] marker in
+                if let problem = LabelRule.problem(marker.label) {
+                    reader.path.append(.key("label"))
+                    defer { reader.path.removeLast() }
+                    throw reader.error(problem.description)
+                }
                 try inserter.drain()
                 try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: seq.take(\.marker))
             },
@@ -336,6 +377,7 @@ final class SessionImporter {
         try reader.expect(0x5B, "an array of gaze samples")
         if try reader.consume(0x5D) { return 0 }
         var seq = 0
+        var previous = -Double.infinity
         var batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
         repeat {
             reader.path.append(.index(seq))
@@ -361,6 +403,7 @@ final class SessionImporter {
             guard let x else { throw missing(.x) }
             guard let y else { throw missing(.y) }
             guard let orientation else { throw missing(.orientation) }
+            try checkTimeOrder(timestamp, after: &previous, reader)
 
             batch.timestamps.append(timestamp)
             batch.first.append(x)
@@ -401,12 +444,14 @@ final class SessionImporter {
     private func readBlendShapeSeries(_ reader: JSONReader, name: String, seriesRowID: Int64) throws -> Int {
         try reader.expect(0x5B, "an array of blend-shape samples")
         var seq = 0
+        var previous = -Double.infinity
         var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
         if !(try reader.consume(0x5D)) {
             repeat {
                 reader.path.append(.index(seq))
                 try reader.expect(0x7B, "a blend-shape sample object")
                 try readBlendShapeSample(reader, name: name, into: &batch)
+                try checkTimeOrder(batch.timestamps[batch.timestamps.count - 1], after: &previous, reader)
                 reader.path.removeLast()
                 seq += 1
                 if batch.count == SampleInserter.batchSize {

@@ -26,6 +26,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case noDatabase(path: String)
     /// The file was written by an older gazerec and cannot be upgraded where it lies (not writable).
     case outdatedSchema(path: String)
+    /// A command that only reads was pointed at a file that is not a session database (empty, or
+    /// another program's SQLite file); it was left as it was.
+    case notSessionDatabase(path: String, reason: String)
+    /// A shortened id fits more than one calibration.
+    case ambiguousCalibration(prefix: String, matches: [String])
 
     public var description: String {
         switch self {
@@ -52,6 +57,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
                 + "Give more of the id."
         case let .noDatabase(path):
             return "no session database at \(path)."
+        case let .notSessionDatabase(path, reason):
+            return "\(path) is not a session database: \(reason). It was left as it was."
+        case let .ambiguousCalibration(prefix, matches):
+            return "the id prefix \(prefix) fits several calibrations (\(matches.joined(separator: ", "))\(matches.count >= 5 ? ", …" : "")). "
+                + "Give more of the id."
         case let .outdatedSchema(path):
             return "\(path) was written by an older gazerec and cannot be upgraded here: it is not writable. "
                 + "Open a writable copy once with this version (any command upgrades it), then read that."

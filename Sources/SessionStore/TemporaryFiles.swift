@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 
-/// The temporary files this process is writing (an export on its way to its final name), so a
-/// signal that ends the process can remove them: an interrupted export leaves nothing behind.
+/// The temporary files this process is writing (an export on its way to its final name, a
+/// re-analysis's scratch database), so a signal that ends the process can remove them: an
+/// interrupted export or re-analysis leaves nothing behind.
 ///
-/// `writeAtomically` registers its temporary sibling for as long as it exists. A termination
+/// `writeAtomically` registers its temporary sibling for as long as it exists; a scratch folder is
+/// registered with the files it may hold (the files are unlinked first, then the folder removed). A termination
 /// signal's handler calls `removeAllFromSignalHandler()` and exits in the handler itself, at the
 /// moment the signal arrives: a handler run later on another thread (a dispatch source) let an
 /// export that was already signalled finish its file and exit 0 first.
@@ -26,7 +28,8 @@ public enum TemporaryFiles {
     /// Serialises `register` and `unregister` (never taken by the signal handler).
     private static let registry = Mutex<Void>(())
 
-    static func register(_ path: String) {
+    /// Adds `path` (a file, or a folder whose files are registered too) to what a signal removes.
+    public static func register(_ path: String) {
         registry.withLock { _ in
             guard let copy = strdup(path) else { return }
             for index in 0..<slotCount where slots[index].load(ordering: .sequentiallyConsistent) == 0 {
@@ -37,7 +40,8 @@ public enum TemporaryFiles {
         }
     }
 
-    static func unregister(_ path: String) {
+    /// Removes `path` from what a signal removes (it is gone, or in its final place).
+    public static func unregister(_ path: String) {
         registry.withLock { _ in
             for index in 0..<slotCount {
                 let address = slots[index].load(ordering: .sequentiallyConsistent)
@@ -58,13 +62,17 @@ public enum TemporaryFiles {
         _ = exiting.load(ordering: .sequentiallyConsistent)
     }
 
-    /// Deletes every registered file; only `unlink` and atomic loads, safe in a signal handler.
-    /// The process must end right after (the slots are left as they are).
+    /// Deletes every registered file, then every registered (by then empty) folder; only `unlink`,
+    /// `rmdir` and atomic loads, safe in a signal handler. The process must end right after (the
+    /// slots are left as they are).
     public static func removeAllFromSignalHandler() {
         exiting.store(true, ordering: .sequentiallyConsistent)
-        for index in 0..<slotCount {
-            let address = slots[index].load(ordering: .sequentiallyConsistent)
-            if address != 0, let text = UnsafePointer<CChar>(bitPattern: address) { unlink(text) }
+        for pass in 0..<2 {
+            for index in 0..<slotCount {
+                let address = slots[index].load(ordering: .sequentiallyConsistent)
+                guard address != 0, let text = UnsafePointer<CChar>(bitPattern: address) else { continue }
+                if pass == 0 { unlink(text) } else { rmdir(text) }
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ enum Main {
             setenv("GAZEREC_DATABASE", String(first.dropFirst("--database=".count)), 1)
             arguments.removeFirst()
         }
-        arguments = Gazerec.Start.givingOptionalValues(arguments)
+        arguments = ArgumentCheck.joiningNegativeValues(Gazerec.Start.givingOptionalValues(arguments))
         if let refusal = StoreOptions.serverRefusal(arguments) {
             Console.error(refusal)
             Foundation.exit(ExitCode.validationFailure.rawValue)

@@ -163,4 +163,37 @@ struct RecorderTests {
         try fresh.export(ids: [header.id], asArray: false, to: again)
         #expect(again.bytes == sink.bytes)
     }
+
+    @Test("a marker line whose label holds a control character or runs over 1,000 characters is skipped with a short warning")
+    func markerLineLabels() {
+        /// The warnings given, in order (the feed calls back on the caller's thread here).
+        final class Warnings: @unchecked Sendable { var said: [String] = [] }
+        let box = Warnings()
+        let warning: MarkerFeed.Warning = { box.said.append($0) }
+        #expect(MarkerFeed.marker("stimulus\u{0}B", time: 5, where: "pipe:1", warning: warning) == nil)
+        #expect(MarkerFeed.marker("stimulus\u{1B}[31mB\t{\"trial\": 1}", time: 5, where: "pipe:2", warning: warning) == nil)
+        #expect(MarkerFeed.marker(String(repeating: "m", count: 100_000), time: 5, where: "pipe:3", warning: warning) == nil)
+        #expect(MarkerFeed.marker(String(repeating: "m", count: 1_000), time: 5, where: "pipe:4", warning: warning)?.label.count == 1_000)
+        let warnings = box.said
+        #expect(warnings.count == 3, "\(warnings)")
+        #expect(warnings.count == 3 && warnings[0].hasPrefix("pipe:1: ") && warnings[0].contains("U+0000, NUL")
+                && warnings[1].contains("U+001B") && warnings[2].contains("100000 characters long"), "\(warnings)")
+        #expect(warnings.allSatisfy { $0.count < 300 && $0.hasSuffix("line skipped") }, "\(warnings)")
+    }
+
+    @Test("a recorder that holds the lock but has not made its session yet is named by its process at once, not process 0")
+    func lockNamesStartingRecorder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let lock = try RecorderLock(databasePath: database)
+        defer { lock.release() }
+
+        #expect(throws: RecorderError.alreadyRecording(sessionID: RecorderInfo.unknownSession, pid: getpid(), databasePath: database)) {
+            _ = try RecorderLock(databasePath: database)
+        }
+        #expect(RecorderLock.running(databasePath: database)?.pid == getpid())
+        #expect(RecorderError.alreadyRecording(sessionID: RecorderInfo.unknownSession, pid: 42, databasePath: "d.sqlite").description
+                == "cannot start: process 42 is starting a recording into d.sqlite.")
+    }
 }

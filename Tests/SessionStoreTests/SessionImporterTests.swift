@@ -175,6 +175,27 @@ struct SessionImporterTests {
         ("duplicate key", sessionJSON(extra: #","appID":"again""#), "appID: duplicate key"),
         ("screenSize of one", sessionJSON().replacingOccurrences(of: "[1920,1080]", with: "[1920]"),
          "deviceInfo.screenSize: expected ',' and the height"),
+        // Values that parse but cannot be a session (issue "Trust", item 8).
+        ("scan path going back in time", sessionJSON(scanPath: #"[{"timestamp":1.5,"x":1,"y":2,"orientation":3},"#
+            + #"{"timestamp":1.7,"x":1,"y":2,"orientation":3},{"timestamp":1.6,"x":1,"y":2,"orientation":3}]"#),
+         "scanPath[2].timestamp: 1.6 is earlier than the sample before it (1.7); samples are in time order"),
+        ("blend shapes going back in time", sessionJSON(blendShapes: #"{"eyeBlink_L":[{"blendShapeLocation":"eyeBlink_L","value":0,"timestamp":1.5,"orientation":3},"#
+            + #"{"blendShapeLocation":"eyeBlink_L","value":0,"timestamp":1.25,"orientation":3}]}"#),
+         "blendShapes.eyeBlink_L[1].timestamp: 1.25 is earlier than the sample before it (1.5)"),
+        ("endTime before beginTime", sessionJSON().replacingOccurrences(of: #""endTime":2"#, with: #""endTime":0.5"#),
+         "endTime: 0.5 is before beginTime (1)"),
+        ("screen of [0, -5]", sessionJSON().replacingOccurrences(of: "[1920,1080]", with: "[0,-5]"),
+         "deviceInfo.screenSize[0]: the width must be a positive number of screen points, found 0"),
+        ("negative screen height", sessionJSON().replacingOccurrences(of: "[1920,1080]", with: "[1920,-5]"),
+         "deviceInfo.screenSize[1]: the height must be a positive number of screen points, found -5"),
+        // Labels and app ids (item 19).
+        ("appID with a tab", sessionJSON().replacingOccurrences(of: #""appID":"test""#, with: #""appID":"te\tst""#),
+         "appID: contains a control character (U+0009, tab) at character 3"),
+        ("appID over the limit", sessionJSON().replacingOccurrences(of: #""appID":"test""#,
+                                                                    with: #""appID":""# + String(repeating: "a", count: 1_001) + #"""#),
+         "appID: 1001 characters long; the limit is 1000"),
+        ("marker label with NUL", sessionJSON(extra: #","gazerec":{"markers":[{"timestamp":1.5,"label":"on"},{"timestamp":1.6,"label":"a\u0000b"}]}"#),
+         "gazerec.markers[1].label: contains a control character (U+0000, NUL) at character 2"),
     ]
 
     @Test("bad documents are refused with their path and leave the database as it was",
@@ -197,6 +218,20 @@ struct SessionImporterTests {
             #expect(error.description.contains(expected), "\(name): \(error)")
         }
         #expect(try databaseContents(database) == before, "\(name)")
+    }
+
+    @Test("a refused label is not echoed whole: a 100,000-character app id gives a short error")
+    func longLabelNotEchoed() throws {
+        let database = try SessionDatabase()
+        let long = String(repeating: "a", count: 100_000)
+        do {
+            try importText(database, sessionJSON().replacingOccurrences(of: #""appID":"test""#, with: #""appID":"\#(long)""#))
+            Issue.record("a 100,000-character app id was imported")
+        } catch let error as StoreError {
+            #expect(error.description.contains("100000 characters long; the limit is 1000"), "\(error)")
+            #expect(error.description.count < 300, "\(error.description.count) characters")
+        }
+        #expect(try database.sessionIDs().isEmpty)
     }
 
     @Test("snake_case only: a camelCase file is refused naming the snake_case key it lacks, and its own spelling")
@@ -228,9 +263,10 @@ struct SessionImporterTests {
     @Test("escapes, including surrogate pairs, decode")
     func escapes() throws {
         let database = try SessionDatabase()
+        // (A control character such as \n is refused in an app id; see the bad documents.)
         try importText(database, sessionJSON().replacingOccurrences(of: #""appID":"test""#,
-                                                                   with: #""appID":"a\"b\\c\u00e9\ud83d\ude00\n""#))
-        #expect(try database.summary(id: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0").header.appID == "a\"b\\cé😀\n")
+                                                                   with: #""appID":"a\"b\\c\u00e9\ud83d\ude00\/""#))
+        #expect(try database.summary(id: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0").header.appID == "a\"b\\cé😀/")
     }
 
     @Test("a directory or a missing file is an I/O error naming the path")

@@ -74,12 +74,14 @@ extension Gazerec {
             // their expression probabilities wait with them.
             var flags = BlinkFlagResolver()
             var expressions: [Int: ExpressionProbabilities] = [:]
+            var warnedNotUpright = false
             func writeDecided(_ decided: [FrameFeatures]) throws {
                 for features in decided {
                     try writer.write(features, expression: expressions.removeValue(forKey: features.frameIndex))
                 }
             }
             try pipeline.processAll(source) { features, event in
+                if !warnedNotUpright { warnedNotUpright = Self.warnNotUpright(pipeline.lastNotUpright, atSeconds: features.timestampSeconds) }
                 if events {
                     if let event { try writer.write(event) }
                 } else {
@@ -103,10 +105,21 @@ extension Gazerec {
             return statistics
         }
 
+        /// Says once that frames of a face that is not upright are not tracked (with the turn that
+        /// would make it upright); returns whether it said so.
+        static func warnNotUpright(_ verdict: FaceUprightness?, atSeconds: Double) -> Bool {
+            guard let verdict, let text = verdict.warning(atSeconds: atSeconds) else { return false }
+            if Console.stderrIsTerminal { Console.write("\r\u{1B}[K") }
+            if case .turned(let degrees) = verdict { Console.note("warning: \(text) (--rotate \(degrees))") } else {
+                Console.note("warning: " + text)
+            }
+            return true
+        }
+
         func run() throws {
             try vision.checkModelExists()
             let expressionStage = try expressionOptions.checkedFiles().map { try ExpressionStage(files: $0) }
-            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror).open()
+            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror, rotation: vision.rotate).open()
             let video = opened.video!
             // With a second core, decoding runs ahead on it (losslessly) while the model loads and
             // frames are processed; on one core everything runs in line, in order.

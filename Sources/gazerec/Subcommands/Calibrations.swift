@@ -50,7 +50,7 @@ extension Gazerec {
 
             @OptionGroup var store: StoreOptions
 
-            @Argument(help: "The calibration id, or 'latest'.")
+            @Argument(help: "The calibration id (or an unambiguous prefix of it), or 'latest'.")
             var id: String
 
             @Flag(help: "Print its JSON document instead.")
@@ -68,7 +68,7 @@ extension Gazerec {
 
             @OptionGroup var store: StoreOptions
 
-            @Argument(help: "Calibration ids.")
+            @Argument(help: "Calibration ids (or unambiguous prefixes).")
             var ids: [String]
 
             func validate() throws {
@@ -90,7 +90,7 @@ extension Gazerec {
 
             @OptionGroup var store: StoreOptions
 
-            @Argument(help: "Calibration ids ('latest' for the newest).")
+            @Argument(help: "Calibration ids or unambiguous prefixes ('latest' for the newest).")
             var ids: [String] = []
 
             @Flag(help: "Export every stored calibration (as an array).")

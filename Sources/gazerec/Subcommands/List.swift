@@ -26,6 +26,9 @@ extension Gazerec {
         }
 
         func run() throws {
+            // Opened for reading first: a file that is no session database (an empty one) is
+            // refused before anything could write a schema into it.
+            let database = try store.openForReading()
             // A session whose recorder died is closed here (marked interrupted), where the file
             // may be written; an archive on a read-only share is listed as it is.
             if store.isWritable, let writable = try store.openExisting() {
@@ -36,7 +39,6 @@ extension Gazerec {
                                  + repaired.joined(separator: ", "))
                 }
             }
-            let database = try store.openForReading()
             if ids {
                 let all = try database.sessionIDs()
                 Console.output(all.map { $0 + "\n" }.joined())

@@ -24,7 +24,8 @@ extension Gazerec {
         @Argument(help: "The marker's label, e.g. 'stimulus-A'.")
         var label: String
 
-        @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now): from the session's begin until now.",
+                                   valueName: "seconds"))
         var at: Double?
 
         @Option(help: ArgumentHelp("Data kept with the marker: any JSON value, e.g. '{\"trial\": 3}'.", valueName: "json"))
@@ -32,6 +33,7 @@ extension Gazerec {
 
         func validate() throws {
             if label.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The label must not be empty.") }
+            try LabelArgument.check(label, as: "The label")
             if let at, !(at.isFinite && at > 0) { throw ValidationError("--at takes Unix seconds, a positive number.") }
             if let data {
                 do {
@@ -47,6 +49,9 @@ extension Gazerec {
             guard let recording = RecorderLock.running(databasePath: path),
                   recording.sessionID != RecorderInfo.unknownSession else {
                 throw NoRecording(databasePath: path)
+            }
+            if let at, let refusal = RecordingSpan(beginSeconds: recording.startedAt).refusal(of: at, sessionID: recording.sessionID) {
+                throw UsageError(message: "--at: \(refusal)")
             }
             let compact = try data.map { try JSONValue.parse(Array($0.utf8), name: "--data").compactText }
             let marker = Marker(timestampSeconds: at ?? SystemClock.unixTime(), label: label, dataJSON: compact)

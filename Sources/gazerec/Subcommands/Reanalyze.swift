@@ -40,9 +40,18 @@ extension Gazerec {
             if vision.mirror {
                 throw ValidationError("--mirror: a saved video holds the frames as they were analysed, already turned back.")
             }
+            if vision.rotate != .none {
+                throw ValidationError("--rotate: a saved video holds the frames as they were analysed, already turned upright.")
+            }
         }
 
         func run() throws {
+            // Ctrl-C, SIGTERM and SIGHUP remove the scratch folder before the process ends; one a
+            // kill -9 left behind goes now.
+            TemporaryFileCleanup.install()
+            for path in Reanalysis.sweepStaleScratchFolders() {
+                Console.note("removed \(path), left by a re-analysis that was killed")
+            }
             guard let database = try store.openExisting() else {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
@@ -62,7 +71,9 @@ extension Gazerec {
             let result = try Reanalysis.run(request, database: database)
             let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
             Console.note("session \(header.id): \(result.frames) frames re-analysed from \(path) (face in \(facePercent) %"
-                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))")
+                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))"
+                         + (result.framesNotInVideo > 0 ? "; \(result.framesNotInVideo) frames the video lacked (left out while "
+                            + "recording) are no longer in the session" : ""))
             Console.output(header.id + "\n")
         }
 

@@ -71,6 +71,13 @@ extension Gazerec {
             return lines
         }
 
+        /// The saved video's file, frames and the frames left out of it (a camera's frames the writer could not keep up with).
+        static func videoText(_ video: RecordingFacts.SavedVideo) -> String {
+            "\(video.path), \(video.frames) frames, "
+                + (video.droppedFrames == 0 ? "none left out"
+                    : "\(video.droppedFrames) left out (writing fell behind the camera; reanalysis skips them)")
+        }
+
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
@@ -111,6 +118,7 @@ extension Gazerec {
             lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
+            if let video = header.gazerecExtension?.recorder?.savedVideo { lines.append(("Saved video", Self.videoText(video))) }
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
             if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
             if let attention {

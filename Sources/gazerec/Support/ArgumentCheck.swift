@@ -41,6 +41,35 @@ enum ArgumentCheck {
         return nil
     }
 
+    /// `--option -1` as `--option=-1`: ArgumentParser reads a word that begins with `-` as an
+    /// option, so a negative number after an option was "Missing value" instead of reaching the
+    /// option's own check (`--duration must be a positive number of seconds`).
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" {
+                result += arguments[index...]
+                break
+            }
+            if word.hasPrefix("--"), word.count > 2, !word.contains("="), index + 1 < arguments.count,
+               isNegativeNumber(arguments[index + 1]) {
+                result.append(word + "=" + arguments[index + 1])
+                index += 2
+                continue
+            }
+            result.append(word)
+            index += 1
+        }
+        return result
+    }
+
+    /// Whether `word` is a negative number such as `-1`, `-0.5` or `-.5`.
+    static func isNegativeNumber(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && Double(word) != nil && !word.dropFirst().hasPrefix("-")
+    }
+
     static func name(of command: any ParsableCommand.Type) -> String {
         command.configuration.commandName ?? command._commandName
     }

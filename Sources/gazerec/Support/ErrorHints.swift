@@ -41,6 +41,10 @@ enum ErrorHints {
             return "Use --replace to overwrite it."
         case StoreError.noDatabase:
             return "Check the path given by --database or GAZEREC_DATABASE; 'gazerec start' or 'gazerec import' creates it."
+        case StoreError.notSessionDatabase:
+            return "Check the path given by --database or GAZEREC_DATABASE."
+        case StoreError.ambiguousCalibration:
+            return "See the ids with 'gazerec calibrations list'."
         case StoreError.database(let action, _, _) where action == SessionDatabase.openAction:
             return "Check the path given by --database or GAZEREC_DATABASE."
         case CaptureError.noSuchDevice:
@@ -67,8 +71,10 @@ enum ErrorHints {
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
         case RecorderError.alreadyRecording:
             return "Stop it with 'gazerec stop' (one recording at a time per database)."
+        case RecorderError.labStreamingUnavailable:
+            return "Or record without --lsl and --markers-from lsl."
         case ReanalysisError.noVideo:
-            return "Record with the video kept ('gazerec start' told to save it)."
+            return "Record with the video kept: 'gazerec start --save-video'."
         default:
             return nil
         }
