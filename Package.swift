@@ -91,11 +91,11 @@ let package = Package(
         .target(name: "BIDSExport", dependencies: ["GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
-        // JSON import and export, CSV, and the codec of the typed "gazerec" extension.
+        // JSON import and export, CSV, Eye-Tracking-BIDS export, and the codec of the typed "gazerec" extension.
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels", "JSONStream", "GazeAnalysis", "GazeModel",
+                "Channels", "JSONStream", "GazeAnalysis", "GazeModel", "BIDSExport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -108,8 +108,8 @@ let package = Package(
 
         // The running recording: any measurement source → samples → store, in batched commits;
         // the one-recorder lock and status.
-        .target(name: "Recorder", dependencies: ["Channels", "GazeAnalysis", "GazeCalibration", "GazeCapture", "GazeCore", "GazeModel",
-                                                 "GazeVision", "JSONStream", "SessionStore"]),
+        .target(name: "Recorder", dependencies: ["Channels", "FaceExpression", "GazeAnalysis", "GazeCalibration", "GazeCapture",
+                                                 "GazeCore", "GazeModel", "GazeVision", "JSONStream", "LabStreaming", "SessionStore"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -138,7 +138,8 @@ let package = Package(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeFigures", "GazeVision", "Recorder", "LabServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GazeFigures", "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -181,8 +182,8 @@ let package = Package(
                                                                  "SessionStore",
                                                                  "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
-                                                          "GazeCalibration", "TestSupport"]),
-        .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "TestSupport"]),
+                                                          "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
+        .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
                                                             "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.

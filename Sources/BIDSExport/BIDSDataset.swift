@@ -30,10 +30,9 @@ public struct BIDSDataset: Sendable {
     /// Adds `recording` as the next run of `labels`' subject, session and task; returns what it wrote.
     @discardableResult
     public func add(_ recording: BIDSRecording, as labels: BIDSRunLabels) throws -> BIDSRun {
-        let physios = [PhysioRecording.cyclopean(recording), PhysioRecording.eye(.left, recording),
-                       PhysioRecording.eye(.right, recording)].compactMap { $0 }
-        guard !physios.isEmpty else { throw BIDSExportError.nothingToExport(sessionID: recording.sessionID) }
-        if physios.contains(where: { $0.coordinateSystem == "gaze-on-screen" }) && recording.geometry == nil {
+        let signals = PhysioRecording.signals(recording)
+        guard !signals.isEmpty else { throw BIDSExportError.nothingToExport(sessionID: recording.sessionID) }
+        if signals.contains(.gaze) && recording.geometry == nil {
             throw BIDSExportError.screenGeometryUnknown(sessionID: recording.sessionID)
         }
         try createFolder(rootPath)
@@ -52,7 +51,8 @@ public struct BIDSDataset: Sendable {
         try write("\(base)_events.tsv", events.text(header: true))
         try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)))
         let detected = EventTables.detected(recording)
-        for (index, physio) in physios.enumerated() {
+        for (index, signal) in signals.enumerated() {
+            guard let physio = PhysioRecording.table(signal, recording) else { continue }
             let prefix = "\(base)_recording-eye\(index + 1)"
             try write("\(prefix)_physio.tsv.gz", physio.table.text(header: false), compressed: true)
             try write("\(prefix)_physio.json", SidecarJSON.bytes(Sidecars.physio(physio, task: labels.task, recording)))

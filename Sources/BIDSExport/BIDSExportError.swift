@@ -2,6 +2,8 @@
 public enum BIDSExportError: Error, CustomStringConvertible, Equatable {
     /// A BIDS label (subject, session, task) is empty or holds characters other than letters and digits.
     case invalidLabel(entity: String, label: String)
+    /// A session's subject label was to come from its app id, which holds no ASCII letter or digit.
+    case noSubjectLabel(sessionID: String, appID: String)
     /// The recording has neither gaze samples nor per-eye frame values: there is nothing to write.
     case nothingToExport(sessionID: String)
     /// On-screen gaze needs the screen's physical size and the viewing distance (BIDS requires
@@ -18,6 +20,8 @@ public enum BIDSExportError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .invalidLabel(entity, label):
             return "invalid BIDS \(entity) label '\(label)': a label is one or more ASCII letters and digits"
+        case let .noSubjectLabel(sessionID, appID):
+            return "session \(sessionID) has the app id '\(appID)', which holds no ASCII letter or digit to make a BIDS subject label from"
         case let .nothingToExport(sessionID):
             return "session \(sessionID) has no gaze samples and no per-eye frame values: nothing to write as BIDS"
         case let .screenGeometryUnknown(sessionID):

@@ -20,6 +20,9 @@ public struct BIDSRecording: Sendable {
     public var deviceModel: String?
     /// The version of the software that recorded the session.
     public var softwareVersion: String
+    /// The system that recorded the session when gazerec did not (an imported session's, say
+    /// `iOS 13.5.1`): then the sidecars name it instead of gazerec's method and version.
+    public var otherRecordingSystem: String?
     /// The frame rate the camera was asked for, when known; else the rate is estimated from the samples.
     public var nominalFramesPerSecond: Double?
     /// The calibrations behind the gaze, when known.
@@ -35,7 +38,8 @@ public struct BIDSRecording: Sendable {
     public init(sessionID: String, appID: String, beginSeconds: Double, endSeconds: Double? = nil,
                 screenWidthPoints: Double, screenHeightPoints: Double, geometry: ScreenGeometry? = nil,
                 deviceModel: String? = nil, softwareVersion: String = GazerecVersion.current,
-                nominalFramesPerSecond: Double? = nil, calibration: BIDSCalibration? = nil, gaze: [GazeSample] = [],
+                otherRecordingSystem: String? = nil, nominalFramesPerSecond: Double? = nil,
+                calibration: BIDSCalibration? = nil, gaze: [GazeSample] = [],
                 frames: [FrameMeasurement] = [], blinks: [BlinkEvent] = [], markers: [Marker] = [],
                 fixations: [Fixation] = []) {
         self.sessionID = sessionID
@@ -47,6 +51,7 @@ public struct BIDSRecording: Sendable {
         self.geometry = geometry
         self.deviceModel = deviceModel
         self.softwareVersion = softwareVersion
+        self.otherRecordingSystem = otherRecordingSystem
         self.nominalFramesPerSecond = nominalFramesPerSecond
         self.calibration = calibration
         self.gaze = gaze

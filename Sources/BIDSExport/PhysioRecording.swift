@@ -18,6 +18,28 @@ struct PhysioRecording {
     /// Each row's time, seconds since the run's start.
     var timestamps: [Double]
 
+    /// What a physio file holds: the gaze on the screen, or one eye's values.
+    enum Signal: Equatable {
+        case gaze
+        case eye(Eye)
+    }
+
+    /// The signals `recording` has data for, in file order (`eye1`, `eye2`, …): known before any
+    /// table is built, so the tables are built, written and released one at a time.
+    static func signals(_ recording: BIDSRecording) -> [Signal] {
+        (recording.gaze.isEmpty ? [] : [.gaze]) + [Eye.left, .right].filter { eye in
+            recording.frames.contains { $0.openness(eye) != nil || $0.pupil(eye) != nil }
+        }.map { .eye($0) }
+    }
+
+    /// The table of one of `signals(recording)`.
+    static func table(_ signal: Signal, _ recording: BIDSRecording) -> PhysioRecording? {
+        switch signal {
+        case .gaze: return cyclopean(recording)
+        case .eye(let eye): return self.eye(eye, recording)
+        }
+    }
+
     /// The scan path as gaze on the screen: x and y in pixels from the top-left corner.
     static func cyclopean(_ recording: BIDSRecording) -> PhysioRecording? {
         guard !recording.gaze.isEmpty else { return nil }

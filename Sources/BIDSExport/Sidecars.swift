@@ -24,14 +24,24 @@ enum Sidecars {
             ("SampleCoordinateUnits", .string(physio.coordinateUnits)),
         ]
         if physio.coordinateSystem == "gaze-on-screen" { members.append(("EnvironmentCoordinates", .string("top-left"))) }
-        members.append(("Manufacturer", .string(manufacturer)))
-        if let model = recording.deviceModel, !model.isEmpty { members.append(("ManufacturersModelName", .string(model))) }
-        members.append(("SoftwareVersions", .string("gazerec \(recording.softwareVersion)")))
-        members.append(("EyeTrackingMethod", .string(eyeTrackingMethod)))
+        members += system(recording)
         if physio.coordinateSystem == "gaze-on-screen" {
             members += calibration(recording.calibration) + screen(recording)
         }
         return .object(members + physio.table.sidecarMembers)
+    }
+
+    /// The measuring system: gazerec's, or, for a session another system recorded, that system's
+    /// name and version (its maker and method are not known here).
+    private static func system(_ recording: BIDSRecording) -> [(String, JSONValue)] {
+        let model: [(String, JSONValue)] = recording.deviceModel.flatMap { $0.isEmpty ? nil : [("ManufacturersModelName", .string($0))] } ?? []
+        if let other = recording.otherRecordingSystem {
+            return model + [("SoftwareVersions", .string(other)),
+                            ("EyeTrackingMethod", .string("recorded by another system (\(other), app id \(recording.appID)); "
+                                                          + "gaze as that system reported it"))]
+        }
+        return [("Manufacturer", .string(manufacturer))] + model
+            + [("SoftwareVersions", .string("gazerec \(recording.softwareVersion)")), ("EyeTrackingMethod", .string(eyeTrackingMethod))]
     }
 
     private static func calibration(_ calibration: BIDSCalibration?) -> [(String, JSONValue)] {

@@ -13,9 +13,9 @@ public enum ExpressionError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .runtimeUnavailable(path, reason):
-            "cannot load ONNX Runtime from \(path): \(reason); \(Self.howToInstall)"
+            "cannot load ONNX Runtime from \(path): \(reason); \(Self.howToInstall)."
         case let .modelUnavailable(path, reason):
-            "cannot load the expression model from \(path): \(reason); \(Self.howToInstall)"
+            "cannot load the expression model from \(path): \(reason); \(Self.howToInstall)."
         case let .inferenceFailed(reason):
             "cannot estimate expressions: \(reason)"
         }

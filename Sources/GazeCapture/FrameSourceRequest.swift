@@ -11,8 +11,9 @@ public struct FrameSourceRequest: @unchecked Sendable {
         case camera(V4L2Camera.Configuration)
         /// A video file standing in for a camera; its frames carry their presentation times.
         case file(path: String)
-        /// A video whose frames were stored before: frame i gets index i and the time `timestamps[i]`.
-        case savedVideo(path: String, timestamps: [Double])
+        /// A video whose frames were stored before: frame i gets index i and the time `timestamps[i]`;
+        /// a video known to lack `missingFrames` of them is paired with them by time (`RestampedFrameSource`).
+        case savedVideo(path: String, timestamps: [Double], missingFrames: Int = 0)
         /// Any frame source whose timestamps are Unix time (embedding, tests).
         case frames(FrameSource, name: String)
     }
@@ -26,26 +27,32 @@ public struct FrameSourceRequest: @unchecked Sendable {
     }
 
     public var input: Input
-    /// Turn every frame back left to right (a selfie view). Turning frames by quarter turns would be
-    /// an option beside this one, applied where `OpenedFrameSource` applies the mirror.
+    /// Turn every frame back left to right (a selfie view).
     public var mirror: Bool
+    /// Turn every frame clockwise (a camera mounted sideways), after the mirror is turned back. A
+    /// video's own rotation (its container's display matrix) is applied before, by the decoder.
+    public var rotation: FrameRotation
     /// How a file is released (cameras deliver at their own rate, saved videos as fast as possible).
     public var pacing: Pacing
 
-    public init(_ input: Input, mirror: Bool = false, pacing: Pacing = .asFastAsPossible) {
+    public init(_ input: Input, mirror: Bool = false, pacing: Pacing = .asFastAsPossible, rotation: FrameRotation = .none) {
         self.input = input
         self.mirror = mirror
         self.pacing = pacing
+        self.rotation = rotation
     }
 
     /// A camera.
-    public static func camera(_ configuration: V4L2Camera.Configuration, mirror: Bool = false) -> FrameSourceRequest {
-        FrameSourceRequest(.camera(configuration), mirror: mirror)
+    public static func camera(_ configuration: V4L2Camera.Configuration, mirror: Bool = false,
+                              rotation: FrameRotation = .none) -> FrameSourceRequest {
+        FrameSourceRequest(.camera(configuration), mirror: mirror, rotation: rotation)
     }
 
     /// A video file replayed as if it were a camera: at its own pace, or as fast as possible.
-    public static func file(path: String, asFastAsPossible: Bool, mirror: Bool = false) -> FrameSourceRequest {
-        FrameSourceRequest(.file(path: path), mirror: mirror, pacing: asFastAsPossible ? .asFastAsPossible : .ownPace)
+    public static func file(path: String, asFastAsPossible: Bool, mirror: Bool = false,
+                            rotation: FrameRotation = .none) -> FrameSourceRequest {
+        FrameSourceRequest(.file(path: path), mirror: mirror, pacing: asFastAsPossible ? .asFastAsPossible : .ownPace,
+                           rotation: rotation)
     }
 
     /// Frames already given (their timestamps Unix time).
@@ -55,14 +62,15 @@ public struct FrameSourceRequest: @unchecked Sendable {
 
     /// A camera at `device` when no `file` is given (the camera's defaults for what is nil), else the file.
     public static func cameraOrFile(file: String?, device: String?, width: Int?, height: Int?, framesPerSecond: Int?,
-                                    controls: [CameraControlSetting], pacing: Pacing, mirror: Bool) -> FrameSourceRequest {
-        if let file { return FrameSourceRequest(.file(path: file), mirror: mirror, pacing: pacing) }
+                                    controls: [CameraControlSetting], pacing: Pacing, mirror: Bool,
+                                    rotation: FrameRotation = .none) -> FrameSourceRequest {
+        if let file { return FrameSourceRequest(.file(path: file), mirror: mirror, pacing: pacing, rotation: rotation) }
         var configuration = V4L2Camera.Configuration()
         if let device { configuration.path = device }
         if let width, let height { (configuration.width, configuration.height) = (width, height) }
         if let framesPerSecond { configuration.framesPerSecond = framesPerSecond }
         configuration.controls = controls
-        return .camera(configuration, mirror: mirror)
+        return .camera(configuration, mirror: mirror, rotation: rotation)
     }
 
     /// Opens the camera or video (a camera starts capturing on its own thread at once).

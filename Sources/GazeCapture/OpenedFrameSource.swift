@@ -3,7 +3,8 @@ import GazeModel
 /// A frame source once opened: what it is, and how its frames reach the pipeline.
 ///
 /// WHAT THIS OBJECT REPRESENTS
-///   The camera or video of a `FrameSourceRequest`, turned back when mirrored. `start` gives the
+///   The camera or video of a `FrameSourceRequest`, turned back when mirrored, then turned by the
+///   request's rotation. `start` gives the
 ///   frames the pipeline reads: a camera's own keep-newest reader; a file paced from the given
 ///   moment when asked, read ahead losslessly on its own thread (or in line, with no read-ahead).
 /// THREAD SAFETY
@@ -39,32 +40,39 @@ public final class OpenedFrameSource {
         case .camera(let configuration):
             let camera = try V4L2Camera(configuration: configuration)
             mirrored = mirror ? .option : camera.flipsHorizontally ? .camera : nil
-            source = PrefetchingFrameSource(mirrored == nil ? camera : MirroredFrameSource(camera), policy: .keepNewest, capacity: 2)
+            source = PrefetchingFrameSource(Self.turned(camera, mirror: mirrored != nil, rotation: request.rotation),
+                                            policy: .keepNewest, capacity: 2)
             (kind, path, self.camera, video, restamped) = (.camera, configuration.path, camera, nil, nil)
             (requestedFramesPerSecond, deviceModel) = (Double(configuration.framesPerSecond), camera.name)
             (isReplay, paced) = (false, false)
         case .file(let path):
             let video = try VideoFileSource(path: path)
             mirrored = mirror ? .option : nil
-            source = mirror ? MirroredFrameSource(video) : video
+            source = Self.turned(video, mirror: mirror, rotation: request.rotation)
             (kind, self.path, camera, self.video, restamped) = (.file, path, nil, video, nil)
             (requestedFramesPerSecond, deviceModel) = (video.framesPerSecond, video.name)
             (isReplay, paced) = (true, request.pacing == .ownPace)
-        case .savedVideo(let path, let timestamps):
+        case .savedVideo(let path, let timestamps, let missingFrames):
             let video = try VideoFileSource(path: path)
-            let restamped = RestampedFrameSource(video, timestamps: timestamps)
+            let restamped = RestampedFrameSource(video, timestamps: timestamps, missingFrames: missingFrames)
             mirrored = mirror ? .option : nil
-            source = mirror ? MirroredFrameSource(restamped) : restamped
+            source = Self.turned(restamped, mirror: mirror, rotation: request.rotation)
             (kind, self.path, camera, self.video, self.restamped) = (.file, path, nil, video, restamped)
             (requestedFramesPerSecond, deviceModel) = (video.framesPerSecond, path)
             (isReplay, paced) = (false, false)
         case .frames(let frames, let name):
             mirrored = mirror ? .option : nil
-            source = mirror ? MirroredFrameSource(frames) : frames
+            source = Self.turned(frames, mirror: mirror, rotation: request.rotation)
             (kind, path, camera, video, restamped) = (.file, name, nil, nil, nil)
             (requestedFramesPerSecond, deviceModel) = (frames.framesPerSecond, name)
             (isReplay, paced) = (false, false)
         }
+    }
+
+    /// `source` turned back left to right when `mirror`, then turned clockwise by `rotation`.
+    private static func turned(_ source: FrameSource, mirror: Bool, rotation: FrameRotation) -> FrameSource {
+        let mirrored = mirror ? MirroredFrameSource(source) : source
+        return rotation == .none ? mirrored : RotatedFrameSource(mirrored, rotation: rotation)
     }
 
     /// The frames the pipeline reads: a camera's own reader; a file paced from `originMonotonic`

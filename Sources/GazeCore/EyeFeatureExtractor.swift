@@ -45,6 +45,9 @@ public struct FrameFeatures: Sendable {
     public var headPose: HeadPose?
     /// The stabilised landmarks and the eye patches cut on them.
     public var appearance: EyeAppearance?
+    /// The frame's gray image, kept with a face for the stages that read the face itself (the
+    /// expression model's crop); nil without a face. Shared, not copied.
+    public var image: GrayImage?
 
     /// What gazerec keeps of this frame, stamped with `timestampSeconds` (the store's Unix time;
     /// a replayed file's frames are shifted from their presentation time). The one conversion
@@ -103,7 +106,7 @@ public struct EyeFeatureExtractor: Sendable {
             return (features, nil)
         }
         let landmarks = face.landmarks
-        features.confidence = face.confidence
+        (features.confidence, features.image) = (face.confidence, image)
 
         // 1. Tracking state.
         let motion = previous.map { Self.meanMotion(from: $0, to: landmarks) / Swift.max(landmarks.interocularDistance, 1) }

@@ -19,6 +19,8 @@ public struct ScanPathPlot: Sendable {
     public var backgroundHref: String?
     /// Lines of the legend under the picture.
     public var legend: [String] = []
+    /// What the face did along the time, drawn under the screen (a session with expressions).
+    public var expressionBand: ExpressionBand?
 
     public init(screenWidth: Double, screenHeight: Double) {
         self.screenWidth = screenWidth
@@ -53,7 +55,8 @@ public struct ScanPathPlot: Sendable {
         let screenW = screenWidth * scale, screenH = screenHeight * scale
         let width = screenW + 2 * Self.margin + (density != nil ? Self.scaleBarWidth : 0)
         let legendHeight = Double(legend.count) * 18 + 12
-        let height = screenH + 2 * Self.margin + legendHeight
+        let bandHeight = expressionBand == nil ? 0 : ExpressionBand.height
+        let height = screenH + 2 * Self.margin + bandHeight + legendHeight
         let (left, top) = position(x: 0, y: 0)
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -68,9 +71,10 @@ public struct ScanPathPlot: Sendable {
         if let density { out += heatmapLayer(density) }
         out += scanPathLayer(samples) + fixationLayer(found) + "</g>\n"
         if let density { out += scaleBar(peak: density.peak) }
+        if let expressionBand { out += expressionBand.svg(x: left, y: top + screenH + Self.margin, width: screenW) }
         out += "<g id=\"legend\" font-size=\"13\" fill=\"#222222\">\n"
         for (index, line) in legend.enumerated() {
-            out += "<text x=\"\(f(Self.margin))\" y=\"\(f(screenH + 2 * Self.margin + 14 + Double(index) * 18))\">\(Self.escape(line))</text>\n"
+            out += "<text x=\"\(f(Self.margin))\" y=\"\(f(screenH + 2 * Self.margin + bandHeight + 14 + Double(index) * 18))\">\(Self.escape(line))</text>\n"
         }
         out += "</g>\n</svg>\n"
         return out

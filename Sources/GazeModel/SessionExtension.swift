@@ -3,7 +3,8 @@
 /// The recorder writes one, `recalibrate` changes its calibration members, `reanalyze` its
 /// `reanalysis` member, `show`, `export` and the fixation commands read it; the session store's
 /// codec (`SessionExtensionCodec.swift`) is the only code that turns it into JSON and back. The
-/// per-frame series, blink events and markers (`Name.frames`, `Name.blinks`, `Name.markers`) are not
+/// per-frame series, blink events and markers (`Name.frames`, `Name.blinks`, `Name.markers`, and
+/// `Name.expressions` for a recording asked for expressions) are not
 /// members here: they live in their own tables, and the codec streams them after these members on
 /// export and into their tables on import, as it writes the members derived on export
 /// (`Name.attention`, `Name.fixations`, `Name.movement`).
@@ -77,6 +78,8 @@ public struct SessionExtension: Sendable, Equatable {
         public static let frames = "frames"
         public static let blinks = "blinks"
         public static let markers = "markers"
+        /// Each frame's expression probabilities (`ExpressionSample`), streamed from and into their table.
+        public static let expressions = "expressions"
     }
 
     /// The current layout version written by recorders.

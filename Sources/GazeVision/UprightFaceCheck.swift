@@ -1,4 +1,5 @@
 import Foundation
+import GazeCapture
 import GazeCore
 import GazeModel
 
@@ -23,6 +24,23 @@ public enum FaceUprightness: Sendable, Equatable {
 
     /// Whether fits of this face are reported as tracked.
     public var isTrusted: Bool { self == .upright }
+
+    /// The warning for frames of a face that is not upright, the first of them `atSeconds` into the
+    /// stream: what becomes of them and what would help (nil for an upright face).
+    public func warning(atSeconds: Double) -> String? {
+        let from = "from \(String(format: "%.1f", atSeconds)) s, "
+        switch self {
+        case .upright:
+            return nil
+        case .turned(let degrees):
+            return from + "the face is not upright (the frontal face detector finds it only with the picture turned "
+                + "\(degrees)° clockwise: a rotated video or a camera mounted sideways), so its landmarks would be garbage; "
+                + "those frames are recorded as without a face. Turn the frames \(degrees)° clockwise to track it."
+        case .unconfirmed:
+            return from + "the face's landmarks are implausible for an upright face (a profile, or a face the frontal "
+                + "detector cannot confirm in any orientation), so those frames are recorded as without a face."
+        }
+    }
 }
 
 /// Looks for the frontal HOG detector's agreement around a face the CNN found: the part of the
@@ -66,27 +84,5 @@ public final class UprightFaceCheck {
             }
         }
         return .unconfirmed
-    }
-}
-
-extension GrayImage {
-    /// The image turned clockwise by `quarterTurns` × 90°.
-    public func turnedClockwise(quarterTurns: Int) -> GrayImage {
-        let turns = ((quarterTurns % 4) + 4) % 4
-        if turns == 0 { return self }
-        let outWidth = turns == 2 ? width : height, outHeight = turns == 2 ? height : width
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (ox, oy): (Int, Int)
-                switch turns {
-                case 1: (ox, oy) = (height - 1 - y, x)
-                case 2: (ox, oy) = (width - 1 - x, height - 1 - y)
-                default: (ox, oy) = (y, width - 1 - x)
-                }
-                out[oy * outWidth + ox] = pixels[y * width + x]
-            }
-        }
-        return GrayImage(width: outWidth, height: outHeight, pixels: out)
     }
 }

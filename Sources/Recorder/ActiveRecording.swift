@@ -9,6 +9,8 @@ final class ActiveRecording {
     let session: RecordingSession
     let saver: VideoSaver?
     let markerFeed: MarkerFeed?
+    /// The recording's LSL streams, if it has any (made before the session, begun with it).
+    let labStreams: LabStreams?
     /// The facts known at the start (source, model, camera controls).
     let facts: RecordingFacts
     /// Unix seconds and CLOCK_MONOTONIC seconds at the begin, and the process's CPU seconds then.
@@ -16,9 +18,11 @@ final class ActiveRecording {
     /// A replayed file's frames are due at begin + their presentation time; nil for Unix-stamped frames.
     let replayStart: Double?
 
-    /// Begins the session in `database`, with its video saver and marker feed (not yet started).
-    init(_ configuration: RecordingConfiguration, input: OpenedFrameSource, database: SessionDatabase) throws {
+    /// Begins the session in `database`, with its video saver, marker feed and LSL streams (not yet started).
+    init(_ configuration: RecordingConfiguration, input: OpenedFrameSource, database: SessionDatabase,
+         labStreams: LabStreams? = nil) throws {
         self.input = input
+        self.labStreams = labStreams
         begin = SystemClock.unixTime()
         beginMonotonic = SystemClock.monotonic()
         cpuAtBegin = SystemClock.cpuSeconds()
@@ -49,6 +53,18 @@ final class ActiveRecording {
         }
     }
 
+    /// Starts reading markers (the feed, the LSL inlet) and relaying them to LSL.
+    func startMarkers(database: SessionDatabase) {
+        markerFeed?.start()
+        labStreams?.begin(database: database, sessionID: session.id, beginSeconds: begin)
+    }
+
+    /// Stops reading markers, and relays the last ones to LSL.
+    func finishMarkers() {
+        markerFeed?.finish()
+        labStreams?.finish()
+    }
+
     /// The saver writing the analysed frames to `destination` (a folder gets `<session id>.mkv`).
     private static func saver(_ destination: VideoDestination, sessionID: String, input: OpenedFrameSource) throws
         -> VideoSaver {
@@ -60,7 +76,7 @@ final class ActiveRecording {
             path = (folder as NSString).appendingPathComponent(sessionID + ".mkv")
         }
         return try VideoSaver(path: path, width: input.source.width, height: input.source.height,
-                              title: RecordingFacts.SavedVideo.title(sessionID: sessionID))
+                              title: RecordingFacts.SavedVideo.title(sessionID: sessionID), lossless: input.camera == nil)
     }
 
     /// The figures other processes read, as of now.

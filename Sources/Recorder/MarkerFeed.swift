@@ -9,8 +9,10 @@ import SessionStore
 ///
 /// A line is `LABEL`, or `LABEL<TAB>JSON` to keep data with the marker (at most 64 KiB, as
 /// `MarkerDataRule` says); blank lines are ignored.
-/// A pipe ends at its end of file; a regular file is followed as it grows (as `tail -f` does) until
-/// the recording ends. Each marker is one short transaction beside the recorder's batches, on this
+/// A pipe ends at its end of file. A regular file is followed from its end as it grows, as
+/// `tail -F` does, until the recording ends: only lines appended after `start()` are markers (the
+/// lines already in it belong to earlier runs, and have no time in this one); a file truncated or
+/// replaced under its name (a rotated log) is read again from its start. Each marker is one short transaction beside the recorder's batches, on this
 /// feed's own thread: a slow or silent writer never holds up a frame. Lines that arrive after
 /// `finish()` are not stored (the session is closed).
 /// THREAD SAFETY: `finish()` may be called from any thread; the rest runs on the feed's thread.
@@ -19,10 +21,13 @@ public final class MarkerFeed: @unchecked Sendable {
     public struct Input: Sendable {
         public var name: String
         public var descriptor: Int32
+        /// The path the descriptor was opened from, to follow a regular file replaced under it; nil for stdin.
+        public var path: String?
 
-        public init(name: String, descriptor: Int32) {
+        public init(name: String, descriptor: Int32, path: String? = nil) {
             self.name = name
             self.descriptor = descriptor
+            self.path = path
         }
 
         /// Opens `path` for reading. A named pipe is opened for reading and writing, so it never
@@ -32,14 +37,14 @@ public final class MarkerFeed: @unchecked Sendable {
             let isPipe = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO
             let descriptor = Glibc.open(path, (isPipe ? O_RDWR : O_RDONLY) | O_CLOEXEC)
             guard descriptor >= 0 else { throw MarkerFeedError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-            return Input(name: path, descriptor: descriptor)
+            return Input(name: path, descriptor: descriptor, path: path)
         }
     }
 
     /// One line the feed could not store as given, and what it did instead.
     public typealias Warning = @Sendable (String) -> Void
 
-    private let input: Input
+    private var input: Input
     private let database: SessionDatabase
     private let sessionID: String
     private let clock: @Sendable () -> Double
@@ -59,8 +64,12 @@ public final class MarkerFeed: @unchecked Sendable {
         self.warning = warning
     }
 
-    /// Starts reading on the feed's own thread.
+    /// Starts reading on the feed's own thread; a regular file from its current end.
     public func start() {
+        var status = stat()
+        if fstat(input.descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
+            lseek(input.descriptor, 0, SEEK_END)
+        }
         let thread = Thread { [self] in run() }
         thread.name = "gazerec markers"
         self.thread = thread
@@ -101,6 +110,7 @@ public final class MarkerFeed: @unchecked Sendable {
             }
             if count == 0 {
                 guard follows else { break }
+                if reopenedOrRewound() { pending.removeAll() }
                 usleep(20_000)
                 continue
             }
@@ -116,6 +126,30 @@ public final class MarkerFeed: @unchecked Sendable {
         // A last line without its newline, written before the pipe closed.
         if !pending.isEmpty && isOpen { store(String(decoding: pending, as: UTF8.self), number: lineNumber + 1, time: clock()) }
         close(input.descriptor)
+    }
+
+    /// At the end of a followed file: starts again from the beginning when it was truncated, or
+    /// opens the file now under its path when it was replaced (`tail -F`). Whether it did either.
+    private func reopenedOrRewound() -> Bool {
+        var current = stat()
+        guard fstat(input.descriptor, &current) == 0 else { return false }
+        if let path = input.path {
+            var named = stat()
+            if stat(path, &named) == 0, (named.st_mode & S_IFMT) == S_IFREG,
+               named.st_ino != current.st_ino || named.st_dev != current.st_dev {
+                let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+                if descriptor >= 0 {
+                    close(input.descriptor)
+                    input.descriptor = descriptor
+                    return true
+                }
+            }
+        }
+        if current.st_size < lseek(input.descriptor, 0, SEEK_CUR) {
+            lseek(input.descriptor, 0, SEEK_SET)
+            return true
+        }
+        return false
     }
 
     private func store(_ line: String, number: Int, time: Double) {

@@ -1,3 +1,4 @@
+import FaceExpression
 import Foundation
 import GazeCalibration
 import GazeCapture
@@ -13,8 +14,11 @@ import SessionStore
 /// The video's frames are the recording's frames as they were analysed, one per stored frame:
 /// frame i is stamped with stored frame i's time, and the very recorder that records a camera
 /// processes them into a scratch database (so a re-analysis is a recording of the same frames, by
-/// construction); the session's frames, scan path, blend shapes and blink events are then replaced
-/// from it in one transaction. Markers and the session's other data stay.
+/// construction); the session's frames, scan path, blend shapes and blink events (and expression
+/// probabilities, when asked for) are then replaced from it in one transaction. Markers and the
+/// session's other data stay. A camera's video that lacks frames the writer left out (its
+/// `droppedFrames`) is paired with the stored frames by time, and only the frames it holds are
+/// analysed: the session then has those frames and no others.
 public enum Reanalysis {
     public struct Request: Sendable {
         public var sessionID: String
@@ -25,6 +29,9 @@ public enum Reanalysis {
         public var smoothing: GazeSmoothing
         public var focalLengthPixels: Double?
         public var faceFinding: FaceFinding
+        /// Where ONNX Runtime and the expression model are, to replace the session's expression
+        /// probabilities too; nil keeps the stored ones (if any) as they are.
+        public var expressions: ExpressionModelFiles?
 
         public init(sessionID: String, videoPath: String, modelPath: String, calibration: AppliedCalibration?,
                     smoothing: GazeSmoothing, focalLengthPixels: Double?, faceFinding: FaceFinding) {
@@ -44,6 +51,8 @@ public enum Reanalysis {
         public var framesWithFace: Int
         public var gazeSamples: Int
         public var eyes: EyeSummary?
+        /// Stored frames the saved video lacked (left out while recording), now no longer in the session.
+        public var framesNotInVideo: Int
     }
 
     public static func run(_ request: Request, database: SessionDatabase) throws -> Result {
@@ -52,7 +61,10 @@ public enum Reanalysis {
         guard header.endTimeSeconds != nil else { throw ReanalysisError.stillRecording(sessionID: header.id) }
         let timestamps = try database.frameTimestamps(id: header.id)
         guard !timestamps.isEmpty else { throw ReanalysisError.noFrames(sessionID: header.id) }
-        let video = try FrameSourceRequest(.savedVideo(path: request.videoPath, timestamps: timestamps)).open()
+        // Frames the writer left out are missing from the video (none once a re-analysis kept only the others).
+        let saved = header.gazerecExtension?.recorder?.savedVideo
+        let missing = (saved?.droppedFrames ?? 0) > 0 ? max(0, timestamps.count - (saved?.frames ?? timestamps.count)) : 0
+        let video = try FrameSourceRequest(.savedVideo(path: request.videoPath, timestamps: timestamps, missingFrames: missing)).open()
 
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -67,10 +79,12 @@ public enum Reanalysis {
         configuration.calibration = request.calibration
         configuration.smoothing = request.smoothing
         configuration.faceFinding = request.faceFinding
+        configuration.expressions = request.expressions
         let result = try RecordingRun(configuration: configuration, stop: StopRequest()).run()
         if let failure = result.failure { throw failure }
         if let mismatch = video.restamped?.mismatch {
-            throw ReanalysisError.frameCount(path: request.videoPath, video: mismatch.videoFrames, stored: mismatch.timestamps)
+            throw ReanalysisError.frameCount(path: request.videoPath, video: mismatch.videoFrames,
+                                             stored: mismatch.timestamps + missing, missing: missing)
         }
 
         let redone = try SessionDatabase(path: scratchPath).summary(id: result.sessionID).header.gazerecExtension
@@ -86,9 +100,9 @@ public enum Reanalysis {
         }
         gazerecExtension.reanalysis = facts
         try database.replaceRecordedData(id: header.id, from: scratchPath, sourceID: result.sessionID,
-                                         gazerecExtension: gazerecExtension)
+                                         gazerecExtension: gazerecExtension, expressions: request.expressions != nil)
         return Result(frames: result.frames, framesWithFace: result.framesWithFace, gazeSamples: result.gazeSamples,
-                      eyes: result.eyes)
+                      eyes: result.eyes, framesNotInVideo: missing)
     }
 }
 
@@ -99,7 +113,7 @@ public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
     case stillRecording(sessionID: String)
     case noFrames(sessionID: String)
     case noVideo(sessionID: String)
-    case frameCount(path: String, video: Int, stored: Int)
+    case frameCount(path: String, video: Int, stored: Int, missing: Int)
     case scratch(reason: String)
 
     public var description: String {
@@ -112,8 +126,9 @@ public enum ReanalysisError: Error, CustomStringConvertible, Equatable {
             return "session \(id) was recorded without keeping its video, so there is nothing to re-analyse."
         case let .scratch(reason):
             return "cannot make a scratch folder for the re-analysis: \(reason). Check the temporary folder (TMPDIR)."
-        case let .frameCount(path, video, stored):
-            return "the video \(path) has \(video) frames but the session stores \(stored): it is not this session's "
+        case let .frameCount(path, video, stored, missing):
+            let kept = missing > 0 ? " (\(missing) of them were left out of its video while recording)" : ""
+            return "the video \(path) has \(video) frames but the session stores \(stored)\(kept): it is not this session's "
                 + "video, or frames were left out of it. Nothing was changed."
         }
     }

@@ -1,3 +1,4 @@
+import FaceExpression
 import GazeCalibration
 import GazeCapture
 import GazeCore
@@ -33,6 +34,11 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var markerInput: MarkerFeed.Input?
     /// Told about marker lines that could not be stored as given (on the marker feed's thread).
     public var markerWarning: MarkerFeed.Warning = { _ in }
+    /// Where ONNX Runtime and the expression model are, to record each frame's expression
+    /// probabilities (`ExpressionStage`); nil records none.
+    public var expressions: ExpressionModelFiles?
+    /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
+    public var labStreaming: LabStreamingRequest?
 
     public init(source: FrameSourceRequest, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,

@@ -11,11 +11,16 @@ import SessionStore
 /// The stages, as `run` calls them: (1) the landmark model, (2) the source (`FrameSourceRequest`)
 /// and the `FramePipeline`, (3) the session (`RecordingSession`, with its video and markers),
 /// (4) the frames: the face stage on a second thread (detector or tracking, landmarks), eye
-/// features, blend shapes and head pose here, samples into a pending batch committed every
+/// features, blend shapes, head pose and (when asked for) expressions (`ExpressionStage`) here,
+/// samples into a pending batch committed every
 /// `flushIntervalSeconds` (≤ 250 ms, so a crash loses at most that much), (5) the close. The
 /// session row exists from the first moment, without `endTime`; closing sets `endTime` and the
 /// extension data.
 public final class RecordingRun {
+    /// What `run` tells about each frame: its measurement, blend-shape values (name, value), gaze
+    /// sample (with a calibration) and expression probabilities (when asked for, with a face).
+    public typealias FrameObserver = (FrameMeasurement, [(String, Double)], GazeSample?, ExpressionSample?) -> Void
+
     public let configuration: RecordingConfiguration
     public let stop: StopRequest
 
@@ -27,12 +32,14 @@ public final class RecordingRun {
     /// Runs the recording until stopped, the duration or the file ends, or the source fails.
     /// `locked` is called once this recording holds the database's recorder lock, `started` with
     /// the session id once the first frame has been processed, `warning` when the face has been
-    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch).
-    /// `sample` receives every frame's measurement, blend-shape values and gaze sample (with a
-    /// calibration) as they are produced: the live stream and preview.
+    /// missing for `RecordingSession.noFaceWarningSeconds` (once per such stretch) and the first time
+    /// a face is not upright (`FaceUprightness`: its frames are recorded as without a face).
+    /// `sample` receives every frame's measurement, blend-shape values, gaze sample (with a
+    /// calibration) and expression probabilities (when asked for) as they are produced: the live
+    /// stream and preview.
     public func run(locked: () -> Void = {}, started: (String) -> Void = { _ in },
                     progress: (RecorderStatus) -> Void = { _ in }, warning: (String) -> Void = { _ in },
-                    sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)? = nil) throws
+                    sample: FrameObserver? = nil) throws
         -> RecordingResult {
         // A file-size limit must give a write error (reported, committed samples kept), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -43,22 +50,24 @@ public final class RecordingRun {
         // A recorder that died left its session open: close it now.
         _ = try database.repairInterruptedSessions()
 
-        // 1. Model (1–2 s to load: before the source starts, so no frame waits for it).
+        // 1. Models (1–2 s to load: before the source starts, so no frame waits for them).
         let model = try LandmarkModel.shared(path: configuration.modelPath)
+        let expressions = try configuration.expressions.map { try ExpressionStage(files: $0) }
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
         let input = try configuration.source.open()
         defer { input.stop() }
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
                                          focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
-        // 3. The session.
-        let active = try ActiveRecording(configuration, input: input, database: database)
+        // 3. The session (and, before it, its LSL streams: a client may be awaited).
+        let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
+        let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
-        active.markerFeed?.start()
+        active.startMarkers(database: database)
         // 4. The frames.
         let frames = input.start(pacedFrom: active.beginMonotonic)
         let tally = FrameTally(begin: active.begin)
-        let failure = record(frames, through: pipeline, into: active, tally: tally, started: started, progress: progress,
-                             warning: warning, sample: sample)
+        let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,
+                             progress: progress, warning: warning, sample: sample)
         // 5. Close.
         return close(active, pipeline: pipeline, tally: tally, failure: failure)
     }
@@ -68,8 +77,8 @@ public final class RecordingRun {
     /// Runs every frame through the pipeline into the session, telling the caller as `run` says;
     /// returns the error that ended it early, if any.
     private func record(_ frames: FrameSource, through pipeline: FramePipeline, into active: ActiveRecording,
-                        tally: FrameTally, started: (String) -> Void, progress: (RecorderStatus) -> Void,
-                        warning: (String) -> Void, sample: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?)
+                        tally: FrameTally, expressions: ExpressionStage?, started: (String) -> Void,
+                        progress: (RecorderStatus) -> Void, warning: (String) -> Void, sample: FrameObserver?)
         -> (any Error)? {
         let session = active.session
         let saved: FrameSource = active.saver.map { saver in ObservedFrameSource(frames) { saver.stage($0) } } ?? frames
@@ -80,12 +89,18 @@ public final class RecordingRun {
                 tally.frame(at: time)
                 let measurement = features.measurement(timestampSeconds: time)
                 let values = blendShapeValues(features, rest: tally.blendShapeRest(features))
-                let gaze = try session.record(measurement, blendShapeValues: values,
+                let expression = try expressions?.sample(features, timestampSeconds: time)
+                let gaze = try session.record(measurement, blendShapeValues: values, expression: expression,
                                               blink: event.map { $0.shifted(by: active.replayStart ?? 0) })
                 active.saver?.commit(index: features.frameIndex)
-                sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze)
+                active.labStreams?.push(measurement, gaze: gaze)
+                sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze, expression)
                 if session.frames == 1 { started(session.id) }
                 report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
+                if !tally.warnedNotUpright, let text = pipeline.lastNotUpright?.warning(atSeconds: time - active.begin) {
+                    tally.warnedNotUpright = true
+                    warning(text)
+                }
                 if stop.isRequested { throw Stopped() }
                 if let limit = configuration.maximumDurationSeconds, SystemClock.monotonic() - tally.startMonotonic >= limit {
                     throw Stopped()
@@ -98,12 +113,11 @@ public final class RecordingRun {
         return nil
     }
 
-    /// The configured blend shapes' values for a frame with a face (none without one).
-    private func blendShapeValues(_ features: FrameFeatures, rest: [Eye: Point2]) -> [(BlendShapeName, Double)] {
+    /// The configured blend shapes' values for a frame with a face (none without one): the gaze
+    /// shapes against the learned rest, the expression shapes against the learned neutral face.
+    private func blendShapeValues(_ features: FrameFeatures, rest: BlendShapeRest) -> [(BlendShapeName, Double)] {
         guard features.face != nil else { return [] }
-        return configuration.blendShapes.compactMap { name in
-            BlendShapeEstimator.value(name, features, rest: rest).map { (name, $0) }
-        }
+        return BlendShapeEstimator.values(configuration.blendShapes, features, rest: rest)
     }
 
     /// Says when the face went missing (once per stretch) and, twice a second, how the recording goes.
@@ -124,7 +138,7 @@ public final class RecordingRun {
     private func close(_ active: ActiveRecording, pipeline: FramePipeline, tally: FrameTally, failure: (any Error)?)
         -> RecordingResult {
         let session = active.session
-        active.markerFeed?.finish()
+        active.finishMarkers()
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)
@@ -155,6 +169,8 @@ final class FrameTally {
     var lastTimestamp: Double
     var lagsMilliseconds: [Double] = []
     var warned = false
+    /// Whether the warning about a face that is not upright was given (once per recording).
+    var warnedNotUpright = false
     private var rest = BlendShapeRest()
 
     init(begin: Double) {
@@ -167,9 +183,9 @@ final class FrameTally {
         lagsMilliseconds.append((SystemClock.unixTime() - time) * 1000)
     }
 
-    /// The face's rest levels with this frame observed.
-    func blendShapeRest(_ features: FrameFeatures) -> [Eye: Point2] {
+    /// The face's rest levels and neutral face with this frame observed.
+    func blendShapeRest(_ features: FrameFeatures) -> BlendShapeRest {
         rest.observe(features)
-        return rest.rest
+        return rest
     }
 }

@@ -29,6 +29,8 @@ public final class RecordingSession {
     /// Blinks, long closures, blink rate and PERCLOS so far.
     public private(set) var eyeStatistics = EyeStatistics()
     public private(set) var gazeSamples = 0
+    /// Frames recorded with expression probabilities.
+    public private(set) var expressionSamples = 0
     /// Seconds (frame time) without a face after which the recording warns, while it runs: soon
     /// enough for a researcher to move the participant or the camera.
     public static let noFaceWarningSeconds = 1.0
@@ -75,11 +77,12 @@ public final class RecordingSession {
             blendShapeNames: blendShapes.map(\.rawValue), recorderPID: recorderPID)
     }
 
-    /// Records one frame: its measurement, its blend-shape values, the blink it completed, if any.
+    /// Records one frame: its measurement, its blend-shape values, its expression probabilities
+    /// (a recording asked for them, a frame with a face), the blink it completed, if any.
     /// Returns its scan-path sample (nil without a calibration or without gaze in the frame).
     @discardableResult
     public func record(_ frame: FrameMeasurement, blendShapeValues: [(BlendShapeName, Double)] = [],
-                       blink: BlinkEvent? = nil) throws -> GazeSample? {
+                       expression: ExpressionSample? = nil, blink: BlinkEvent? = nil) throws -> GazeSample? {
         frames += 1
         eyeStatistics.add(frame)
         let time = frame.timestampSeconds
@@ -101,6 +104,10 @@ public final class RecordingSession {
             pending.blendShapes[name.rawValue, default: []].append(
                 BlendShapeSample(timestampSeconds: frame.timestampSeconds, value: value, orientation: orientation,
                                  trackingState: state))
+        }
+        if let expression {
+            pending.expressions.append(expression)
+            expressionSamples += 1
         }
         if let blink { record(blink: blink) }
         let now = clock()

@@ -63,10 +63,10 @@ enum BlinkTable {
         }
     }
 
-    /// The spans of a session's blinks (kind blink, not long closures), by start time.
-    static func blinkSpans(_ db: Database, sessionRowID: Int64) throws -> [(start: Double, end: Double)] {
-        try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = 'blink' ORDER BY start",
-                         arguments: [sessionRowID]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
+    /// The spans of a session's events of one kind (blinks or long closures), by start time.
+    static func spans(_ db: Database, sessionRowID: Int64, kind: BlinkEvent.Kind) throws -> [(start: Double, end: Double)] {
+        try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = ? ORDER BY start",
+                         arguments: [sessionRowID, kind.rawValue]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
     }
 
     /// Deletes every event of every session.

@@ -13,7 +13,8 @@ extension SessionDatabase {
     }
 
     /// Writes sessions as one long CSV table: one header, then each session's rows, every row
-    /// starting with its session id (a table R or pandas reads whole).
+    /// starting with its session id and app id (a table R or pandas reads whole). The columns are
+    /// `CSVColumn.leading`, the blend shapes, then `CSVColumn.frame`.
     ///
     /// Rows merge, by timestamp, the scan path, every blend-shape series and the recorder's
     /// per-frame features (each stored in time order); a value a series lacks at that time is an
@@ -29,11 +30,14 @@ extension SessionDatabase {
                 return (try SessionTable.id(db, rowid: rowid)!, rowid)
             }
             let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
+            let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))
             let out = JSONWriter(sink: sink)
             for (index, session) in sessions.enumerated() {
-                try CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out, keyStyle: keyStyle,
-                                     blendShapeNames: names, movement: movement.map { label in { label(session.id, $0) } })
-                    .write(header: index == 0)
+                let writer = CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out,
+                                              keyStyle: keyStyle, blendShapeNames: names,
+                                              movement: movement.map { label in { label(session.id, $0) } })
+                writer.expressionColumns = expressions
+                try writer.write(header: index == 0)
             }
             if sessions.isEmpty { try CSVSessionWriter.header(out: out, keyStyle: keyStyle, blendShapeNames: names) }
             try out.flush()
@@ -50,6 +54,8 @@ public final class CSVSessionWriter {
     private let keyStyle: KeyStyle
     private let blendShapeNames: [String]
     private let movement: ((Int) -> String?)?
+    /// Whether rows end with the expression columns (some session of the table has expressions).
+    var expressionColumns = false
 
     /// One series being read: its statement and current row.
     private final class Cursor {
@@ -85,14 +91,19 @@ public final class CSVSessionWriter {
         let gaze: Cursor
         let blends: [Cursor]
         let frames: Cursor
-        /// Every cursor: gaze, the blend shapes, frames.
+        /// The expression samples, when the table has their columns.
+        let expressions: Cursor?
+        /// Every cursor: gaze, the blend shapes, frames, expressions.
         let all: [Cursor]
-        /// Blinks (kind blink, not long closures) flag the frames they span.
-        let blinkSpans: [(start: Double, end: Double)]
+        /// Blinks and long closures flag the frames they span, each in its own column.
+        let closureSpans: [[(start: Double, end: Double)]]
         /// Markers by time, each holding the rows from its time until the next marker's, and their
-        /// cells quoted once here, not per row (rows of one interval all repeat its label).
+        /// cells (label, then data) quoted once here, not per row (rows of one interval all repeat them).
         let markers: [Marker]
         let markerCells: [String]
+        /// The session's app id, quoted once; its begin time (Unix seconds), from which `elapsedSeconds` counts.
+        let appIDCell: String
+        let beginSeconds: Double
         /// Gaze on the session's screen (its deviceInfo.screenSize, the calibration's screen).
         let screenWidth: Double
         let screenHeight: Double
@@ -100,7 +111,8 @@ public final class CSVSessionWriter {
 
     /// Where the merge stands in the tables read whole.
     private struct Position {
-        var blinkIndex = 0
+        /// Per kind (blink, long closure): the first span not ended before the row's time.
+        var closureIndices = [0, 0]
         var markerIndex = -1
     }
 
@@ -115,14 +127,11 @@ public final class CSVSessionWriter {
         self.movement = movement
     }
 
-    /// Columns before the blend shapes, and the frame columns after them (camelCase).
-    static let leadingColumns = ["sessionID", "frame", "timestamp", "x", "y", "onScreen", "orientation", "trackingState", "movement", "marker"]
-    static let frameColumns = ["faceFound", "blink", "confidence"] + FrameTable.optionalColumns
-
     /// The header line.
-    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String]) throws {
+    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
         func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
-        let names = leadingColumns.map(name) + blendShapeNames + frameColumns.map(name)
+        let names = CSVColumn.leading.map { name($0.name) } + blendShapeNames + CSVColumn.frame.map { name($0.name) }
+            + (expressions ? expressionColumnNames.map(name) : [])
         var line = names.map(quoted).joined(separator: ",") + "\n"
         try line.withUTF8 { try out.rawBytes($0) }
     }
@@ -148,7 +157,7 @@ public final class CSVSessionWriter {
     func write(header: Bool) throws {
         let series = try openSeries()
         for cursor in series.all { try cursor.advance() }
-        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames) }
+        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns) }
         let idCell = Self.quoted(sessionID)
         var position = Position()
         while true {
@@ -172,7 +181,7 @@ public final class CSVSessionWriter {
     /// The session's cursors, bound, and the tables read whole.
     private func openSeries() throws -> Series {
         let rowidByName = Dictionary(try BlendShapeTable.series(db, sessionRowID: sessionRowID).map { ($0.name, $0.rowid) }) { first, _ in first }
-        let screen = try SessionTable.screenAndEnd(db, rowid: sessionRowID)
+        let header = try SessionTable.header(db, rowid: sessionRowID)
         let markers = try MarkerTable.markers(db, sessionRowID: sessionRowID).sorted { $0.timestampSeconds < $1.timestampSeconds }
         let gaze = Cursor(try db.makeStatement(sql: GazeSampleTable.orderedSelectSQL), ownerRowID: sessionRowID)
         // One cursor per column; a column this session lacks reads nothing (series rowid 0 does not exist).
@@ -180,20 +189,28 @@ public final class CSVSessionWriter {
             Cursor(try db.makeStatement(sql: BlendShapeTable.orderedSelectSQL), ownerRowID: rowidByName[name] ?? 0)
         }
         let frames = Cursor(try FrameTable.makeOrderedStatement(db, appearance: false), ownerRowID: sessionRowID)
+        let expressions = expressionColumns
+            ? Cursor(try ExpressionTable.makeOrderedStatement(db), ownerRowID: sessionRowID) : nil
         return Series(
-            gaze: gaze, blends: blends, frames: frames, all: [gaze] + blends + [frames],
-            blinkSpans: try BlinkTable.blinkSpans(db, sessionRowID: sessionRowID),
-            markers: markers, markerCells: markers.map { Self.quoted($0.label) },
-            screenWidth: screen?.width ?? 0, screenHeight: screen?.height ?? 0)
+            gaze: gaze, blends: blends, frames: frames, expressions: expressions,
+            all: [gaze] + blends + [frames] + (expressions.map { [$0] } ?? []),
+            closureSpans: try [BlinkEvent.Kind.blink, .longClosure].map { try BlinkTable.spans(db, sessionRowID: sessionRowID, kind: $0) },
+            markers: markers, markerCells: markers.map { Self.quoted($0.label) + "," + ($0.dataJSON.map(Self.quoted) ?? "") },
+            appIDCell: Self.quoted(header.appID), beginSeconds: header.beginTimeSeconds,
+            screenWidth: header.deviceInfo.screenWidth, screenHeight: header.deviceInfo.screenHeight)
     }
 
     /// The cells after the session id of the row at `time`.
     private func writeRow(at time: Double, _ series: Series, _ position: inout Position) throws {
         let gaze = series.gaze, frames = series.frames
         let gazeHere = gaze.isAt(time), frameHere = frames.isAt(time)
+        try text(series.appIDCell)
+        try comma()
         if frameHere { try out.number(Double(frames.seq)) }
         try comma()
         try out.number(time)
+        try comma()
+        try out.number(((time - series.beginSeconds) * 1e6).rounded() / 1e6)
         try comma()
         var sample: (orientation: Double?, state: String)?
         if gazeHere {
@@ -218,28 +235,43 @@ public final class CSVSessionWriter {
         while position.markerIndex + 1 < series.markers.count && series.markers[position.markerIndex + 1].timestampSeconds <= time {
             position.markerIndex += 1
         }
-        if position.markerIndex >= 0 { try text(series.markerCells[position.markerIndex]) }
+        if position.markerIndex >= 0 { try text(series.markerCells[position.markerIndex]) } else { try comma() }
         for blend in series.blends {
             try comma()
             if blend.isAt(time) { try optional(blend.double(1)) }
         }
         try comma()
         try writeFrameCells(frameHere ? frames : nil, at: time, series, &position)
+        if let expressions = series.expressions { try writeExpressionCells(expressions.isAt(time) ? expressions : nil) }
     }
 
-    /// The frame cells: faceFound, blink, then the frame's values (empty without a frame at this time).
+    /// The expression columns (camelCase): each expression's probability, 0…1.
+    public static let expressionColumnNames = ExpressionTable.valueColumns.map { "expression" + $0.prefix(1).uppercased() + $0.dropFirst() + "Probability" }
+
+    /// The expression cells: a comma, then each probability (empty without a sample at this time).
+    private func writeExpressionCells(_ sample: Cursor?) throws {
+        for column in 0..<ExpressionTable.valueColumns.count {
+            try comma()
+            if let sample { try optional(sample.double(Int32(1 + column))) }
+        }
+    }
+
+    /// The frame cells: faceFound, blink, longClosure, then the frame's values (empty without a frame at this time).
     private func writeFrameCells(_ frame: Cursor?, at time: Double, _ series: Series, _ position: inout Position) throws {
         if let frame {
             let found = frame.text(1) != TrackingState.missing.rawValue
             try text(found ? "1" : "0")
-            try comma()
-            let spans = series.blinkSpans
-            while position.blinkIndex < spans.count && spans[position.blinkIndex].end < time { position.blinkIndex += 1 }
-            try text(position.blinkIndex < spans.count && spans[position.blinkIndex].start <= time ? "1" : "0")
+            for (kind, spans) in series.closureSpans.enumerated() {
+                try comma()
+                var index = position.closureIndices[kind]
+                while index < spans.count && spans[index].end < time { index += 1 }
+                position.closureIndices[kind] = index
+                try text(index < spans.count && spans[index].start <= time ? "1" : "0")
+            }
         } else {
-            try comma()
+            try comma(); try comma()
         }
-        for column in 0..<(Self.frameColumns.count - 2) {
+        for column in 0..<(CSVColumn.frame.count - CSVColumn.frameFlagCount) {
             try comma()
             if let frame { try optional(frame.double(Int32(2 + column))) }
         }
@@ -268,5 +300,58 @@ public final class CSVSessionWriter {
     public static func quoted(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// One column of the CSV export: its name (camelCase, with the unit where a number has one) and
+/// what it holds. `leading` and `frame` are the one list of columns: the header, the rows and the
+/// documentation's table (docs/ExportFormat.md, checked by a test) follow it.
+public struct CSVColumn: Sendable, Equatable {
+    public let name: String
+    public let meaning: String
+
+    init(_ name: String, _ meaning: String) {
+        self.name = name
+        self.meaning = meaning
+    }
+
+    /// The columns before the blend shapes, in order.
+    public static let leading: [CSVColumn] = [
+        CSVColumn("sessionID", "the session's id"),
+        CSVColumn("appID", "the recording application or study id"),
+        CSVColumn("frame", "index of the recorded frame, from 0"),
+        CSVColumn("timestampSeconds", "Unix time, seconds"),
+        CSVColumn("elapsedSeconds", "seconds since the session's beginTime"),
+        CSVColumn("xPoints", "gaze, screen points from the left"),
+        CSVColumn("yPoints", "gaze, screen points from the top"),
+        CSVColumn("onScreen", "1 when the gaze point is on the screen, else 0"),
+        CSVColumn("orientation", "UIInterfaceOrientation raw value"),
+        CSVColumn("trackingState", "gazerec's tracking state"),
+        CSVColumn("movement", "fixation, saccade or unknown"),
+        CSVColumn("marker", "label of the marker whose interval holds the row"),
+        CSVColumn("markerData", "that marker's data, compact JSON"),
+    ]
+
+    /// The columns after the blend shapes, in order: the flags, then the stored frame values.
+    public static let frame: [CSVColumn] = [
+        CSVColumn("faceFound", "1 when the frame had a face, else 0"),
+        CSVColumn("blink", "1 inside a blink, else 0"),
+        CSVColumn("longClosure", "1 inside a long closure, else 0"),
+    ] + frameValueColumns.map { CSVColumn($0.0, $0.1) }
+
+    /// The frame columns computed per row (faceFound and the closures); the others are stored values.
+    static let frameFlagCount = 3
+
+    /// The stored frame values (`confidence`, then `FrameTable.optionalColumns` in order), named with their units.
+    private static var frameValueColumns: [(String, String)] {
+        let units: [String: (String, String)] = [
+            "tx": ("txMillimetres", "head position, camera x axis, millimetres"),
+            "ty": ("tyMillimetres", "head position, camera y axis, millimetres"),
+            "tz": ("tzMillimetres", "head position, camera z axis (distance), millimetres"),
+        ]
+        return [("confidence", "landmark fit plausibility, 0 to 1")] + FrameTable.optionalColumns.map { name in
+            units[name] ?? (name, name.hasSuffix("Degrees") ? "head pose, degrees" : name.hasPrefix("pupil")
+                ? "pupil position, eye-corner units" : "eye openness, 0 to 1")
+        }
     }
 }

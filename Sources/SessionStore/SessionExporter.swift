@@ -164,7 +164,8 @@ final class SessionExporter {
             movement: try options.derivedExtension.map { $0(header, try GazeSampleTable.samples(db, sessionRowID: sessionRowID)) },
             hasFrames: hasFrames,
             blinks: try BlinkTable.records(db, sessionRowID: sessionRowID),
-            markers: try MarkerTable.markers(db, sessionRowID: sessionRowID))
+            markers: try MarkerTable.markers(db, sessionRowID: sessionRowID),
+            hasExpressions: try ExpressionTable.count(db, sessionRowID: sessionRowID) > 0)
         guard !content.isEmpty else { return }
         try key(.gazerec)
         try SessionExtensionCodec.write(content, to: json) { body in
@@ -174,6 +175,14 @@ final class SessionExporter {
             defer { sqlite3_reset(handle) }
             while sqlite3_step(handle) == SQLITE_ROW {
                 try body(StoredFrameRow(handle: handle))
+            }
+        } forEachExpression: { body in
+            let statement = try ExpressionTable.makeOrderedStatement(db)
+            let handle = statement.sqliteStatement
+            sqlite3_bind_int64(handle, 1, sessionRowID)
+            defer { sqlite3_reset(handle) }
+            while sqlite3_step(handle) == SQLITE_ROW {
+                try body(StoredExpressionRow(handle: handle))
             }
         }
     }

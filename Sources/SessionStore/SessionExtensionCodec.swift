@@ -310,10 +310,13 @@ struct StoredSessionExtension {
     var hasFrames: Bool
     var blinks: [BlinkTable.Record]
     var markers: [Marker]
+    /// Whether the session has expression samples (`write` then streams them after the frames).
+    var hasExpressions = false
 
     /// Whether there is anything to write.
     var isEmpty: Bool {
-        stored == nil && !hasFrames && blinks.isEmpty && markers.isEmpty && attention == nil && movement == nil
+        stored == nil && !hasFrames && !hasExpressions && blinks.isEmpty && markers.isEmpty && attention == nil
+            && movement == nil
     }
 
     /// The members computed at export time, in the order they are written.
@@ -336,9 +339,10 @@ enum SessionExtensionCodec {
 
     /// Writes the object: the stored members (those derived anew replace stored ones of the same
     /// name, as an import of an earlier export has), the derived members, then `frames` (rows from
-    /// `forEachFrame`), `blinks` and `markers`.
+    /// `forEachFrame`), `expressions` (rows from `forEachExpression`), `blinks` and `markers`.
     static func write(_ content: StoredSessionExtension, to json: JSONWriter,
-                      forEachFrame: ((StoredFrameRow) throws -> Void) throws -> Void) throws {
+                      forEachFrame: ((StoredFrameRow) throws -> Void) throws -> Void,
+                      forEachExpression: ((StoredExpressionRow) throws -> Void) throws -> Void = { _ in }) throws {
         try json.beginObject()
         let derived = content.derivedMembers
         for (name, value) in content.stored?.jsonMembers ?? [] where !derived.contains(where: { $0.0 == name }) {
@@ -355,6 +359,7 @@ enum SessionExtensionCodec {
             try forEachFrame { try writeFrame($0, to: json) }
             try json.endArray()
         }
+        if content.hasExpressions { try writeExpressions(to: json, forEachExpression) }
         if !content.blinks.isEmpty { try writeBlinks(content.blinks, to: json) }
         if !content.markers.isEmpty { try writeMarkers(content.markers, to: json) }
         try json.endObject()
@@ -376,6 +381,23 @@ enum SessionExtensionCodec {
             try json.base64String(appearance)
         }
         try json.endObject()
+    }
+
+    /// `expressions`: one object per sample, its timestamp then the probabilities by name.
+    private static func writeExpressions(to json: JSONWriter,
+                                         _ forEach: ((StoredExpressionRow) throws -> Void) throws -> Void) throws {
+        try json.key(SessionExtension.Name.expressions)
+        try json.beginArray()
+        try forEach { row in
+            try json.element()
+            try json.beginObject()
+            try json.key("timestamp"); try json.number(row.timestamp)
+            for (index, name) in ExpressionTable.valueColumns.enumerated() {
+                try json.key(name); try json.number(row.probability(index))
+            }
+            try json.endObject()
+        }
+        try json.endArray()
     }
 
     /// An array member of objects, each written by `body` between its braces.
@@ -418,10 +440,11 @@ struct SessionExtensionElements {
     var frame: (FrameMeasurement) throws -> Void
     var blink: (BlinkEvent) throws -> Void
     var marker: (Marker) throws -> Void
+    var expression: (ExpressionSample) throws -> Void = { _ in }
 }
 
 extension SessionExtensionCodec {
-    /// Reads a `"gazerec"` object: `frames`, `blinks` and `markers` element by element into
+    /// Reads a `"gazerec"` object: `frames`, `expressions`, `blinks` and `markers` element by element into
     /// `elements` (flat memory), the other members into the returned extension.
     static func read(_ reader: JSONReader, into elements: SessionExtensionElements) throws -> SessionExtension {
         guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
@@ -436,6 +459,10 @@ extension SessionExtensionCodec {
                 switch key {
                 case SessionExtension.Name.frames where streamed.insert(key).inserted:
                     try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
+                case SessionExtension.Name.expressions where streamed.insert(key).inserted:
+                    try readArray(reader, of: "expression samples", element: "an expression object") {
+                        try elements.expression(try readExpression(reader))
+                    }
                 case SessionExtension.Name.blinks where streamed.insert(key).inserted:
                     try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
                 case SessionExtension.Name.markers where streamed.insert(key).inserted:
@@ -517,6 +544,28 @@ extension SessionExtensionCodec {
         } catch let error as FrameColumnError {
             throw reader.error(error.reason)
         }
+    }
+
+    private static let expressionKeys = KeyTable(["timestamp"] + ExpressionTable.valueColumns)
+
+    /// One expression object after its `{`: a timestamp and every probability, each 0…1.
+    private static func readExpression(_ reader: JSONReader) throws -> ExpressionSample {
+        var timestamp: Double?
+        var values = [Double?](repeating: nil, count: ExpressionTable.valueColumns.count)
+        try readMembers(reader, keys: expressionKeys) { index in
+            switch index {
+            case 0?: timestamp = try reader.readNumber()
+            case let column?:
+                let value = try reader.readNumber()
+                guard value >= 0 && value <= 1 else { throw reader.error("a probability must be 0…1, found \(value)") }
+                values[column - 1] = value
+            case nil: try reader.skipValue()
+            }
+        }
+        guard let timestamp, values.allSatisfy({ $0 != nil }) else {
+            throw reader.error("an expression sample needs timestamp and " + ExpressionTable.valueColumns.joined(separator: ", "))
+        }
+        return ExpressionSample(timestampSeconds: timestamp, probabilities: ExpressionProbabilities(values: values.map { $0! }))
     }
 
     private static let blinkKeys = KeyTable(["start", "end", "eyes", "kind", "minimumOpenness"])

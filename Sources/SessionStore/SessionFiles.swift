@@ -127,6 +127,7 @@ extension SessionDatabase {
                 try FrameTable.deleteAll(db)
                 try BlinkTable.deleteAll(db)
                 try MarkerTable.deleteAll(db)
+                try ExpressionTable.deleteAll(db)
                 try SessionTable.deleteAll(db)
                 return ids
             }

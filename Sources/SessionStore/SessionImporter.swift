@@ -343,6 +343,10 @@ final class SessionImporter {
                 }
                 try inserter.drain()
                 try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: seq.take(\.marker))
+            },
+            expression: { [db, inserter] sample in
+                try inserter.drain()
+                try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: seq.take(\.expression))
             })
         return try SessionExtensionCodec.read(reader, into: elements)
     }
@@ -353,6 +357,7 @@ final class SessionImporter {
         @exclusivity(unchecked) var frame = 0
         @exclusivity(unchecked) var blink = 0
         @exclusivity(unchecked) var marker = 0
+        @exclusivity(unchecked) var expression = 0
 
         /// The next number of a series, counted on.
         func take(_ series: ReferenceWritableKeyPath<StreamedSequence, Int>) -> Int {

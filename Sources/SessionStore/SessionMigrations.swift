@@ -10,6 +10,7 @@ enum SessionMigrations {
         migrator.registerMigration("v3: calibrations", migrate: createCalibrations)
         migrator.registerMigration("v4: per-frame eye appearance", migrate: addFrameAppearance)
         migrator.registerMigration("v5: event markers", migrate: createMarkers)
+        migrator.registerMigration("v6: per-frame expressions", migrate: createExpressions)
         return migrator
     }
 
@@ -160,6 +161,31 @@ enum SessionMigrations {
                 DELETE FROM frameSample WHERE sessionRowID = OLD.rowid;
                 DELETE FROM blinkEvent WHERE sessionRowID = OLD.rowid;
                 DELETE FROM marker WHERE sessionRowID = OLD.rowid;
+            END;
+            """)
+    }
+
+    /// Migration "v6: per-frame expressions".
+    private static func createExpressions(_ db: Database) throws {
+        // ExpressionSample: the seven probabilities (0…1) of a frame with a face, for recordings
+        // asked for expressions. Its own trigger deletes a session's rows with it, as
+        // sessionDeletesSamples does for the other sample tables (which carry no foreign key).
+        try db.execute(sql: """
+            CREATE TABLE expressionSample (
+                sessionRowID INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                timestamp REAL NOT NULL,
+                neutral REAL NOT NULL,
+                happy REAL NOT NULL,
+                surprise REAL NOT NULL,
+                sad REAL NOT NULL,
+                angry REAL NOT NULL,
+                disgust REAL NOT NULL,
+                fear REAL NOT NULL,
+                PRIMARY KEY (sessionRowID, seq)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER sessionDeletesExpressions BEFORE DELETE ON session BEGIN
+                DELETE FROM expressionSample WHERE sessionRowID = OLD.rowid;
             END;
             """)
     }

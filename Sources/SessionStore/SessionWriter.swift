@@ -9,11 +9,13 @@ public struct SampleBatchToAppend: Sendable {
     public var blendShapes: [String: [BlendShapeSample]] = [:]
     public var frames: [FrameMeasurement] = []
     public var blinks: [BlinkEvent] = []
+    /// The expression probabilities of frames with a face (a recording asked for them).
+    public var expressions: [ExpressionSample] = []
 
     public init() {}
 
     public var isEmpty: Bool {
-        gaze.isEmpty && frames.isEmpty && blinks.isEmpty && blendShapes.values.allSatisfy(\.isEmpty)
+        gaze.isEmpty && frames.isEmpty && blinks.isEmpty && expressions.isEmpty && blendShapes.values.allSatisfy(\.isEmpty)
     }
 }
 
@@ -65,6 +67,9 @@ public final class SessionWriter {
             }
             for event in batch.blinks {
                 try BlinkTable.insert(db, event, sessionRowID: sessionRowID, seq: take("blink"))
+            }
+            for sample in batch.expressions {
+                try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: take("expression"))
             }
         }
     }

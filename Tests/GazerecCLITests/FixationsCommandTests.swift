@@ -72,16 +72,17 @@ struct CSVExportTests {
         #expect(csv.status == 0)
         let lines = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let header = lines.first!.split(separator: ",").map(String.init)
-        #expect(header.prefix(12) == ["sessionID", "frame", "timestamp", "x", "y", "onScreen", "orientation", "trackingState",
-                                      "movement", "marker", "eyeBlink_L", "eyeBlink_R"])
-        #expect(header[12...14] == ["faceFound", "blink", "confidence"])
+        #expect(header.prefix(15) == ["sessionID", "appID", "frame", "timestampSeconds", "elapsedSeconds", "xPoints", "yPoints",
+                                      "onScreen", "orientation", "trackingState", "movement", "marker", "markerData",
+                                      "eyeBlink_L", "eyeBlink_R"])
+        #expect(header[15...18] == ["faceFound", "blink", "longClosure", "confidence"])
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count == 558)  // the union of the scan-path and blend-shape times
         #expect(rows.allSatisfy { $0.count == header.count })
         #expect(rows.allSatisfy { $0[0] == id })
         // An iOS session has no per-frame data (no frame index, face flag or blink flag) and no markers.
-        #expect(rows.allSatisfy { $0[1].isEmpty && $0[9].isEmpty && $0[12].isEmpty && $0[13].isEmpty })
-        let x = 3, time = 2, onScreen = 5, movement = 8
+        #expect(rows.allSatisfy { $0[2].isEmpty && $0[11].isEmpty && $0[12].isEmpty && $0[15].isEmpty && $0[16].isEmpty })
+        let x = 5, time = 3, onScreen = 7, movement = 10
         // The on-screen flag is on every gaze row, and only there.
         #expect(rows.allSatisfy { $0[x].isEmpty ? $0[onScreen].isEmpty : ["0", "1"].contains($0[onScreen]) })
         #expect(rows.filter { !$0[x].isEmpty }.count == 380)
@@ -96,8 +97,9 @@ struct CSVExportTests {
         #expect(csvX.allSatisfy { xByTime[$0.0] == $0.1 })
         // snake_case converts column names but not blend-shape names.
         let snake = try Binary.run(["export", "--format", "csv", "--snake-case", id], environment: environment)
-        #expect(snake.stdout.hasPrefix("session_id,frame,timestamp,x,y,on_screen,orientation,tracking_state,movement,marker,eyeBlink_L,eyeBlink_R,"
-                                       + "face_found,blink,confidence,openness_left"))
+        #expect(snake.stdout.hasPrefix("session_id,app_id,frame,timestamp_seconds,elapsed_seconds,x_points,y_points,on_screen,orientation,"
+                                       + "tracking_state,movement,marker,marker_data,eyeBlink_L,eyeBlink_R,"
+                                       + "face_found,blink,long_closure,confidence,openness_left"))
         // Several sessions: one long table, one header, each row with its session (stdout or --output).
         let second = folder.path("second.json")
         try (try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8))
@@ -136,7 +138,7 @@ struct CSVExportTests {
         let header = lines[0].split(separator: ",").map(String.init)
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let frame = header.firstIndex(of: "frame")!, face = header.firstIndex(of: "faceFound")!
-        let blink = header.firstIndex(of: "blink")!, time = header.firstIndex(of: "timestamp")!
+        let blink = header.firstIndex(of: "blink")!, time = header.firstIndex(of: "timestampSeconds")!
         let frameRows = rows.filter { !$0[frame].isEmpty }
         #expect(frameRows.map { Int($0[frame])! } == Array(0..<500))
         #expect(frameRows.allSatisfy { $0[face] == "1" || $0[face] == "0" })

@@ -55,7 +55,7 @@ struct MarkerCommandTests {
         let csv = try Binary.run(["export", id, "--format", "csv"], environment: environment).stdout
         let lines = csv.split(separator: "\n")
         let columns = lines[0].split(separator: ",").map(String.init)
-        let markerColumn = columns.firstIndex(of: "marker")!, timeColumn = columns.firstIndex(of: "timestamp")!
+        let markerColumn = columns.firstIndex(of: "marker")!, timeColumn = columns.firstIndex(of: "timestampSeconds")!
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             let time = Double(cells[timeColumn])!
@@ -66,7 +66,7 @@ struct MarkerCommandTests {
         // Attention per interval: the frames the CSV puts in it, gaze on the screen as its onScreen flags say,
         // the session's eye figures those recorded with it.
         let onScreenColumn = columns.firstIndex(of: "onScreen")!, frameColumn = columns.firstIndex(of: "frame")!
-        let xColumn = columns.firstIndex(of: "x")!, yColumn = columns.firstIndex(of: "y")!
+        let xColumn = columns.firstIndex(of: "xPoints")!, yColumn = columns.firstIndex(of: "yPoints")!
         var framesByLabel: [String: Int] = [:], onScreenByLabel: [String: Int] = [:]
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -185,6 +185,36 @@ struct MarkerCommandTests {
         #expect(missing.status == 64 && missing.stderr.contains("--markers-from \(folder.path("nothing")): No such file or directory"))
         let detachedStdin = try Binary.run(["start", "--input", clip, "--detach", "--markers-from", "-"], environment: environment)
         #expect(detachedStdin.status == 64 && detachedStdin.stderr.contains("a background recorder has none"))
+    }
+
+    @Test("mark --at: a time before the session began or after now is refused with the session's span; one inside it is stored",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func markTimeInsideTheSession() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let started = try Binary.run(["start", "--input", clip, "--calibration", "none", "--detach"], environment: environment)
+        try #require(started.status == 0, "\(started.stderr)")
+        let id = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? Binary.run(["stop"], environment: environment) }
+        let now = Date().timeIntervalSince1970
+        // Long ago, far ahead (milliseconds given for seconds), and an hour ahead: each refused, the span named.
+        for wrong in [1000, 99_999_999_999, now + 3600] {
+            let refused = try Binary.run(["mark", "late", "--at", String(wrong)], environment: environment)
+            #expect(refused.status == 64, "\(wrong): \(refused.stderr)")
+            #expect(refused.stderr.contains("lies outside session \(id), which began at ") && refused.stderr.contains(" UTC)"),
+                    "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stdout.isEmpty)
+        }
+        // A moment of the recording (just before the command runs) is stored at that time.
+        let inside = Date().timeIntervalSince1970
+        let kept = try Binary.run(["mark", "on-time", "--at", String(inside)], environment: environment)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try Binary.run(["stop"], environment: environment).status == 0)
+        let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
+        let markers = session["gazerec"]?["markers"]?.arrayValue ?? []
+        #expect(markers.count == 1 && markers.first?["label"] == .string("on-time") && markers.first?["timestamp"] == .number(inside))
     }
 
     @Test("start --save-video keeps every frame; reanalyze reproduces the live frames, gaze, blend shapes and blinks, and keeps the markers",

@@ -31,11 +31,12 @@ struct CaptureOptions: ParsableArguments {
     }
 
     /// The camera (newest frames first) or the video (every frame; at its own pace when `paced`).
-    /// `mirror`: turn the frames back left to right (a camera that reports its flip on is turned back anyway).
-    func request(paced: Bool, mirror: Bool) -> FrameSourceRequest {
+    /// `mirror`: turn the frames back left to right (a camera that reports its flip on is turned back
+    /// anyway); `rotation`: then turn them clockwise.
+    func request(paced: Bool, mirror: Bool, rotation: FrameRotation) -> FrameSourceRequest {
         .cameraOrFile(file: input, device: device, width: resolution?.width, height: resolution?.height,
                       framesPerSecond: fps.rawValue, controls: cameraControls,
-                      pacing: paced ? .ownPace : .asFastAsPossible, mirror: mirror)
+                      pacing: paced ? .ownPace : .asFastAsPossible, mirror: mirror, rotation: rotation)
     }
 }
 

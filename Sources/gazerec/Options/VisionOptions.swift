@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeCapture
 import GazeVision
 
 /// Options shared by the commands that run the vision pipeline.
@@ -20,6 +21,11 @@ struct VisionOptions: ParsableArguments {
                              + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
                              + "turned back without it."))
     var mirror = false
+
+    @Option(help: ArgumentHelp("Turn every frame clockwise by this many degrees before analysis (a camera mounted sideways or "
+                               + "upside down), after --mirror. A video's own rotation metadata is applied without it.",
+                               valueName: "degrees"))
+    var rotate: FrameRotation = .none
 
     func validate() throws {
         if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
@@ -48,3 +54,5 @@ struct VisionOptions: ParsableArguments {
         return FaceFinding(cnnModelPath: path, background: live)
     }
 }
+
+extension FrameRotation: ExpressibleByArgument {}

@@ -7,6 +7,7 @@ import GazeCore
 import GazeModel
 import GazeVision
 import JSONStream
+import Recorder
 import SessionStore
 
 extension AnalysisFormat: ExpressibleByArgument {}
@@ -51,17 +52,74 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var expressionOptions: ExpressionOptions
+
         @Flag(help: "No progress or summary on stderr.")
         var quiet = false
 
         func validate() throws {
             if events && landmarks { throw ValidationError("--landmarks applies to frame rows, not to --events.") }
+            if events && expressionOptions.expressions {
+                throw ValidationError("--expressions applies to frame rows, not to --events.")
+            }
             try vision.validate()
+        }
+
+        /// Writes every frame's row (or every blink's, with --events) and returns the eye figures: the
+        /// same a recording stores under "gazerec"."eyes", from the same frames and events.
+        private func write(_ source: FrameSource, through pipeline: FramePipeline, to writer: FeatureWriter,
+                           expressions stage: ExpressionStage?, progress: Progress) throws -> EyeStatistics {
+            var statistics = EyeStatistics()
+            // Frame rows wait while their closure is undecided, so their blink flag is the final word;
+            // their expression probabilities wait with them.
+            var flags = BlinkFlagResolver()
+            var expressions: [Int: ExpressionProbabilities] = [:]
+            var warnedNotUpright = false
+            func writeDecided(_ decided: [FrameFeatures]) throws {
+                for features in decided {
+                    try writer.write(features, expression: expressions.removeValue(forKey: features.frameIndex))
+                }
+            }
+            try pipeline.processAll(source) { features, event in
+                if !warnedNotUpright { warnedNotUpright = Self.warnNotUpright(pipeline.lastNotUpright, atSeconds: features.timestampSeconds) }
+                if events {
+                    if let event { try writer.write(event) }
+                } else {
+                    if let probabilities = try stage?.probabilities(features) { expressions[features.frameIndex] = probabilities }
+                    // Rows wait through a whole closure: without their frame's image, which no row needs.
+                    var row = features
+                    row.image = nil
+                    try writeDecided(flags.add(row, completed: event))
+                }
+                statistics.add(features.measurement)
+                if let event { statistics.add(event) }
+                progress.update(features.frameIndex + 1)
+            }
+            let last = pipeline.finish()
+            if let event = last {
+                if events { try writer.write(event) }
+                statistics.add(event)
+            }
+            if !events { try writeDecided(flags.finish(completed: last)) }
+            try writer.flush()
+            return statistics
+        }
+
+        /// Says once that frames of a face that is not upright are not tracked (with the turn that
+        /// would make it upright); returns whether it said so.
+        static func warnNotUpright(_ verdict: FaceUprightness?, atSeconds: Double) -> Bool {
+            guard let verdict, let text = verdict.warning(atSeconds: atSeconds) else { return false }
+            if Console.stderrIsTerminal { Console.write("\r\u{1B}[K") }
+            if case .turned(let degrees) = verdict { Console.note("warning: \(text) (--rotate \(degrees))") } else {
+                Console.note("warning: " + text)
+            }
+            return true
         }
 
         func run() throws {
             try vision.checkModelExists()
-            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror).open()
+            let expressionStage = try expressionOptions.checkedFiles().map { try ExpressionStage(files: $0) }
+            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror, rotation: vision.rotate).open()
             let video = opened.video!
             // With a second core, decoding runs ahead on it (losslessly) while the model loads and
             // frames are processed; on one core everything runs in line, in order.
@@ -79,32 +137,12 @@ extension Gazerec {
                 offset = created
             }
             let writer = FeatureWriter(format: format, includeLandmarks: landmarks, sink: FileByteSink.standardOutput(),
-                                       timeOffsetSeconds: offset)
+                                       timeOffsetSeconds: offset, includeExpressions: expressionStage != nil)
             if events { try writer.writeEventHeader() } else { try writer.writeFrameHeader() }
 
             let progress = Progress(total: video.frameCountHint, enabled: !quiet)
             let start = DispatchTime.now().uptimeNanoseconds
-            // The same figures a recording stores under "gazerec"."eyes", from the same frames and events.
-            var statistics = EyeStatistics()
-            // Frame rows wait while their closure is undecided, so their blink flag is the final word.
-            var flags = BlinkFlagResolver()
-            try pipeline.processAll(source) { features, event in
-                if events {
-                    if let event { try writer.write(event) }
-                } else {
-                    for decided in flags.add(features, completed: event) { try writer.write(decided) }
-                }
-                statistics.add(features.measurement)
-                if let event { statistics.add(event) }
-                progress.update(features.frameIndex + 1)
-            }
-            let last = pipeline.finish()
-            if let event = last {
-                if events { try writer.write(event) }
-                statistics.add(event)
-            }
-            if !events { for decided in flags.finish(completed: last) { try writer.write(decided) } }
-            try writer.flush()
+            let statistics = try write(source, through: pipeline, to: writer, expressions: expressionStage, progress: progress)
             progress.finish()
             guard !quiet else { return }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

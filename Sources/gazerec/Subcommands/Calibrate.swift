@@ -75,7 +75,7 @@ extension Gazerec {
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
             let model = try vision.loadModel()
-            let input = try capture.request(paced: !scripted, mirror: vision.mirror).open()
+            let input = try capture.request(paced: !scripted, mirror: vision.mirror, rotation: vision.rotate).open()
             let source = input.start()
             defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,

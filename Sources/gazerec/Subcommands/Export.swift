@@ -8,30 +8,37 @@ import SessionStore
 
 /// Export formats.
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
-    case json, csv
+    case json, csv, bids
 }
 
 extension Gazerec {
     /// `gazerec export`: sessions as EyeTracking JSON.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export sessions as EyeTracking JSON (stdout by default).",
+            abstract: "Export sessions as EyeTracking JSON (stdout by default), CSV, or into an Eye-Tracking-BIDS dataset.",
             discussion: """
                 One id gives one JSON object; several ids or --all give an array, or one file per \
                 session (<id>.json) with --output-dir. The same stored session always exports to \
                 the same bytes. gazerec's own data sits under the extra top-level key "gazerec" \
                 (left out with --no-extensions), which the iOS package ignores.
+                --format bids DIR ID... (or DIR --all) --subject LABEL --task LABEL adds each session as \
+                the next run of the subject (and --session-label) and task to the BIDS dataset in the \
+                folder DIR, created when missing; files already there stay as they were. \
+                --subject-from app-id takes each session's subject from its app id instead. Gaze on \
+                the screen needs the screen's size and distance: its calibration's, or \
+                --screen-size-mm and --distance-mm (docs/ExportFormat.md).
                 """)
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: "Session ids (case-insensitive).")
+        @Argument(help: "Session ids (case-insensitive); with --format bids, the dataset's folder first.")
         var ids: [String] = []
 
         @Flag(help: "Export every stored session.")
         var all = false
 
-        @Option(help: "json (EyeTracking format) or csv (one row per sample time, every series side by side).")
+        @Option(help: ArgumentHelp("json (EyeTracking format), csv (one row per sample time, every series side by side), "
+                                   + "or bids (Eye-Tracking-BIDS runs added to the dataset folder DIR)."))
         var format: ExportFormat = .json
 
         @Flag(help: "Write snake_case keys (Foundation's convertToSnakeCase); blend-shape names stay as they are.")
@@ -52,7 +59,12 @@ extension Gazerec {
         @Flag(help: "Leave out the \"gazerec\" extension object.")
         var noExtensions = false
 
+        @OptionGroup var bids: BIDSExportOptions
+
         func validate() throws {
+            if format == .bids { return }  // checked by exportBIDS, one line each
+            if bids.anyGiven { throw ValidationError("--subject, --subject-from, --session-label, --task, --screen-size-mm and "
+                                                     + "--distance-mm apply to --format bids only.") }
             if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
             if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
             if output != nil && outputDir != nil { throw ValidationError("Use either --output or --output-dir, not both.") }
@@ -66,6 +78,7 @@ extension Gazerec {
             var options = ExportOptions(
                 keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
             TemporaryFileCleanup.install()
+            if format == .bids { return try exportBIDS() }
             // From a lab server, the plain JSON export is the stored documents themselves.
             if StoreOptions.isServer(store.resolvedPath), format == .json, !snakeCase, !pretty, !noExtensions, !fixations {
                 return try ServerSnapshot.exportStored(address: store.resolvedPath, ids: all ? nil : ids,

@@ -83,7 +83,8 @@ extension Gazerec {
 
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
-    static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, to writer: JSONWriter) throws {
+    static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
+                      to writer: JSONWriter) throws {
         let header = summary.header
         try writer.beginObject()
         try writer.key("id"); try writer.string(header.id)
@@ -104,6 +105,7 @@ enum SummaryJSON {
         try writer.key("interrupted"); try writer.bool(summary.interrupted)
         try writer.key("deviceModel"); try writer.string(header.deviceInfo.model)
         if let attention { try writer.key("attention"); try writer.value(attention.jsonValue) }
+        if let expressions { try writer.key("expressions"); try writer.value(ExpressionText.json(expressions)) }
         try writer.endObject()
     }
 }

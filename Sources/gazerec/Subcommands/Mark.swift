@@ -24,7 +24,8 @@ extension Gazerec {
         @Argument(help: "The marker's label, e.g. 'stimulus-A'.")
         var label: String
 
-        @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now): from the session's begin until now.",
+                                   valueName: "seconds"))
         var at: Double?
 
         @Option(help: ArgumentHelp("Data kept with the marker: any JSON value of at most 64 KiB, e.g. '{\"trial\": 3}'.", valueName: "json"))
@@ -50,6 +51,9 @@ extension Gazerec {
             guard let recording = RecorderLock.running(databasePath: path),
                   recording.sessionID != RecorderInfo.unknownSession else {
                 throw NoRecording(databasePath: path)
+            }
+            if let at, let refusal = RecordingSpan(beginSeconds: recording.startedAt).refusal(of: at, sessionID: recording.sessionID) {
+                throw UsageError(message: "--at: \(refusal)")
             }
             let compact = try data.map { try JSONValue.parse(Array($0.utf8), name: "--data").compactText }
             let marker = Marker(timestampSeconds: at ?? SystemClock.unixTime(), label: label, dataJSON: compact)

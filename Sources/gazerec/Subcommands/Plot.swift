@@ -18,7 +18,9 @@ extension Gazerec {
                 duration and numbered in order. The heatmap is a Gaussian kernel density of gaze time \
                 (seconds per square degree, viridis, with its colour scale), σ = 1° of visual angle by \
                 default, at the session's points per degree (its calibration's screen size and distance, \
-                else 40). An --output ending in .png is rendered by rsvg-convert.
+                else 40). A session recorded with --expressions gets a band under the screen: what the \
+                face did along the time (the most probable expression, the smile shape, the markers). An \
+                --output ending in .png is rendered by rsvg-convert.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -102,6 +104,8 @@ extension Gazerec {
                 plot.legend.append("Heatmap: gaze time per square degree, Gaussian kernel σ = \(Formatting.fixed(sigma, 2))° "
                                    + "= \(Formatting.fixed(sigma * perDegree.value, 1)) points; degrees from \(perDegree.source)")
             }
+            plot.expressionBand = try Gazerec.expressionBand(database, summary.header, samples: samples,
+                                                          interval: !interval.labels.isEmpty)
             let svg = plot.svg(samples: points, fixations: found)
             let bytes = output.lowercased().hasSuffix(".png") ? [UInt8](try SVGRasterizer.png(svg)) : Array(svg.utf8)
             try SessionDatabase.writeAtomically(to: output) { sink in
@@ -110,6 +114,22 @@ extension Gazerec {
             Console.note("wrote \(output) (\(samples.count) samples, \(found.count) fixations)"
                          + (samples.isEmpty ? "; the session has no scan path (was it calibrated?)" : ""))
         }
+    }
+
+    /// What the face did over the plotted time (the session, or the interval the gaze samples span),
+    /// nil for a session without expressions.
+    static func expressionBand(_ database: SessionDatabase, _ header: SessionHeader, samples: [GazeSample], interval: Bool)
+        throws -> ExpressionBand? {
+        let expressions = try database.expressionSamples(id: header.id)
+        guard !expressions.isEmpty else { return nil }
+        let start = interval ? samples.first?.timestampSeconds ?? header.beginTimeSeconds : header.beginTimeSeconds
+        let end = interval ? samples.last?.timestampSeconds ?? start
+            : header.endTimeSeconds ?? expressions.last!.timestampSeconds
+        let inside = { (time: Double) in time >= start && time <= end }
+        return ExpressionBand(startSeconds: start, endSeconds: end,
+                              samples: expressions.filter { inside($0.timestampSeconds) },
+                              smile: try database.smile(id: header.id).filter { inside($0.timestampSeconds) },
+                              markers: try database.markers(id: header.id))
     }
 
     /// The MIME type of an image an SVG viewer can show, from its first bytes (not its name).

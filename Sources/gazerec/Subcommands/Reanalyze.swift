@@ -33,10 +33,15 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var expressionOptions: ExpressionOptions
+
         func validate() throws {
             try vision.validate()
             if vision.mirror {
                 throw ValidationError("--mirror: a saved video holds the frames as they were analysed, already turned back.")
+            }
+            if vision.rotate != .none {
+                throw ValidationError("--rotate: a saved video holds the frames as they were analysed, already turned upright.")
             }
         }
 
@@ -51,20 +56,24 @@ extension Gazerec {
                 throw StoreError.unknownSession(id: id, databasePath: store.resolvedPath)
             }
             try vision.checkModelExists()
+            let expressions = try expressionOptions.checkedFiles()
             let header = try database.summary(id: id).header
             let saved = header.gazerecExtension?.recorder?.savedVideo
             guard let path = video ?? saved?.path else { throw ReanalysisError.noVideo(sessionID: header.id) }
             let applied = try chosenCalibration(database, header)
-            let request = Reanalysis.Request(
+            var request = Reanalysis.Request(
                 sessionID: header.id, videoPath: path, modelPath: LandmarkModel.resolvePath(vision.model),
                 calibration: applied, smoothing: header.gazerecExtension?.smoothing ?? .none,
                 focalLengthPixels: vision.focalLength ?? header.gazerecExtension?.recorder?.focalLengthPixels
                     ?? applied?.focalLengthPixels,
                 faceFinding: try vision.faceFinding(live: false))
+            request.expressions = expressions
             let result = try Reanalysis.run(request, database: database)
             let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
             Console.note("session \(header.id): \(result.frames) frames re-analysed from \(path) (face in \(facePercent) %"
-                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))")
+                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))"
+                         + (result.framesNotInVideo > 0 ? "; \(result.framesNotInVideo) frames the video lacked (left out while "
+                            + "recording) are no longer in the session" : ""))
             Console.output(header.id + "\n")
         }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeAnalysis
 import GazeModel
 import JSONStream
 import SessionStore
@@ -8,7 +9,13 @@ extension Gazerec {
     /// `gazerec show ID`: a readable summary of one session.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.")
+            abstract: "Summarise one session: duration, samples, achieved rate, blend shapes, device.",
+            discussion: """
+                With markers, each marker's interval (until the next marker) gets its own figures: where \
+                the gaze was (the share of frames with a face and with gaze on the screen, the median gaze \
+                point), blinks, and what the face did (the share of frames each expression was the most probable in, for a \
+                session recorded with --expressions, and the mean smile shape).
+                """)
 
         @OptionGroup var store: StoreOptions
 
@@ -40,15 +47,47 @@ extension Gazerec {
             return text
         }
 
+        /// One line per marker interval (its attention figures), each followed by where the gaze was
+        /// (the median gaze point of its scan-path samples, with gaze) and what the face did in it.
+        static func intervalLines(_ attention: AttentionReport?, _ expressions: ExpressionReport?,
+                                  scanPath: [GazeSample] = []) -> [(String, String)] {
+            var lines: [(String, String)] = []
+            for (index, interval) in (attention?.intervals ?? []).enumerated() {
+                lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
+                let gaze = scanPath.filter { $0.timestampSeconds >= interval.start && $0.timestampSeconds < interval.end }
+                if !gaze.isEmpty {
+                    func median(_ values: [Double]) -> Double {
+                        let sorted = values.sorted()
+                        return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+                            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+                    }
+                    lines.append(("", "  gaze: median at (\(Formatting.fixed(median(gaze.map(\.x)), 0)), "
+                                  + "\(Formatting.fixed(median(gaze.map(\.y)), 0))) pt over \(gaze.count) samples"))
+                }
+                if let expressions, index < expressions.intervals.count {
+                    lines.append(("", "  face: " + ExpressionText.text(expressions.intervals[index].figures)))
+                }
+            }
+            return lines
+        }
+
+        /// The saved video's file, frames and the frames left out of it (a camera's frames the writer could not keep up with).
+        static func videoText(_ video: RecordingFacts.SavedVideo) -> String {
+            "\(video.path), \(video.frames) frames, "
+                + (video.droppedFrames == 0 ? "none left out"
+                    : "\(video.droppedFrames) left out (writing fell behind the camera; reanalysis skips them)")
+        }
+
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let attention = try database.attention(id: summary.header.id)
             let frames = try database.frameCount(id: summary.header.id).count
+            let expressions = try database.expressionReport(id: summary.header.id)
             if json {
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try SummaryJSON.write(summary, attention: attention, to: writer)
+                try SummaryJSON.write(summary, attention: attention, expressions: expressions, to: writer)
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)
@@ -79,14 +118,16 @@ extension Gazerec {
             lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
+            if let video = header.gazerecExtension?.recorder?.savedVideo { lines.append(("Saved video", Self.videoText(video))) }
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
             if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
             if let attention {
                 lines.append(("Attention", AttentionText.text(attention.session)))
-                for (index, interval) in attention.intervals.enumerated() {
-                    lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
-                }
             }
+            if let expressions { lines.append(("Expressions", ExpressionText.text(expressions.session))) }
+            let scanPath = attention?.intervals.isEmpty == false && summary.gazeSampleCount > 0
+                ? try database.scanPath(id: header.id).samples : []
+            lines += Self.intervalLines(attention, expressions, scanPath: scanPath)
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }

@@ -82,9 +82,21 @@ extension Gazerec {
         var preview = false
 
         @Option(help: ArgumentHelp("Read event markers while recording, one 'LABEL' (or 'LABEL<tab>JSON') a line, from "
-                                   + "this file (a named pipe, or a log followed as it grows) or '-' for stdin. Each is "
-                                   + "stamped when its line arrives, as 'gazerec mark' would.", valueName: "file"))
+                                   + "this file (a named pipe, or a log followed from its end as it grows) or '-' for "
+                                   + "stdin, each stamped when its line arrives, as 'gazerec mark' would; or take them "
+                                   + "from another program's LSL marker stream: 'lsl' (type='Markers') or "
+                                   + "'lsl:PREDICATE' (e.g. lsl:name='PsychoPyMarkers'), each at its LSL time.",
+                                   valueName: "file|lsl[:predicate]"))
         var markersFrom: String?
+
+        @Flag(help: ArgumentHelp("Publish the gaze (a sample per analysed frame, at its capture time) and every marker "
+                                 + "as Lab Streaming Layer streams gazerec-gaze and gazerec-markers, for LabRecorder "
+                                 + "(docs/Lab.md)."))
+        var lsl = false
+
+        @Option(help: ArgumentHelp("With --lsl, wait up to this long before recording for a client (LabRecorder) to "
+                                   + "subscribe to the gaze stream, so it receives every frame.", valueName: "seconds"))
+        var lslWait: Double?
 
         @Option(help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
                                    + "'gazerec reanalyze' can run a later pipeline over them: into this .mkv file, or, "
@@ -95,6 +107,8 @@ extension Gazerec {
         @OptionGroup var smoothingOptions: SmoothingOptions
 
         @OptionGroup var vision: VisionOptions
+
+        @OptionGroup var expressionOptions: ExpressionOptions
 
         @Option(help: .hidden)
         var notifyFd: Int32?
@@ -113,11 +127,15 @@ extension Gazerec {
                 throw ValidationError("--fps \(fps.rawValue) requests a camera's rate; a video given with --input plays at the "
                                       + "rate it was recorded at. Leave out --fps.")
             }
+            if lslWait != nil && !lsl { throw ValidationError("--lsl-wait waits for a client of the --lsl streams; add --lsl.") }
+            if let lslWait, !(lslWait > 0 && lslWait.isFinite) {
+                throw ValidationError("--lsl-wait must be a positive number of seconds.")
+            }
             if markersFrom == "-" && (detach || preview) {
                 throw ValidationError("--markers-from - reads this process's stdin; a \(detach ? "background recorder has none" : "--preview reads its keys there"). Give a named pipe (mkfifo) or a file instead.")
             }
-            if let markersFrom, markersFrom != "-", access(markersFrom, R_OK) != 0 {
-                throw ValidationError("--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, or '-' for stdin.")
+            if let markersFrom, markersFrom != "-", markerPredicate == nil, access(markersFrom, R_OK) != 0 {
+                throw ValidationError("--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, '-' for stdin, or lsl[:PREDICATE] for an LSL marker stream.")
             }
             if let saveVideo, !saveVideo.isEmpty {
                 guard saveVideo.lowercased().hasSuffix(".mkv") else {
@@ -148,13 +166,41 @@ extension Gazerec {
             return names
         }
 
+        /// The LSL predicate `--markers-from lsl[:PREDICATE]` gives, nil for a file or stdin.
+        var markerPredicate: String? { markersFrom.flatMap(LabStreamingRequest.markerPredicate(source:)) }
+
+        /// What `--lsl` and `--markers-from lsl` ask of LSL (liblsl loaded), nil when neither is given.
+        private func labStreamingRequest() throws -> LabStreamingRequest? {
+            guard lsl || markerPredicate != nil else { return nil }
+            var request = try LabStreamingRequest(publish: lsl, markerPredicate: markerPredicate)
+            request.clientWaitSeconds = lslWait ?? 0
+            request.warning = { Console.note("warning: " + $0) }
+            return request
+        }
+
         func run() throws {
+            // A missing runtime or model stops here, before a background recorder or a session starts.
+            let expressions = try expressionOptions.checkedFiles()
+            // Without liblsl, say so before anything starts (a background recorder too).
+            let labStreaming = try labStreamingRequest()
             if detach { return try runDetached() }
             if preview && !TerminalScreen.available {
                 throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
                                  + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
             }
-            let configuration = try recordingConfiguration()
+            var configuration = try recordingConfiguration()
+            if let expressions {
+                configuration.expressions = expressions
+                // What `show` reports beside them: the smile.
+                for name in [BlendShapeName.mouthSmileLeft, .mouthSmileRight] where !configuration.blendShapes.contains(name) {
+                    configuration.blendShapes.append(name)
+                }
+            }
+            configuration.labStreaming = labStreaming
+            if let lslWait {
+                Console.note("waiting up to \(lslWait == lslWait.rounded() ? String(Int(lslWait)) : String(lslWait)) s for an "
+                             + "LSL client (LabRecorder) to subscribe to gazerec-gaze")
+            }
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -177,7 +223,8 @@ extension Gazerec {
             let source = FrameSourceRequest.cameraOrFile(
                 file: input, device: device, width: resolution?.width, height: resolution?.height,
                 framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
-                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror)
+                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror,
+                rotation: vision.rotate)
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
                 ?? Size2D(argument: "1920x1080")!
@@ -190,7 +237,7 @@ extension Gazerec {
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
             configuration.videoDestination = saveVideo.map { videoDestination($0, databasePath: databasePath) }
-            if let markersFrom {
+            if let markersFrom, markerPredicate == nil {
                 configuration.markerInput = markersFrom == "-"
                     ? MarkerFeed.Input(name: "stdin", descriptor: dup(STDIN_FILENO))
                     : try MarkerFeed.Input.open(path: markersFrom)
@@ -222,9 +269,9 @@ extension Gazerec {
                 : nil
             let terminal = Console.stderrIsTerminal && notifyFd == nil && live == nil
             let streamer: LiveStream? = stream == nil ? nil : LiveStream()
-            var sampleHandler: ((FrameMeasurement, [(String, Double)], GazeSample?) -> Void)?
-            if let streamer { sampleHandler = { streamer.write($0, $1, $2) } }
-            if let live { sampleHandler = { frame, _, gaze in live.update(frame, gaze: gaze) } }
+            var sampleHandler: RecordingRun.FrameObserver?
+            if let streamer { sampleHandler = { streamer.write($0, $1, $2, expression: $3) } }
+            if let live { sampleHandler = { frame, _, gaze, _ in live.update(frame, gaze: gaze) } }
             live?.start()
             defer { live?.finish() }
             let result = try recording.run(locked: {

@@ -1,3 +1,4 @@
+import FaceExpression
 import GazeCalibration
 import GazeCapture
 import GazeModel
@@ -58,6 +59,8 @@ enum ErrorHints {
             return "See its controls in 'gazerec devices'."
         case is CalibrationDocumentError:
             return "Calibration files are written by 'gazerec calibrations export'; see docs/Calibration.md."
+        case ExpressionError.runtimeUnavailable, ExpressionError.modelUnavailable:
+            return "Or leave out --expressions to go on without expression probabilities."
         case VisionError.modelMissing:
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case LabServerError.noSchema, LabServerError.olderSchema:
@@ -68,6 +71,8 @@ enum ErrorHints {
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
         case RecorderError.alreadyRecording:
             return "Stop it with 'gazerec stop' (one recording at a time per database)."
+        case RecorderError.labStreamingUnavailable:
+            return "Or record without --lsl and --markers-from lsl."
         case ReanalysisError.noVideo:
             return "Record with the video kept: 'gazerec start --save-video'."
         default:

@@ -24,9 +24,13 @@ final class FeatureWriter {
     /// Added to every time written: 0 for seconds from the video's first frame, the recording's
     /// start in Unix seconds for Unix time.
     private let timeOffsetSeconds: Double
+    /// Whether frame rows end with the expression probabilities (`expressionColumns`).
+    private let includeExpressions: Bool
 
-    init(format: AnalysisFormat, includeLandmarks: Bool, sink: ByteSink, timeOffsetSeconds: Double = 0) {
+    init(format: AnalysisFormat, includeLandmarks: Bool, sink: ByteSink, timeOffsetSeconds: Double = 0,
+         includeExpressions: Bool = false) {
         self.format = format
+        self.includeExpressions = includeExpressions
         self.includeLandmarks = includeLandmarks
         self.timeOffsetSeconds = timeOffsetSeconds
         self.sink = sink
@@ -40,6 +44,10 @@ final class FeatureWriter {
         "pupilRightX", "pupilRightY", "pupilRightU", "pupilRightV",
         "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz",
     ]
+
+    /// The expression columns of frame rows with --expressions: each expression's probability, 0…1
+    /// (the names of the session CSV's expression columns).
+    static let expressionColumns = CSVSessionWriter.expressionColumnNames
 
     static let eventColumns = ["start", "end", "duration", "eyes", "kind", "minimumOpenness"]
 
@@ -58,6 +66,7 @@ final class FeatureWriter {
         if includeLandmarks {
             columns += (0..<FaceLandmarks.count).map { "x\($0)" } + (0..<FaceLandmarks.count).map { "y\($0)" }
         }
+        if includeExpressions { columns += Self.expressionColumns }
         try line(columns.joined(separator: ","))
     }
 
@@ -66,7 +75,8 @@ final class FeatureWriter {
         try line(Self.eventColumns.joined(separator: ","))
     }
 
-    func write(_ features: FrameFeatures) throws {
+    /// One frame's row; `expression` fills the expression columns (written when asked for, empty without a face).
+    func write(_ features: FrameFeatures, expression: ExpressionProbabilities? = nil) throws {
         let pose = features.headPose
         func pupil(_ eye: Eye) -> [Value] {
             guard let p = features.pupils[eye] else { return [.missing, .missing, .missing, .missing] }
@@ -91,6 +101,10 @@ final class FeatureWriter {
             values += (0..<FaceLandmarks.count).map { optional(points?[$0].x, 1) }
             values += (0..<FaceLandmarks.count).map { optional(points?[$0].y, 1) }
             columns += (0..<FaceLandmarks.count).map { "x\($0)" } + (0..<FaceLandmarks.count).map { "y\($0)" }
+        }
+        if includeExpressions {
+            values += (0..<Self.expressionColumns.count).map { optional(expression?.values[$0], 4) }
+            columns += Self.expressionColumns
         }
         try row(columns, values)
     }

@@ -15,7 +15,8 @@ final class LiveStream {
 
     init() { signal(SIGPIPE, SIG_IGN) }
 
-    func write(_ frame: FrameMeasurement, _ blendShapes: [(String, Double)], _ gaze: GazeSample?) {
+    func write(_ frame: FrameMeasurement, _ blendShapes: [(String, Double)], _ gaze: GazeSample?,
+               expression: ExpressionSample? = nil) {
         guard open else { return }
         let memory = MemoryByteSink()
         let json = JSONWriter(sink: memory)
@@ -33,6 +34,14 @@ final class LiveStream {
                 try json.key("blendShapes")
                 try json.beginObject()
                 for (name, value) in blendShapes { try json.key(name); try json.number(value) }
+                try json.endObject()
+            }
+            if let expression {
+                try json.key("expressions")
+                try json.beginObject()
+                for (name, value) in zip(ExpressionSample.valueNames, expression.probabilities.values) {
+                    try json.key(name); try json.number(value)
+                }
                 try json.endObject()
             }
             try json.endObject()

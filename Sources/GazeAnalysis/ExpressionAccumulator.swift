@@ -1,0 +1,135 @@
+import GazeModel
+
+/// What the face did over one span of a session (the whole session, or a marker's interval):
+/// how often each expression was the most probable, and how much the participant smiled.
+public struct ExpressionFigures: Sendable, Equatable {
+    /// Frames in the span with expression probabilities (frames with a face, in a recording
+    /// asked for expressions).
+    public var frames: Int
+    /// Per expression, in `ExpressionName.allCases` order, the share 0…1 of those frames in which
+    /// it was the most probable (`ExpressionProbabilities.dominant`); all 0 without frames.
+    public var dominantShares: [Double]
+    /// The mean of the smile shapes (`mouthSmile_L` and `mouthSmile_R`, 0…1) over the span's
+    /// samples of them; nil when the session has none there.
+    public var meanSmile: Double?
+
+    public init(frames: Int, dominantShares: [Double], meanSmile: Double?) {
+        precondition(dominantShares.count == ExpressionName.allCases.count)
+        self.frames = frames
+        self.dominantShares = dominantShares
+        self.meanSmile = meanSmile
+    }
+
+    /// The share of frames in which `name` was the most probable expression.
+    public func share(_ name: ExpressionName) -> Double {
+        dominantShares[ExpressionName.allCases.firstIndex(of: name)!]
+    }
+}
+
+/// A marker's interval and what the face did in it: from its marker until the next one's (the
+/// last until the session's end), as the attention figures' intervals.
+public struct IntervalExpressions: Sendable, Equatable {
+    public var label: String
+    /// Unix seconds.
+    public var start: Double
+    public var end: Double
+    public var figures: ExpressionFigures
+
+    public init(label: String, start: Double, end: Double, figures: ExpressionFigures) {
+        self.label = label
+        self.start = start
+        self.end = end
+        self.figures = figures
+    }
+}
+
+/// What the face did over a session and over each marker's interval.
+public struct ExpressionReport: Sendable, Equatable {
+    public var session: ExpressionFigures
+    public var intervals: [IntervalExpressions]
+
+    public init(session: ExpressionFigures, intervals: [IntervalExpressions]) {
+        self.session = session
+        self.intervals = intervals
+    }
+}
+
+/// Builds an `ExpressionReport` from a session's expression samples and smile-shape values, each
+/// fed in time order, in one pass and constant memory per interval.
+public struct ExpressionAccumulator: Sendable {
+    /// The counts of one span (the session, or an interval) so far.
+    private struct Span: Sendable {
+        var frames = 0
+        var dominant = [Int](repeating: 0, count: ExpressionName.allCases.count)
+        var smileSum = 0.0
+        var smiles = 0
+
+        var figures: ExpressionFigures {
+            ExpressionFigures(
+                frames: frames,
+                dominantShares: dominant.map { frames > 0 ? (Double($0) / Double(frames)).rounded(toDecimals: 4) : 0 },
+                meanSmile: smiles > 0 ? (smileSum / Double(smiles)).rounded(toDecimals: 4) : nil)
+        }
+    }
+
+    private let markers: [Marker]
+    private let starts: [Double]
+    private var session = Span()
+    private var intervals: [Span]
+    private var lastTime: Double?
+
+    /// `markers` in any order (equal times keep their order).
+    public init(markers: [Marker]) {
+        self.markers = markers.enumerated()
+            .sorted { ($0.element.timestampSeconds, $0.offset) < ($1.element.timestampSeconds, $1.offset) }
+            .map(\.element)
+        starts = self.markers.map(\.timestampSeconds)
+        intervals = Array(repeating: Span(), count: markers.count)
+    }
+
+    /// The interval holding `time`: the last marker at or before it (nil before the first).
+    private func interval(at time: Double) -> Int? {
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= time { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// One frame's expression probabilities.
+    public mutating func add(_ sample: ExpressionSample) {
+        let dominant = ExpressionName.allCases.firstIndex(of: sample.probabilities.dominant)!
+        session.frames += 1
+        session.dominant[dominant] += 1
+        if let index = interval(at: sample.timestampSeconds) {
+            intervals[index].frames += 1
+            intervals[index].dominant[dominant] += 1
+        }
+        lastTime = Swift.max(lastTime ?? sample.timestampSeconds, sample.timestampSeconds)
+    }
+
+    /// One value 0…1 of a smile shape (`mouthSmile_L` or `mouthSmile_R`) at `timestampSeconds`.
+    public mutating func addSmile(_ value: Double, timestampSeconds: Double) {
+        session.smileSum += value
+        session.smiles += 1
+        if let index = interval(at: timestampSeconds) {
+            intervals[index].smileSum += value
+            intervals[index].smiles += 1
+        }
+        lastTime = Swift.max(lastTime ?? timestampSeconds, timestampSeconds)
+    }
+
+    /// The figures; nil without expression samples or smile values. `endSeconds` ends the last
+    /// interval (default: the last sample's time).
+    public func report(endSeconds: Double? = nil) -> ExpressionReport? {
+        guard session.frames > 0 || session.smiles > 0 else { return nil }
+        let end = endSeconds ?? lastTime ?? 0
+        let spans = markers.indices.map { index in
+            IntervalExpressions(label: markers[index].label, start: starts[index],
+                                end: index + 1 < starts.count ? starts[index + 1] : Swift.max(end, starts[index]),
+                                figures: intervals[index].figures)
+        }
+        return ExpressionReport(session: session.figures, intervals: spans)
+    }
+}

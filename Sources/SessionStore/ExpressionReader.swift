@@ -1,0 +1,52 @@
+import Foundation
+import GazeAnalysis
+import GazeModel
+import GRDB
+
+extension SessionDatabase {
+    /// What the face did over a session and each marker's interval (expressions and smile), nil
+    /// when it has neither expression samples nor smile shapes.
+    public func expressionReport(id: String) throws -> ExpressionReport? {
+        try read("read the expressions of session \(id)") { db in
+            try ExpressionReader.report(db, sessionRowID: try sessionRowID(db, id: id))
+        }
+    }
+}
+
+/// A session's expression figures from its stored expression samples, smile shapes and markers.
+enum ExpressionReader {
+    /// The blend shapes whose mean is the smile.
+    static let smileShapes = ["mouthSmile_L", "mouthSmile_R"]
+
+    /// The figures, in one pass over each series (a row at a time); nil without data or session.
+    static func report(_ db: Database, sessionRowID: Int64) throws -> ExpressionReport? {
+        guard let session = try SessionTable.screenAndEnd(db, rowid: sessionRowID) else { return nil }
+        var accumulator = ExpressionAccumulator(markers: try MarkerTable.markers(db, sessionRowID: sessionRowID))
+        try ExpressionTable.forEachSample(db, sessionRowID: sessionRowID) { accumulator.add($0) }
+        for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
+            let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
+            while let row = try rows.next() { accumulator.addSmile(row[1], timestampSeconds: row[0]) }
+        }
+        return accumulator.report(endSeconds: session.end)
+    }
+}
+
+extension SessionDatabase {
+    /// A session's smile at each frame time that has one: the mean of its `mouthSmile_L` and
+    /// `mouthSmile_R` values there (the one there is, when only one is recorded), in time order.
+    public func smile(id: String) throws -> [(timestampSeconds: Double, value: Double)] {
+        try read("read the smile of session \(id)") { db in
+            var values: [Double: (sum: Double, count: Int)] = [:]
+            for series in try BlendShapeTable.series(db, sessionRowID: try sessionRowID(db, id: id))
+            where ExpressionReader.smileShapes.contains(series.name) {
+                let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
+                while let row = try rows.next() {
+                    let time: Double = row[0], value: Double = row[1]
+                    values[time, default: (0, 0)].sum += value
+                    values[time, default: (0, 0)].count += 1
+                }
+            }
+            return values.keys.sorted().map { ($0, values[$0]!.sum / Double(values[$0]!.count)) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GazeModel
+import GRDB
+import GRDBSQLite
+
+/// The `expressionSample` table: a recording's expression probabilities, one row per frame with
+/// a face that went through the expression model (migration v6).
+///
+/// The only code that writes SQL for this table. The columns after `timestamp` are
+/// `ExpressionSample.valueNames` (neutral, happy, surprise, sad, angry, disgust, fear), each a
+/// probability 0…1, in table, JSON, CSV and stream order.
+enum ExpressionTable {
+    /// The table's columns.
+    enum Columns: String, ColumnExpression {
+        case sessionRowID, seq, timestamp
+    }
+
+    /// The probability columns, in order.
+    static let valueColumns = ExpressionSample.valueNames
+
+    private static let insertSQL = "INSERT INTO expressionSample (sessionRowID, seq, timestamp, "
+        + valueColumns.joined(separator: ", ") + ") VALUES (?, ?, ?" + String(repeating: ", ?", count: valueColumns.count) + ")"
+
+    /// The columns a stored sample is read from: timestamp, then the probabilities.
+    private static let selection = "timestamp, " + valueColumns.joined(separator: ", ")
+
+    /// The ordered selection of a session's samples, parameter 1 its session row id.
+    static let orderedSelectSQL = "SELECT \(selection) FROM expressionSample WHERE sessionRowID = ? ORDER BY seq"
+
+    static func insert(_ db: Database, _ sample: ExpressionSample, sessionRowID: Int64, seq: Int) throws {
+        let values: [(any DatabaseValueConvertible)?] = [sessionRowID, seq, sample.timestampSeconds]
+            + sample.probabilities.values
+        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
+    }
+
+    /// A prepared statement of a session's samples in order, bound to nothing (parameter 1: the
+    /// session row id); its columns are those of `StoredExpressionRow`.
+    static func makeOrderedStatement(_ db: Database) throws -> Statement {
+        try db.makeStatement(sql: orderedSelectSQL)
+    }
+
+    /// Calls `body` with each of a session's samples, in order.
+    static func forEachSample(_ db: Database, sessionRowID: Int64, _ body: (ExpressionSample) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: orderedSelectSQL, arguments: [sessionRowID])
+        while let row = try rows.next() {
+            try body(ExpressionSample(timestampSeconds: row[0],
+                                      probabilities: ExpressionProbabilities(values: (1...valueColumns.count).map { row[$0] })))
+        }
+    }
+
+    /// Number of a session's samples.
+    static func count(_ db: Database, sessionRowID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM expressionSample WHERE sessionRowID = ?", arguments: [sessionRowID]) ?? 0
+    }
+
+    /// Whether any of these sessions has a sample.
+    static func any(_ db: Database, sessionRowIDs: [Int64]) throws -> Bool {
+        try sessionRowIDs.contains { rowid in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expressionSample WHERE sessionRowID = ?)",
+                              arguments: [rowid]) ?? false
+        }
+    }
+
+    /// Deletes every sample of every session.
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM expressionSample")
+    }
+
+    /// Replaces a session's samples by those of a session in the attached database `source`.
+    static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
+        let columns = "seq, " + selection
+        try db.execute(sql: "DELETE FROM main.expressionSample WHERE sessionRowID = ?", arguments: [sessionRowID])
+        try db.execute(sql: """
+            INSERT INTO main.expressionSample (sessionRowID, \(columns))
+            SELECT ?, \(columns) FROM source.expressionSample WHERE sessionRowID = ?
+            """, arguments: [sessionRowID, sourceRowID])
+    }
+}
+
+/// One row of `ExpressionTable.makeOrderedStatement`, read in place from the stepped statement.
+struct StoredExpressionRow {
+    let handle: SQLiteStatement
+
+    var timestamp: Double { sqlite3_column_double(handle, 0) }
+    /// The probability of the expression at `index` of `ExpressionTable.valueColumns`.
+    func probability(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(1 + index)) }
+}
+
+extension SessionDatabase {
+    /// A session's expression samples, in order.
+    public func expressionSamples(id: String) throws -> [ExpressionSample] {
+        try read("read the expressions of session \(id)") { db in
+            var samples: [ExpressionSample] = []
+            try ExpressionTable.forEachSample(db, sessionRowID: try sessionRowID(db, id: id)) { samples.append($0) }
+            return samples
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import JSONStream
+import Testing
+import TestSupport
+
+/// The BIDS validator and pybids that Scripts/setup-bids.sh installs in .build-bids/venv.
+enum BIDSCheckTools {
+    static let bin = Fixtures.repositoryRoot.appendingPathComponent(".build-bids/venv/bin")
+    static var validator: String { bin.appendingPathComponent("bids-validator-deno").path }
+    static var python: String { bin.appendingPathComponent("python").path }
+    static let model = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+
+    static var ready: Bool {
+        Fixtures.available && FileManager.default.fileExists(atPath: model)
+            && FileManager.default.isExecutableFile(atPath: validator) && FileManager.default.isExecutableFile(atPath: python)
+    }
+
+    static let reason: Comment = """
+        needs ../shared/fixtures, the dlib model, and the BIDS validator and pybids in .build-bids/venv \
+        (Scripts/setup-bids.sh installs them; it said why it could not)
+        """
+
+    /// What the schema validator reports, every row of every table checked: each error (code at
+    /// location), and the warnings not about what only the researcher can add (docs/Lab.md, step 4).
+    static func validationIssues(_ root: String) throws -> [String] {
+        let result = try Binary.runProcess(validator, ["--format", "json", "--max-rows", "-1", root],
+                                           environment: ["NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"])
+        let issues = try JSONValue.parse(Array(result.stdoutData), name: "validator output")["issues"]?["issues"]?.arrayValue
+        guard let issues else { return ["no issue list in the validator's output: \(result.stderr)"] }
+        return issues.compactMap { issue in
+            func text(_ key: String) -> String { if case .string(let value)? = issue[key] { return value }; return "" }
+            let code = text("code") + (text("subCode").isEmpty ? "" : "/" + text("subCode"))
+            if issue["severity"] == .string("warning") && researcherWarnings.contains(code) { return nil }
+            return "\(text("severity")) \(code) at \(text("location"))"
+        }
+    }
+
+    /// The validator's warnings about what the researcher adds: authors, licence, README, the task's description, the institution.
+    static let researcherWarnings: Set<String> = [
+        "JSON_KEY_RECOMMENDED/HEDVersion", "JSON_KEY_RECOMMENDED/License", "JSON_KEY_RECOMMENDED/SourceDatasets",
+        "NO_AUTHORS/Authors", "TOO_FEW_AUTHORS", "README_FILE_MISSING", "SIDECAR_KEY_RECOMMENDED/CogAtlasID",
+        "SIDECAR_KEY_RECOMMENDED/CogPOID", "SIDECAR_KEY_RECOMMENDED/InstitutionAddress", "SIDECAR_KEY_RECOMMENDED/InstitutionName",
+        "SIDECAR_KEY_RECOMMENDED/InstitutionalDepartmentName", "SIDECAR_KEY_RECOMMENDED/Instructions",
+        "SIDECAR_KEY_RECOMMENDED/TaskDescription",
+    ]
+
+    /// pybids indexes the dataset (its own validation on) and pandas reads each physio file by the
+    /// columns its sidecar names, as a researcher's script does: per file its entities, the eye,
+    /// the row count, the first and last rows; and the onsets of the fixations in the physioevents.
+    static let reader = """
+        import json, sys
+        import pandas as pd
+        from bids import BIDSLayout
+        layout = BIDSLayout(sys.argv[1], validate=True)
+        found = []
+        def read(f):
+            return pd.read_csv(f.path, sep="\\t", header=None, names=f.get_metadata()["Columns"], na_values="n/a",
+                               keep_default_na=False, compression="gzip")
+        def row(table, i):
+            return [None if pd.isna(v) else (v.item() if hasattr(v, "item") else v) for v in table.iloc[i]]
+        for f in layout.get(suffix="physio", extension=".tsv.gz"):
+            meta, entities, table = f.get_metadata(), f.get_entities(), read(f)
+            found.append({"subject": entities["subject"], "run": entities["run"], "recording": entities["recording"],
+                          "eye": meta["RecordedEye"], "rows": len(table), "columns": list(table.columns),
+                          "first": row(table, 0), "last": row(table, -1)})
+        fixations = {}
+        for f in layout.get(suffix="physioevents", extension=".tsv.gz"):
+            table = read(f)
+            fixations[f.get_entities()["subject"]] = int((table["trial_type"] == "fixation").sum())
+        print(json.dumps({"physio": found, "fixations": fixations}))
+        """
+}
+
+/// `gazerec export --format bids`: a recorded and an imported session into a dataset that tools
+/// nobody here wrote accept and read back, re-exports that add runs, and the refusals.
+@Suite("gazerec export --format bids")
+struct BIDSExportCommandTests {
+    static let iosID = "3BE54760-F1E8-4799-A3CB-78806270E72A"
+    /// The iPad 7th generation's display (10.2 in, 834 × 1194 points) seen from 40 cm.
+    static let iPadScreen = ["--screen-size-mm", "155x217", "--distance-mm", "400"]
+
+    /// Every regular file under `root`, relative path → bytes.
+    static func files(_ root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "\(root)/\(relative)", isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            files[relative] = try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(relative)"))
+        }
+        return files
+    }
+
+    static func number(_ value: JSONValue?) -> Double? { if case .number(let n)? = value { return n }; return nil }
+
+    @Test("a recorded and an imported session: the validator finds no error, pybids reads back the samples, a re-export adds run 2",
+          .enabled(if: BIDSCheckTools.ready, BIDSCheckTools.reason))
+    func recordedAndImported() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Given a session recorded from a clip (never calibrated: the eyes only), with two markers, and the iOS export
+        let recorded = try Binary.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--as-fast-as-possible",
+                                       "--calibration", "none", "--app-id", "reading-study 01", "--markers-from", "-"],
+                                      environment: ["GAZEREC_DATABASE": work.database],
+                                      stdin: Data("trial 1\ntrial 2\t{\"n\":2}\n".utf8))
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let session = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        let root = work.folder.path("dataset")
+
+        // When both are exported, the recorded one's subject from its app id
+        let first = try work.run(["export", "--format", "bids", root, session, "--subject-from", "app-id", "--task", "reading"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let ios = try work.run(["export", "--format", "bids", root, "3be54760", "--subject", "02", "--task", "reading"]
+                               + Self.iPadScreen)
+        #expect(ios.status == 0, "\(ios.stderr)")
+        // Then stdout lists the files written, and the validator finds no error in the dataset (and warns only
+        // about what the researcher adds)
+        let firstFiles = first.stdout.split(separator: "\n").map(String.init)
+        #expect(firstFiles.contains("sub-readingstudy01/beh/sub-readingstudy01_task-reading_run-1_recording-eye1_physio.tsv.gz"))
+        #expect(ios.stdout.split(separator: "\n").contains("sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.tsv.gz"))
+        // (the iPad's sidecar names the system that recorded it, not gazerec)
+        let iosSidecar = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath:
+            "\(root)/sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.json"))))
+        #expect(iosSidecar["SoftwareVersions"] == .string("iOS 13.5.1") && iosSidecar["Manufacturer"] == nil)
+        #expect(iosSidecar["ScreenSize"] == .array([.number(0.155), .number(0.217)]) && iosSidecar["ScreenDistance"] == .number(0.4))
+        let issues = try BIDSCheckTools.validationIssues(root)
+        #expect(issues.isEmpty, "\(issues.joined(separator: "\n"))")
+
+        // and pybids finds the recordings, whose counts and first and last values are the sessions' export's
+        let read = try Binary.runProcess(BIDSCheckTools.python, ["-c", BIDSCheckTools.reader, root])
+        try #require(read.status == 0, "\(read.stderr)")
+        let found = try JSONValue.parse(Array(read.stdoutData))
+        let physio = found["physio"]?.arrayValue ?? []
+        #expect(physio.map { $0["eye"] } == [.string("cyclopean"), .string("left"), .string("right")])
+        try Self.expectFramesRoundTrip(physio.filter { $0["subject"] == .string("readingstudy01") }, work: work, session: session)
+        try Self.expectGazeRoundTrip(physio.first { $0["subject"] == .string("02") }, work: work)
+        // The fixations are those of 'gazerec fixations' with the same screen
+        let fixations = try work.run(["fixations", Self.iosID, "--format", "json"] + Self.iPadScreen)
+        #expect(found["fixations"]?["02"] == .number(Double(try JSONValue.parse(Array(fixations.stdoutData)).arrayValue?.count ?? -1)))
+
+        // When the recorded session is exported again as the same subject and task
+        let before = try Self.files(root)
+        let again = try work.run(["export", "--format", "bids", root, session, "--subject", "readingstudy01", "--task", "reading"])
+        #expect(again.status == 0, "\(again.stderr)")
+        // Then it is run 2, and every file already there is unchanged but the subject's scans.tsv, which gained rows
+        let added = again.stdout.split(separator: "\n").map(String.init)
+        #expect(!added.isEmpty && added.allSatisfy { $0.contains("_run-2_") } && Set(added).isDisjoint(with: before.keys))
+        let after = try Self.files(root)
+        let scans = "sub-readingstudy01/sub-readingstudy01_scans.tsv"
+        for (name, bytes) in before where name != scans { #expect(after[name] == bytes, "\(name) changed") }
+        #expect(after[scans].map { $0.starts(with: before[scans]!) } == true)
+        #expect(Set(after.keys) == Set(before.keys).union(added))
+        #expect(try BIDSCheckTools.validationIssues(root).isEmpty)
+    }
+
+    /// The eyes' files: one row per stored frame, first and last rows the frames' per-eye values.
+    static func expectFramesRoundTrip(_ files: [JSONValue], work: Workspace, session: String) throws {
+        let exported = try JSONValue.parse(Array(try work.run(["export", session]).stdoutData))
+        let frames = try #require(exported["gazerec"]?["frames"]?.arrayValue)
+        let begin = try #require(number(exported["beginTime"]))
+        #expect(files.map { $0["eye"] } == [.string("left"), .string("right")])
+        for file in files {
+            let eye = file["eye"] == .string("left") ? "Left" : "Right"
+            #expect(file["rows"] == .number(Double(frames.count)))
+            for (row, frame) in [(file["first"], frames.first!), (file["last"], frames.last!)] {
+                let cells = try #require(row?.arrayValue)
+                let time = try #require(number(cells.first)), stamp = try #require(number(frame["timestamp"]))
+                #expect(abs(time - (stamp - begin)) <= 0.6e-6)
+                let expected = ["pupil\(eye)U", "pupil\(eye)V", "openness\(eye)"].map { frame[$0] ?? .null }
+                #expect(Array(cells[1...3]) == expected, "\(eye): \(cells) against \(frame)")
+            }
+        }
+    }
+
+    /// The gaze file: one row per scan-path sample, first and last rows the samples' times and positions.
+    static func expectGazeRoundTrip(_ file: JSONValue?, work: Workspace) throws {
+        let exported = try JSONValue.parse(Array(try work.run(["export", iosID]).stdoutData))
+        let samples = try #require(exported["scanPath"]?.arrayValue)
+        let begin = try #require(number(exported["beginTime"]))
+        #expect(file?["rows"] == .number(Double(samples.count)))
+        for (row, sample) in [(file?["first"], samples.first!), (file?["last"], samples.last!)] {
+            let cells = try #require(row?.arrayValue)
+            #expect(abs(try #require(number(cells.first)) - (try #require(number(sample["timestamp"])) - begin)) <= 0.6e-6)
+            #expect(Array(cells[1...2]) == [sample["x"] ?? .null, sample["y"] ?? .null])
+        }
+    }
+
+    @Test("refusals: a bad label, no task, no subject, a file as the folder, gaze without the screen's size; one line each, nothing written",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func refusals() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        // and a copy of it whose app id has no letter or digit to make a subject label of
+        let punctuation = work.folder.path("punctuation.json")
+        let text = try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8)
+            .replacingOccurrences(of: "\"ios-eye-tracking-example\"", with: "\"- -\"")
+            .replacingOccurrences(of: Self.iosID, with: "0A1B2C3D-0000-4000-8000-000000000001")
+        try text.write(toFile: punctuation, atomically: true, encoding: .utf8)
+        #expect(try work.run(["import", punctuation]).status == 0)
+        let root = work.folder.path("dataset")
+        let file = work.folder.path("file.txt")
+        try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: file))
+        let id = Self.iosID
+        let cases: [([String], String)] = [
+            ([root, id, "--subject", "sub-01", "--task", "reading"] + Self.iPadScreen, "invalid BIDS subject label 'sub-01'"),
+            ([root, id, "--subject", "01", "--task", "read ing"] + Self.iPadScreen, "invalid BIDS task label 'read ing'"),
+            ([root, id, "--subject", "01", "--session-label", "a_b", "--task", "x"] + Self.iPadScreen, "(--session-label)"),
+            ([root, id, "--subject", "01"] + Self.iPadScreen, "no BIDS task given: give it with --task LABEL"),
+            ([root, id, "--task", "reading"] + Self.iPadScreen, "no BIDS subject given"),
+            ([root, id, "--subject", "01", "--subject-from", "app-id", "--task", "reading"], "given together"),
+            ([root, "--subject", "01", "--task", "reading"], "no session named after the dataset folder"),
+            ([file, id, "--subject", "01", "--task", "reading"] + Self.iPadScreen, "it is a file, not a folder"),
+            ([root, id, "--subject", "01", "--task", "reading", "--pretty"] + Self.iPadScreen, "apply to JSON and CSV"),
+            ([root, id, "--subject", "01", "--task", "reading", "--distance-mm", "400"], "go together"),
+            // The iPad's gaze, on a screen whose size and distance nobody gave
+            ([root, id, "--subject", "01", "--task", "reading"], "--screen-size-mm WxH and --distance-mm MM; nothing was written"),
+            // Two sessions, the second's app id without a letter or digit: the first is not written either
+            ([root, id, "0a1b2c3d", "--subject-from", "app-id", "--task", "reading"] + Self.iPadScreen,
+             "has the app id '- -', which holds no ASCII letter or digit"),
+        ]
+        for (arguments, message) in cases {
+            let result = try work.run(["export", "--format", "bids"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+        }
+        let json = try work.run(["export", id, "--task", "reading"])
+        #expect(json.status == 64 && json.stderr.contains("apply to --format bids only"), "\(json.stderr)")
+        let unknown = try work.run(["export", "--format", "bids", root, "00000000", "--subject", "01", "--task", "reading"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("gazerec list"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder\n")
+    }
+}
