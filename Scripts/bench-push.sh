@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-3600}"
-eval "$(Scripts/setup-postgres.sh)"
+postgres_environment="$(Scripts/setup-postgres.sh)"
+eval "$postgres_environment"
 swift build -c release --product gazerec >&2
 gazerec="$(swift build -c release --show-bin-path)/gazerec"
 work="$(mktemp -d)"

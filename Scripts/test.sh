@@ -15,5 +15,7 @@ Scripts/setup-expressions.sh
 Scripts/setup-lsl.sh          # liblsl and pylsl (the LSL tests skip with a reason without them)
 swift build --build-tests
 # A private PostgreSQL server for the lab-server tests (a real one, on 127.0.0.1).
-eval "$(Scripts/setup-postgres.sh)"
+# An assignment, not eval "$(…)": a failed set-up must stop the run, not let its tests skip.
+postgres_environment="$(Scripts/setup-postgres.sh)"
+eval "$postgres_environment"
 swift test --skip-build
