@@ -158,7 +158,7 @@ public struct CalibrationFitter: Sendable {
                 penalties: [Double] = [1e-7, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3],
                 appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1],
                 featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial], maximumSamplesPerTarget: Int = 20,
-                preferredSet: GazeFeatureSet? = .patches, preferenceMargin: Double = 0.25,
+                preferredSet: GazeFeatureSet? = .patches, preferenceMargin: Double = 0.5,
                 eyeClosure: EyeClosureJudge = EyeClosureJudge()) {
         precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty && !appearancePenalties.isEmpty)
         precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1 && (0..<1).contains(preferenceMargin))

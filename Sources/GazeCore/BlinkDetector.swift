@@ -8,7 +8,8 @@ import GazeModel
 /// blinks are. A closure begins when the aperture drops below `enterAperture` — and, right after
 /// a closure, `rearmDrop` below the highest aperture since, so an eye that reopens only partly
 /// (looking down) starts no new closure — and ends when it has recovered `recovery` of its drop:
-/// at `minimum + recovery × (1 − minimum)`. A dip that deep and that quick is a blink whatever the
+/// at `minimum + recovery × (level − minimum)`, the level being 1 or, right after a closure or a
+/// narrowed gaze, the highest aperture since (if lower). A dip that deep and that quick is a blink whatever the
 /// eye's size: a small eye whose lids never meet in the landmarks still halves its drop and
 /// recovers. Closures shorter than `minimumDuration` are noise. Whether a closure is a blink or a
 /// `longClosure` depends on how long the eye stays nearly shut — within `closedDepth` of the
@@ -18,6 +19,15 @@ import GazeModel
 /// look down: shallow and slow), and no event is reported. A frame without a face ends
 /// nothing: the closure continues across the gap, unless the gap exceeds `maximumGap`, which
 /// discards it. The eyes an event names are those whose own aperture fell below `eyeClosedAperture`.
+///
+/// Looking down lowers the lids as far as a closure does, and holds. So, when the frames say
+/// whether the irises show along the eyes' slits (`eyesVisible`, from `EyeSlitContrast`), a
+/// closure whose eyes have stayed nearly shut (within `closedDepth` of the drop) longer than
+/// `maximumBlinkDuration` while the irises showed in at least half of its frames is a narrowed
+/// gaze, not a closure: it ends there with no event, and its aperture becomes the level the next
+/// closure is measured from (a blink while looking down still dips `rearmDrop` below it, and has
+/// recovered at `recovery` of its drop back to it). A blink is judged by time and depth alone,
+/// whatever the slits show, so the slits cost no blink.
 public struct BlinkDetector: Sendable {
     public var enterAperture: Double
     public var recovery: Double
@@ -30,6 +40,10 @@ public struct BlinkDetector: Sendable {
     public var closedDepth: Double
     /// The aperture a long closure must fall below (a blink need not: it is quick).
     public var longClosureAperture: Double
+    /// How far below the level it started from a closure must go to be an event.
+    public var minimumDrop: Double
+    /// How far back the level a closure starts from is taken (the highest aperture in that time).
+    public var levelSeconds: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -38,11 +52,19 @@ public struct BlinkDetector: Sendable {
     private var minimumEyeAperture: [Eye: Double] = [.left: 1, .right: 1]
     private var minimumOpenness = 1.0
     private var peakSinceClosure = 1.0
+    /// The aperture this closure's recovery is measured towards: the open level, or the narrowed one.
+    private var baseline = 1.0
+    /// This closure's frames with a slit judgement, and those of them whose irises showed.
+    private var judgedFrames = 0
+    private var visibleFrames = 0
+    /// The open eyes' recent apertures (the last `levelSeconds`), oldest first.
+    private var recent: [(time: Double, aperture: Double)] = []
     private var lastSeconds: Double?
 
     public init(enterAperture: Double = 0.8, recovery: Double = 0.6, rearmDrop: Double = 0.08,
                 eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
-                maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6) {
+                maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6,
+                minimumDrop: Double = 0.15, levelSeconds: Double = 0.5) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         self.enterAperture = enterAperture
         self.recovery = recovery
@@ -53,15 +75,18 @@ public struct BlinkDetector: Sendable {
         self.maximumGap = maximumGap
         self.closedDepth = closedDepth
         self.longClosureAperture = longClosureAperture
+        self.minimumDrop = minimumDrop
+        self.levelSeconds = levelSeconds
     }
 
     /// Whether a closure is in progress (the per-frame blink flag).
     public var isClosed: Bool { startSeconds != nil }
 
-    /// Feeds one frame: each eye's relative aperture and openness (for the event's minimum).
-    /// Returns the event this frame completed, if any.
+    /// Feeds one frame: each eye's relative aperture and openness (for the event's minimum), and
+    /// whether the irises showed along the slits (nil: not judged). Returns the event this frame
+    /// completed, if any.
     public mutating func update(timeSeconds: Double, leftAperture: Double, rightAperture: Double,
-                                leftOpenness: Double, rightOpenness: Double) -> BlinkEvent? {
+                                leftOpenness: Double, rightOpenness: Double, eyesVisible: Bool? = nil) -> BlinkEvent? {
         if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
             reset()
         }
@@ -72,17 +97,29 @@ public struct BlinkDetector: Sendable {
             if aperture < Swift.min(enterAperture, peakSinceClosure - rearmDrop) {
                 startSeconds = timeSeconds
                 trace = [(timeSeconds, aperture)]
+                baseline = Swift.min(1, peakSinceClosure, recent.map(\.aperture).max() ?? 1)
+                recent.removeAll(keepingCapacity: true)
                 minimumAperture = aperture
                 minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
                 minimumOpenness = Swift.min(leftOpenness, rightOpenness)
+                count(eyesVisible)
+            } else {
+                recent.removeAll { timeSeconds - $0.time > levelSeconds }
+                recent.append((timeSeconds, aperture))
             }
             return nil
         }
         minimumAperture = Swift.min(minimumAperture, aperture)
         trace.append((timeSeconds, aperture))
+        count(eyesVisible)
         minimumEyeAperture[.left] = Swift.min(minimumEyeAperture[.left]!, leftAperture)
         minimumEyeAperture[.right] = Swift.min(minimumEyeAperture[.right]!, rightAperture)
-        guard aperture >= minimumAperture + recovery * (1 - minimumAperture) else {
+        if irisesShowed && shutSeconds > maximumBlinkDuration {
+            reset()
+            peakSinceClosure = aperture
+            return nil
+        }
+        guard aperture >= minimumAperture + recovery * (baseline - minimumAperture) else {
             minimumOpenness = Swift.min(minimumOpenness, leftOpenness, rightOpenness)
             return nil
         }
@@ -90,6 +127,15 @@ public struct BlinkDetector: Sendable {
         reset()
         peakSinceClosure = aperture
         return event
+    }
+
+    /// Whether the irises showed along the slits in at least half of this closure's judged frames.
+    var irisesShowed: Bool { judgedFrames > 0 && 2 * visibleFrames >= judgedFrames }
+
+    private mutating func count(_ eyesVisible: Bool?) {
+        guard let eyesVisible else { return }
+        judgedFrames += 1
+        if eyesVisible { visibleFrames += 1 }
     }
 
     /// A frame without a face: continues a closure unless the gap grows too long.
@@ -110,11 +156,11 @@ public struct BlinkDetector: Sendable {
 
     private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
         let duration = end - start
-        guard duration >= minimumDuration else { return nil }
+        guard duration >= minimumDuration, baseline - minimumAperture >= minimumDrop else { return nil }
         let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
         let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
         let kind: BlinkEvent.Kind = shutSeconds <= maximumBlinkDuration ? .blink : .longClosure
-        if kind == .longClosure && minimumAperture > longClosureAperture { return nil }
+        if kind == .longClosure && (judgedFrames > 0 ? irisesShowed : minimumAperture > longClosureAperture) { return nil }
         return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes, kind: kind, minimumOpenness: minimumOpenness)
     }
 
@@ -135,6 +181,9 @@ public struct BlinkDetector: Sendable {
         minimumEyeAperture = [.left: 1, .right: 1]
         minimumOpenness = 1
         peakSinceClosure = 1
+        baseline = 1
+        judgedFrames = 0
+        visibleFrames = 0
     }
 }
 

@@ -39,6 +39,9 @@ public struct FrameFeatures: Sendable {
     public var openness: [Eye: Double] = [:]
     /// Eye aspect ratio over this eye's open level (1 = usual open, above 1 = wider).
     public var relativeAperture: [Eye: Double] = [:]
+    /// The contrast along each eye's slit over that eye's open level (`EyeSlitContrast`,
+    /// `EyeSlitContrastLevel`): about 1 while the iris shows as usual; absent without an image.
+    public var slitContrast: [Eye: Double] = [:]
     /// Whether an eye is closed in this frame (hysteresis of the blink detector).
     public var blinking = false
     public var pupils: [Eye: PupilObservation] = [:]
@@ -82,8 +85,13 @@ public struct EyeFeatureExtractor: Sendable {
     public var excessiveMotionThreshold = 0.35
     /// Frames after (re)acquiring a face that are `initializing`.
     public var initializingFrames = 3
+    /// The openness, at least, of eyes whose lids are low but whose irises show along their slits
+    /// (a look down; both eyes judged together, as for blinks): above the 0.2 at which pupils, eye
+    /// patches and PERCLOS take an eye for shut.
+    public var narrowedOpenness = 0.3
 
     private var openness: [Eye: OpennessEstimator] = [.left: OpennessEstimator(), .right: OpennessEstimator()]
+    private var contrastLevel: [Eye: EyeSlitContrastLevel] = [.left: EyeSlitContrastLevel(), .right: EyeSlitContrastLevel()]
     private var previous: FaceLandmarks?
     private var previousPose: HeadPose?
     private var framesSinceAcquired = 0
@@ -123,17 +131,7 @@ public struct EyeFeatureExtractor: Sendable {
         previous = landmarks
 
         // 2. Eyes: aspect ratio → openness → blinks.
-        for eye in Eye.allCases {
-            let ratio = eyeAspectRatio(landmarks.contour(of: eye))
-            features.aspectRatio[eye] = ratio
-            features.openness[eye] = openness[eye]!.update(ratio: ratio)
-            features.relativeAperture[eye] = ratio / Swift.max(openness[eye]!.openRatio, 1e-6)
-        }
-        let event = blinkDetector.update(timeSeconds: timestampSeconds, leftAperture: features.relativeAperture[.left]!,
-                                         rightAperture: features.relativeAperture[.right]!,
-                                         leftOpenness: features.openness[.left]!,
-                                         rightOpenness: features.openness[.right]!)
-        features.blinking = blinkDetector.isClosed
+        let event = measureEyes(face: face, image: image, timestampSeconds: timestampSeconds, into: &features)
 
         // 3. Pupils (skipped while the eye is shut: there is nothing to find).
         if let image {
@@ -159,6 +157,44 @@ public struct EyeFeatureExtractor: Sendable {
     public mutating func finish() -> BlinkEvent? {
         guard let lastTime else { return nil }
         return blinkDetector.finish(timeSeconds: lastTime)
+    }
+
+    /// Each eye's aspect ratio, openness and relative aperture, the slits' contrast, and the blink
+    /// detector's step, into `features`; returns the event the frame completed. On this frame's own
+    /// fit: the stabilised lids are a mean over frames, which blurs a short blink's dip. Eyes whose
+    /// irises show along their slits are open however low their lids (a look down): their openness
+    /// is at least `narrowedOpenness`.
+    private mutating func measureEyes(face: FaceObservation, image: GrayImage?, timestampSeconds: Double,
+                                      into features: inout FrameFeatures) -> BlinkEvent? {
+        let lids = face.fit
+        var visible: Bool?
+        if let image { visible = measureSlits(in: image, landmarks: lids, into: &features) }
+        for eye in Eye.allCases {
+            let ratio = eyeAspectRatio(lids.contour(of: eye))
+            features.aspectRatio[eye] = ratio
+            var value = openness[eye]!.update(ratio: ratio)
+            if visible == true { value = Swift.max(value, narrowedOpenness) }
+            features.openness[eye] = value
+            features.relativeAperture[eye] = ratio / Swift.max(openness[eye]!.openRatio, 1e-6)
+        }
+        let event = blinkDetector.update(timeSeconds: timestampSeconds, leftAperture: features.relativeAperture[.left]!,
+                                         rightAperture: features.relativeAperture[.right]!,
+                                         leftOpenness: features.openness[.left]!,
+                                         rightOpenness: features.openness[.right]!, eyesVisible: visible)
+        features.blinking = blinkDetector.isClosed
+        return event
+    }
+
+    /// Each eye's slit contrast against its open level, into `features.slitContrast`; returns
+    /// whether both eyes together show their irises (the mean of their relative contrasts at least
+    /// the visible fraction), nil when an eye could not be measured.
+    private mutating func measureSlits(in image: GrayImage, landmarks: FaceLandmarks, into features: inout FrameFeatures) -> Bool? {
+        for eye in Eye.allCases {
+            guard let contrast = EyeSlitContrast.measure(in: image, contour: landmarks.contour(of: eye)) else { continue }
+            features.slitContrast[eye] = contrastLevel[eye]!.update(contrast: contrast)
+        }
+        guard let left = features.slitContrast[.left], let right = features.slitContrast[.right] else { return nil }
+        return (left + right) / 2 >= contrastLevel[.left]!.visibleFraction
     }
 
     static func meanMotion(from a: FaceLandmarks, to b: FaceLandmarks) -> Double {

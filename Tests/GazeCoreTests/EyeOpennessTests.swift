@@ -137,6 +137,50 @@ struct BlinkDetectorTests {
         #expect(shut.map(\.kind) == [.longClosure])
     }
 
+    @Test("a hold whose irises show along the slits is a narrowed gaze (no event); the same hold with them hidden is a long closure")
+    func narrowedGaze() {
+        func run(visible: Bool) -> [BlinkEvent] {
+            var detector = BlinkDetector()
+            var events: [BlinkEvent] = []
+            let apertures = repeated((1, 1), 20) + repeated((0.5, 0.5), 150) + repeated((1, 1), 20)
+            for (index, sample) in apertures.enumerated() {
+                let held = sample.0 < 1
+                if let event = detector.update(timeSeconds: Double(index) / 100, leftAperture: sample.0, rightAperture: sample.1,
+                                               leftOpenness: 0, rightOpenness: 0, eyesVisible: held ? visible : true) {
+                    events.append(event)
+                }
+                if held && visible && index > 90 { #expect(!detector.isClosed, "frame \(index)") }
+            }
+            return events
+        }
+        #expect(run(visible: true).isEmpty)
+        #expect(run(visible: false).map(\.kind) == [.longClosure])
+    }
+
+    @Test("a blink while looking down (from the narrowed level 0.6 to 0.25 and back to 0.6) is found")
+    func blinkWhileLookingDown() {
+        var detector = BlinkDetector()
+        var events: [BlinkEvent] = []
+        let apertures = repeated((1, 1), 20) + repeated((0.6, 0.6), 100) + repeated((0.25, 0.25), 15) + repeated((0.6, 0.6), 50)
+        let hidden = 120..<135
+        for (index, sample) in apertures.enumerated() {
+            if let event = detector.update(timeSeconds: Double(index) / 100, leftAperture: sample.0, rightAperture: sample.1,
+                                           leftOpenness: 0, rightOpenness: 0, eyesVisible: !hidden.contains(index)) {
+                events.append(event)
+            }
+        }
+        if let event = detector.finish(timeSeconds: Double(apertures.count - 1) / 100) { events.append(event) }
+        #expect(events.map(\.kind) == [.blink])
+        #expect(events.first?.startSeconds == 1.20 && events.first?.endSeconds == 1.35)
+    }
+
+    @Test("a blink from eyes a little below their open level (0.88) ends when they are back near it (0.82), not at the stream's end")
+    func blinkFromLowerLevel() {
+        let events = run(repeated((0.88, 0.88), 60) + repeated((0.6, 0.6), 12) + repeated((0.82, 0.82), 100))
+        #expect(events.map(\.kind) == [.blink])
+        #expect(events.first?.startSeconds == 0.60 && events.first?.endSeconds == 0.72)
+    }
+
     @Test("flags are decided with their closure: frames of a dropped candidate come back unflagged, an event's stay flagged")
     func flagResolver() {
         func frame(_ index: Int, blinking: Bool, face: Bool = true) -> FrameFeatures {

@@ -164,7 +164,12 @@ struct CalibrateCommandTests {
         let exported = try gazerec(["calibrations", "export", id], database: database)
         #expect(exported.status == 0)
         let document = try JSONValue.parse(Array(exported.stdout.utf8))
-        #expect(document["model"]?["coefficientsX"]?.arrayValue?.count == 10)
+        // One coefficient per term of the chosen model: the polynomial's 10, or a linear set's features and the constant.
+        let model = document["model"]
+        var terms: Int?
+        if model?["kind"] == .string("ridgePolynomial2") { terms = 10 }
+        if case .number(let count)? = model?["featureCount"] { terms = Int(count) + 1 }
+        #expect(terms != nil && model?["coefficientsX"]?.arrayValue?.count == terms)
         #expect(document["samples"]?.arrayValue?.isEmpty == false)
         let file = folder.path("calibration.json")
         try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
