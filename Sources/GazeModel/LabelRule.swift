@@ -48,7 +48,7 @@ public enum LabelProblem: Sendable, Equatable, CustomStringConvertible {
             return "contains a control character (\(Self.name(scalar))) at character \(position)\(after); "
                 + "labels are one line of printable text"
         case let .tooLong(characters, beginning):
-            return "\(characters) characters long; the limit is \(LabelRule.maximumCharacters) (it begins '\(beginning)…')"
+            return "is \(characters) characters long; the limit is \(LabelRule.maximumCharacters) (it begins '\(beginning)…')"
         }
     }
 

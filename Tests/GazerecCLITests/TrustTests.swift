@@ -322,7 +322,7 @@ extension TrustTests {
               (["start", "--app-id", String(repeating: "s", count: 100_000)], "--app-id", "1000"),
               (["mark", "stimulus\nB"], "label", "U+000A"),
               (["mark", "stimulus\u{1B}[31m"], "label", "U+001B"),
-              (["mark", String(repeating: "m", count: 1_001)], "label", "1001"),
+              (["mark", String(repeating: "m", count: 1_001)], "label", "label is 1001 characters long"),
               (["calibrate", "--input", "x.mp4", "--name", "p01\r"], "--name", "U+000D"),
           ])
     func labelRules(arguments: [String], names: String, detail: String) throws {

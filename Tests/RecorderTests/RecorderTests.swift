@@ -177,7 +177,7 @@ struct RecorderTests {
         let warnings = box.said
         #expect(warnings.count == 3, "\(warnings)")
         #expect(warnings.count == 3 && warnings[0].hasPrefix("pipe:1: ") && warnings[0].contains("U+0000, NUL")
-                && warnings[1].contains("U+001B") && warnings[2].contains("100000 characters long"), "\(warnings)")
+                && warnings[1].contains("U+001B") && warnings[2].contains("label is 100000 characters long"), "\(warnings)")
         #expect(warnings.allSatisfy { $0.count < 300 && $0.hasSuffix("line skipped") }, "\(warnings)")
     }
 

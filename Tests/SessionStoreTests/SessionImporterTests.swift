@@ -193,7 +193,7 @@ struct SessionImporterTests {
          "appID: contains a control character (U+0009, tab) at character 3"),
         ("appID over the limit", sessionJSON().replacingOccurrences(of: #""appID":"test""#,
                                                                     with: #""appID":""# + String(repeating: "a", count: 1_001) + #"""#),
-         "appID: 1001 characters long; the limit is 1000"),
+         "appID: is 1001 characters long; the limit is 1000"),
         ("marker label with NUL", sessionJSON(extra: #","gazerec":{"markers":[{"timestamp":1.5,"label":"on"},{"timestamp":1.6,"label":"a\u0000b"}]}"#),
          "gazerec.markers[1].label: contains a control character (U+0000, NUL) at character 2"),
     ]
@@ -228,7 +228,7 @@ struct SessionImporterTests {
             try importText(database, sessionJSON().replacingOccurrences(of: #""appID":"test""#, with: #""appID":"\#(long)""#))
             Issue.record("a 100,000-character app id was imported")
         } catch let error as StoreError {
-            #expect(error.description.contains("100000 characters long; the limit is 1000"), "\(error)")
+            #expect(error.description.contains("is 100000 characters long; the limit is 1000"), "\(error)")
             #expect(error.description.count < 300, "\(error.description.count) characters")
         }
         #expect(try database.sessionIDs().isEmpty)

@@ -84,7 +84,7 @@ extension Gazerec {
         @Option(help: ArgumentHelp("Read event markers while recording, one 'LABEL' (or 'LABEL<tab>JSON') a line, from "
                                    + "this file (a named pipe, or a log followed from its end as it grows) or '-' for "
                                    + "stdin, each stamped when its line arrives, as 'gazerec mark' would; or take them "
-                                   + "from another program's LSL marker stream: 'lsl' (type='Markers') or "
+                                   + "from another program's LSL marker stream: 'lsl' (any stream of type Markers but gazerec's own) or "
                                    + "'lsl:PREDICATE' (e.g. lsl:name='PsychoPyMarkers'), each at its LSL time.",
                                    valueName: "file|lsl[:predicate]"))
         var markersFrom: String?
