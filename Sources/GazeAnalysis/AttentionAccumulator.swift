@@ -16,8 +16,7 @@ public struct AttentionAccumulator: Sendable {
         }
     }
 
-    private let markers: [Marker]
-    private let starts: [Double]
+    private let markers: MarkerIntervals
     private let screenWidth: Double
     private let screenHeight: Double
     private var session = Span()
@@ -27,27 +26,14 @@ public struct AttentionAccumulator: Sendable {
 
     /// `markers` in any order; the screen the gaze points are in.
     public init(markers: [Marker], screenWidth: Double, screenHeight: Double) {
-        self.markers = markers.enumerated()
-            .sorted { ($0.element.timestampSeconds, $0.offset) < ($1.element.timestampSeconds, $1.offset) }
-            .map(\.element)
-        starts = self.markers.map(\.timestampSeconds)
+        self.markers = MarkerIntervals(markers)
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
         intervals = Array(repeating: Span(), count: markers.count)
     }
 
-    /// The interval holding `time`: the last marker at or before it (nil before the first).
-    private func interval(at time: Double) -> Int? {
-        var low = 0, high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= time { low = middle + 1 } else { high = middle }
-        }
-        return low == 0 ? nil : low - 1
-    }
-
     public mutating func add(_ frame: FrameMeasurement) {
-        let index = interval(at: frame.timestampSeconds)
+        let index = markers.index(at: frame.timestampSeconds)
         Self.count(frame, into: &session)
         if let index { Self.count(frame, into: &intervals[index]) }
         lastFrameTime = frame.timestampSeconds
@@ -63,23 +49,23 @@ public struct AttentionAccumulator: Sendable {
         hasGaze = true
         guard isOnScreen(x: sample.x, y: sample.y, width: screenWidth, height: screenHeight) else { return }
         session.onScreen += 1
-        if let index = interval(at: sample.timestampSeconds) { intervals[index].onScreen += 1 }
+        if let index = markers.index(at: sample.timestampSeconds) { intervals[index].onScreen += 1 }
     }
 
     /// A blink event counts in the interval where it starts.
     public mutating func add(_ event: BlinkEvent) {
         session.eyes.add(event)
-        if let index = interval(at: event.startSeconds) { intervals[index].eyes.add(event) }
+        if let index = markers.index(at: event.startSeconds) { intervals[index].eyes.add(event) }
     }
 
     /// The figures; nil without frames. `endSeconds` ends the last interval (default: the last frame's time).
     public func report(endSeconds: Double? = nil) -> AttentionReport? {
         guard session.frames > 0 else { return nil }
         let end = endSeconds ?? lastFrameTime ?? 0
-        let spans = markers.indices.map { index in
-            IntervalAttention(label: markers[index].label, start: starts[index],
-                              end: index + 1 < starts.count ? starts[index + 1] : max(end, starts[index]),
-                              figures: intervals[index].figures(hasGaze: hasGaze))
+        let spans = (0..<markers.count).map { index in
+            let span = markers.span(index, endSeconds: end)
+            return IntervalAttention(label: markers.markers[index].label, start: span.start, end: span.end,
+                                     figures: intervals[index].figures(hasGaze: hasGaze))
         }
         return AttentionReport(session: session.figures(hasGaze: hasGaze), intervals: spans)
     }

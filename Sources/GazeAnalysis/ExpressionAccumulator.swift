@@ -72,29 +72,15 @@ public struct ExpressionAccumulator: Sendable {
         }
     }
 
-    private let markers: [Marker]
-    private let starts: [Double]
+    private let markers: MarkerIntervals
     private var session = Span()
     private var intervals: [Span]
     private var lastTime: Double?
 
     /// `markers` in any order (equal times keep their order).
     public init(markers: [Marker]) {
-        self.markers = markers.enumerated()
-            .sorted { ($0.element.timestampSeconds, $0.offset) < ($1.element.timestampSeconds, $1.offset) }
-            .map(\.element)
-        starts = self.markers.map(\.timestampSeconds)
+        self.markers = MarkerIntervals(markers)
         intervals = Array(repeating: Span(), count: markers.count)
-    }
-
-    /// The interval holding `time`: the last marker at or before it (nil before the first).
-    private func interval(at time: Double) -> Int? {
-        var low = 0, high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= time { low = middle + 1 } else { high = middle }
-        }
-        return low == 0 ? nil : low - 1
     }
 
     /// One frame's expression probabilities.
@@ -102,7 +88,7 @@ public struct ExpressionAccumulator: Sendable {
         let dominant = ExpressionName.allCases.firstIndex(of: sample.probabilities.dominant)!
         session.frames += 1
         session.dominant[dominant] += 1
-        if let index = interval(at: sample.timestampSeconds) {
+        if let index = markers.index(at: sample.timestampSeconds) {
             intervals[index].frames += 1
             intervals[index].dominant[dominant] += 1
         }
@@ -113,7 +99,7 @@ public struct ExpressionAccumulator: Sendable {
     public mutating func addSmile(_ value: Double, timestampSeconds: Double) {
         session.smileSum += value
         session.smiles += 1
-        if let index = interval(at: timestampSeconds) {
+        if let index = markers.index(at: timestampSeconds) {
             intervals[index].smileSum += value
             intervals[index].smiles += 1
         }
@@ -125,10 +111,10 @@ public struct ExpressionAccumulator: Sendable {
     public func report(endSeconds: Double? = nil) -> ExpressionReport? {
         guard session.frames > 0 || session.smiles > 0 else { return nil }
         let end = endSeconds ?? lastTime ?? 0
-        let spans = markers.indices.map { index in
-            IntervalExpressions(label: markers[index].label, start: starts[index],
-                                end: index + 1 < starts.count ? starts[index + 1] : Swift.max(end, starts[index]),
-                                figures: intervals[index].figures)
+        let spans = (0..<markers.count).map { index in
+            let span = markers.span(index, endSeconds: end)
+            return IntervalExpressions(label: markers.markers[index].label, start: span.start, end: span.end,
+                                       figures: intervals[index].figures)
         }
         return ExpressionReport(session: session.figures, intervals: spans)
     }

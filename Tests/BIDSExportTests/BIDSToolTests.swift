@@ -67,7 +67,7 @@ struct BIDSToolTests {
         // Only the warnings docs/ExportFormat.md lists: what the researcher adds (authors, licence,
         // README, institution, task description), none about a file the export wrote wrongly.
         let warnings = Set(issues.filter { $0.severity == "warning" }.map(\.code))
-        #expect(warnings.isSubset(of: Self.listedWarnings), "unlisted: \(warnings.subtracting(Self.listedWarnings).sorted())")
+        #expect(warnings.isSubset(of: BIDSValidatorWarnings.researcherAdds), "unlisted: \(warnings.subtracting(BIDSValidatorWarnings.researcherAdds).sorted())")
         #expect(issues.allSatisfy { $0.severity == "error" || $0.severity == "warning" })
 
         // Given the same dataset with RecordedEye, which BIDS requires of eye-tracking, taken out of one sidecar
@@ -79,15 +79,6 @@ struct BIDSToolTests {
         let broken = try Self.validate(root).filter { $0.severity == "error" }
         #expect(broken.contains { $0.code.hasSuffix("RecordedEye") && sidecar.replacingOccurrences(of: ".json", with: ".tsv.gz").hasSuffix($0.location) }, "\(broken)")
     }
-
-    /// The validator's warnings about what only the researcher can add (docs/ExportFormat.md).
-    static let listedWarnings: Set<String> = [
-        "JSON_KEY_RECOMMENDED/HEDVersion", "JSON_KEY_RECOMMENDED/License", "JSON_KEY_RECOMMENDED/SourceDatasets",
-        "NO_AUTHORS/Authors", "TOO_FEW_AUTHORS", "README_FILE_MISSING", "SIDECAR_KEY_RECOMMENDED/CogAtlasID",
-        "SIDECAR_KEY_RECOMMENDED/CogPOID", "SIDECAR_KEY_RECOMMENDED/InstitutionAddress", "SIDECAR_KEY_RECOMMENDED/InstitutionName",
-        "SIDECAR_KEY_RECOMMENDED/InstitutionalDepartmentName", "SIDECAR_KEY_RECOMMENDED/Instructions",
-        "SIDECAR_KEY_RECOMMENDED/TaskDescription",
-    ]
 
     /// pybids indexes the dataset (with its own validation on) and pandas reads each physio file
     /// by the columns its sidecar names: what a researcher's script does.

@@ -30,19 +30,10 @@ enum BIDSCheckTools {
         return issues.compactMap { issue in
             func text(_ key: String) -> String { if case .string(let value)? = issue[key] { return value }; return "" }
             let code = text("code") + (text("subCode").isEmpty ? "" : "/" + text("subCode"))
-            if issue["severity"] == .string("warning") && researcherWarnings.contains(code) { return nil }
+            if issue["severity"] == .string("warning") && BIDSValidatorWarnings.researcherAdds.contains(code) { return nil }
             return "\(text("severity")) \(code) at \(text("location"))"
         }
     }
-
-    /// The validator's warnings about what the researcher adds: authors, licence, README, the task's description, the institution.
-    static let researcherWarnings: Set<String> = [
-        "JSON_KEY_RECOMMENDED/HEDVersion", "JSON_KEY_RECOMMENDED/License", "JSON_KEY_RECOMMENDED/SourceDatasets",
-        "NO_AUTHORS/Authors", "TOO_FEW_AUTHORS", "README_FILE_MISSING", "SIDECAR_KEY_RECOMMENDED/CogAtlasID",
-        "SIDECAR_KEY_RECOMMENDED/CogPOID", "SIDECAR_KEY_RECOMMENDED/InstitutionAddress", "SIDECAR_KEY_RECOMMENDED/InstitutionName",
-        "SIDECAR_KEY_RECOMMENDED/InstitutionalDepartmentName", "SIDECAR_KEY_RECOMMENDED/Instructions",
-        "SIDECAR_KEY_RECOMMENDED/TaskDescription",
-    ]
 
     /// pybids indexes the dataset (its own validation on) and pandas reads each physio file by the
     /// columns its sidecar names, as a researcher's script does: per file its entities, the eye,
