@@ -46,7 +46,10 @@ if ! "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" status > /dev/null 2>&1; then
     fd="${fd##*/}"
     if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
   done
-  "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -l "$base/server.log" -w start > /dev/null 2>&1 < /dev/null
+  if ! "${run_as[@]}" "$bin/pg_ctl" -D "$base/data" -l "$base/server.log" -w start > /dev/null 2>&1 < /dev/null; then
+    echo "setup-postgres: the test server did not start on 127.0.0.1:$port ($(grep -E "FATAL|could not" "$base/server.log" 2>/dev/null | tail -n 1 | sed -E "s/^.*(FATAL|LOG): *//")); if another server holds the port, set GAZEREC_TEST_POSTGRES_PORT to a free one" >&2
+    exit 1
+  fi
 fi
 pgpass="$base/pgpass"
 cat > "$pgpass" <<PASS
