@@ -41,6 +41,11 @@ public final class MarkerFeed: @unchecked Sendable {
         }
     }
 
+    /// The longest line kept while waiting for its end: a label (at most 1,000 characters) and 64 KiB
+    /// of data fit with room to spare; a longer line is skipped up to its end, so a writer that
+    /// never sends a newline cannot grow the recorder's memory.
+    public static let maximumLineBytes = 256 * 1024
+
     /// One line the feed could not store as given, and what it did instead.
     public typealias Warning = @Sendable (String) -> Void
 
@@ -95,6 +100,7 @@ public final class MarkerFeed: @unchecked Sendable {
         var status = stat()
         let follows = fstat(input.descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         var pending: [UInt8] = []
+        var skipping = false
         var buffer = [UInt8](repeating: 0, count: 4096)
         var lineNumber = 0
         while isOpen {
@@ -110,17 +116,31 @@ public final class MarkerFeed: @unchecked Sendable {
             }
             if count == 0 {
                 guard follows else { break }
-                if reopenedOrRewound() { pending.removeAll() }
+                if reopenedOrRewound() { pending.removeAll(); skipping = false }
                 usleep(20_000)
                 continue
             }
             let time = clock()
-            pending += buffer.prefix(count)
+            var chunk = buffer[..<count]
+            if skipping {
+                // The rest of a line past the limit: dropped up to its end.
+                guard let newline = chunk.firstIndex(of: 0x0A) else { continue }
+                chunk = chunk[(newline + 1)...]
+                skipping = false
+            }
+            pending += chunk
             while let newline = pending.firstIndex(of: 0x0A) {
                 lineNumber += 1
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 store(line, number: lineNumber, time: time)
+            }
+            if pending.count > Self.maximumLineBytes {
+                lineNumber += 1
+                warning("\(input.name):\(lineNumber): a marker line longer than \(Self.maximumLineBytes / 1024) KiB "
+                        + "(a writer that never ends its line?); line skipped")
+                pending.removeAll()
+                skipping = true
             }
         }
         // A last line without its newline, written before the pipe closed.

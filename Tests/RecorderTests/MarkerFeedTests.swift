@@ -57,6 +57,38 @@ struct MarkerFeedTests {
         #expect(stored == 2)
     }
 
+    @Test("a line that never ends is not held in memory: past the line limit it is skipped up to its end, and the next line is a marker")
+    func endlessLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.path("markers.log")
+        try "".write(toFile: log, atomically: true, encoding: .utf8)
+        let database = try SessionDatabase()
+        let session = try Self.recording(database)
+        let warnings = WarningLog()
+        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
+                              clock: { 1_790_000_005 }, warning: { warnings.add($0) })
+        feed.start()
+        // Given: a writer that sends 4 MiB without a newline, in pieces, then ends that line and writes another
+        let piece = String(repeating: "x", count: 64 * 1024)
+        for _ in 0..<64 { try Self.append(piece, to: log) }
+        try Self.append("\nstimulus-A\n", to: log)
+        let markers = try Self.markers(database, id: session.id, count: 1)
+        feed.finish()
+        // Then: the endless line is skipped once it passes the limit, with one warning naming its place and the limit
+        #expect(markers.map(\.label) == ["stimulus-A"])
+        let lines = warnings.lines
+        #expect(lines.count == 1 && lines[0].contains("markers.log:1") && lines[0].contains("longer than 256 KiB"), "\(lines)")
+    }
+
+    /// Warnings the feed gives, from its own thread.
+    final class WarningLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String] = []
+        func add(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+        var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+    }
+
     @Test("a followed log truncated or replaced under its name is read again from its start")
     func rotated() throws {
         let folder = try TemporaryFolder()
