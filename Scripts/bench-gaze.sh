@@ -14,7 +14,9 @@ dir="$1"; shift
 Scripts/setup-system.sh
 Scripts/setup-models.sh
 swift build -c release --product gazerec >&2
+swift build -c release --product gazerec-bench >&2
 gazerec="$(swift build -c release --show-bin-path)/gazerec"
+bench="$(swift build -c release --show-bin-path)/gazerec-bench"
 peer=()
 args=()
 use_peer=1
@@ -27,4 +29,4 @@ elif [ "$use_peer" = 1 ]; then
   echo "bench-gaze: no .build-peers/eyetrax (Scripts/setup-peers.sh makes it): gazerec alone" >&2
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
-exec python3 Scripts/bench_gaze.py "$dir" --gazerec "$gazerec" "${peer[@]}" "${args[@]}"
+exec python3 Scripts/bench_gaze.py "$dir" --gazerec "$gazerec" --bench "$bench" "${peer[@]}" "${args[@]}"

@@ -153,7 +153,7 @@ def visual_angle(geometry, screen, a, b):
     return math.degrees(math.acos(max(-1.0, min(1.0, dot / norm))))
 
 
-def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra):
+def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra, bench=None):
     database = os.path.join(work, f"{name}.sqlite")
     command = [gazerec, "calibrate", "--database", database, "--input", clip, "--script", script,
                "--minimum-samples", str(minimum_samples), *extra]
@@ -177,7 +177,24 @@ def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra):
         else:
             targets.append({"x": target["x"], "y": target["y"], "samples": target["samples"],
                             "accuracyPoints": target["accuracyPoints"]})
-    return {"targets": targets, "featureSet": feature_set, "skipped": skipped}
+    result = {"targets": targets, "featureSet": feature_set, "skipped": skipped}
+    if model.get("blend"):
+        result["blend"] = model["blend"]
+    if bench:
+        result["rules"] = run_rules(gazerec, bench, database, identifier, work, name, minimum_samples)
+    return result
+
+
+def run_rules(gazerec, bench, database, identifier, work, name, minimum_samples):
+    """Every rule for choosing among the feature sets refitted on this fold's stored frames
+    (`gazerec-bench choice`): each rule's validation targets, or its error."""
+    document = os.path.join(work, f"{name}.calibration.json")
+    subprocess.run([gazerec, "calibrations", "export", "--database", database, identifier, "--output", document],
+                   check=True, capture_output=True)
+    refitted = subprocess.run([bench, "choice", "--minimum-samples", str(minimum_samples), document],
+                              check=True, capture_output=True, text=True)
+    os.remove(document)
+    return json.loads(refitted.stdout.splitlines()[0])["rules"]
 
 
 def run_peer(python, runner, clip, script):
@@ -284,6 +301,50 @@ def report_breakdowns(folds, labels):
         print(f"  folds that skipped targets: {sum(1 for n in skipped if n)} ({sum(skipped)} targets)")
 
 
+def report_rules(folds):
+    """Each rule for choosing among the feature sets, refitted on the same frames of every fold
+    gazerec calibrated: its error over the validation targets, and per fold its error over the
+    best single set's (the best that was available to that fold)."""
+    folds = [fold for fold in folds if "rules" in fold["gazerec"]]
+    if not folds:
+        return
+    names = list(folds[0]["gazerec"]["rules"].keys())
+
+    def fold_errors(fold, name):
+        result = fold["gazerec"]["rules"][name]
+        if "error" in result:
+            return None
+        return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+
+    print()
+    print(f"rules for choosing the feature set, refitted on the frames of the {len(folds)} folds gazerec calibrated "
+          "(% of screen width; 'vs best' = the fold's mean over that of the best single set for it)")
+    print(f"  {'rule':<22} {'folds':>5} {'mean':>6} {'median':>6} {'75th':>6} {'90th':>6} {'worst fold':>10} "
+          f"{'vs best: median':>15} {'90th':>5} {'worst':>6}  sets chosen")
+    for name in names:
+        pooled, means, ratios, sets = [], [], [], {}
+        for fold in folds:
+            errors = fold_errors(fold, name)
+            if not errors:
+                continue
+            pooled += errors
+            means.append(statistics.mean(errors))
+            single = [statistics.mean(e) for e in (fold_errors(fold, n) for n in names if n.startswith("only.")) if e]
+            if single and min(single) > 0:
+                ratios.append(statistics.mean(errors) / min(single))
+            result = fold["gazerec"]["rules"][name]
+            chosen = "blend" if result.get("blend") else result["set"]
+            sets[chosen] = sets.get(chosen, 0) + 1
+        if not pooled:
+            print(f"  {name:<22} {0:>5}")
+            continue
+        chosen = ", ".join(f"{k} {v}" for k, v in sorted(sets.items(), key=lambda item: -item[1]))
+        print(f"  {name:<22} {len(means):>5} {statistics.mean(pooled):>6.2f} {statistics.median(pooled):>6.2f} "
+              f"{percentile(pooled, 0.75):>6.2f} {percentile(pooled, 0.9):>6.2f} {max(means):>10.2f} "
+              f"{statistics.median(ratios) if ratios else float('nan'):>15.2f} "
+              f"{percentile(ratios, 0.9) if ratios else float('nan'):>5.2f} {max(ratios) if ratios else float('nan'):>6.2f}  {chosen}")
+
+
 def describe(values, unit, digits=1):
     if not values:
         return "—"
@@ -306,6 +367,7 @@ def main():
     parser.add_argument("directory")
     parser.add_argument("--gazerec", required=True)
     parser.add_argument("--peer-python", help="a Python with eyetrax and mediapipe (runs EyeTrax beside gazerec)")
+    parser.add_argument("--bench", help="gazerec-bench: also refit every fold with each rule for choosing the feature set")
     parser.add_argument("--hold", type=float, default=0.6, help="seconds each image is shown (default 0.6)")
     parser.add_argument("--fps", type=int, default=30, help="clip frame rate (default 30)")
     parser.add_argument("--settle", type=float, default=0, help="seconds at the start of each target not collected (default 0)")
@@ -356,7 +418,8 @@ def main():
             fold = {"session": session, "fold": fold_name, "screen": calibration[0].screen,
                     "geometry": calibration[0].geometry,
                     "calibrationTargets": len(calibration), "validationTargets": len(validation)}
-            fold["gazerec"] = run_gazerec(args.gazerec, clip, script, work, name, args.minimum_samples, args.gazerec_arg)
+            fold["gazerec"] = run_gazerec(args.gazerec, clip, script, work, name, args.minimum_samples, args.gazerec_arg,
+                                          args.bench)
             if args.peer_python:
                 fold["eyetrax"] = run_peer(args.peer_python, runner, clip, script)
             if not args.keep:
@@ -405,6 +468,7 @@ def main():
     if args.peer_python and summary.get("eyetrax") and summary.get("gazerec"):
         print(f"gazerec ÷ eyetrax (mean % of width): {summary['gazerec'] / summary['eyetrax']:.2f}")
     report_breakdowns(folds, labels)
+    report_rules(folds)
     failures = {}
     for fold in folds:
         for label in labels:

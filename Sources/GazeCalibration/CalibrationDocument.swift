@@ -69,6 +69,11 @@ extension CalibrationRecord {
         if mapping.featureSet == .pupilPolynomial {
             model.append(("eyeDifference", numbers([mapping.eyeDifference.x, mapping.eyeDifference.y])))
         }
+        if !blendWeights.isEmpty {
+            model.append(("blend", .object(GazeFeatureSet.allCases.compactMap { set in
+                blendWeights[set].map { (set.rawValue, JSONValue.number($0)) }
+            })))
+        }
         model += [
             ("ridgePenalty", .number(mapping.ridgePenalty)),
             ("trainingErrorPoints", number(trainingErrorPoints)),
@@ -190,6 +195,7 @@ extension CalibrationRecord {
         mapping = try Self.readMapping(model, r)
         trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
         crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
+        blendWeights = try Self.readBlend(model, r)
         let targets = try Self.readTargets(root, r)
         guard targets.contains(where: { $0.kind == .calibration }) else {
             throw r.error("targets", "no calibration target")
@@ -233,6 +239,22 @@ extension CalibrationRecord {
             coefficientsX: try r.numbers(model, "model.coefficientsX", count: set.termCount),
             coefficientsY: try r.numbers(model, "model.coefficientsY", count: set.termCount),
             eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: try r.number(model, "model.ridgePenalty"))
+    }
+
+    /// The `model.blend` member: linear sets and their weights (absent: one set's mapping).
+    private static func readBlend(_ model: JSONValue, _ r: DocumentReader) throws -> [GazeFeatureSet: Double] {
+        guard let blend = model["blend"], blend != .null else { return [:] }
+        guard case let .object(parts) = blend else { throw r.error("model.blend", "expected an object of feature sets and weights") }
+        var weights: [GazeFeatureSet: Double] = [:]
+        for (name, _) in parts {
+            guard let set = GazeFeatureSet(rawValue: name), set != .pupilPolynomial else {
+                throw r.error("model.blend.\(name)", "'\(name)' is not a linear feature set (expected 'patches', 'shape' or 'appearance')")
+            }
+            let weight = try r.number(blend, "model.blend.\(name)")
+            guard (0...1).contains(weight) else { throw r.error("model.blend.\(name)", "a weight lies between 0 and 1") }
+            weights[set] = weight
+        }
+        return weights
     }
 
     /// The `targets` member.

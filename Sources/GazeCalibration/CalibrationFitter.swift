@@ -101,6 +101,9 @@ public struct CalibrationFit: Sendable, Equatable {
     public var crossValidationErrorPoints: Double
     /// Leave-one-target-out error of every feature set tried (screen points), in `featureSets` order.
     public var candidateErrorPoints: [GazeFeatureSet: Double] = [:]
+    /// The linear sets the mapping averages and their weights (summing to 1); empty when it is
+    /// one set's own (`SetCombination`).
+    public var blendWeights: [GazeFeatureSet: Double] = [:]
 
     /// The targets the fit went on without.
     public var skipped: [SkippedCalibrationPoint] { points.compactMap(\.skipped) }
@@ -119,6 +122,8 @@ public struct CalibrationFit: Sendable, Equatable {
 /// models is a noisy choice: it picks a model several times worse a third of the time. So the
 /// choice leans toward `preferredSet` (the set that wins across sessions): another set replaces it
 /// only when its cross-validated error is below `1 − preferenceMargin` of the preferred set's.
+/// `combination` can average the linear sets instead (`SetCombination`); the polynomial set then
+/// replaces the blend only as it would replace the preferred set.
 ///
 /// **Outliers** are judged where they matter, on the screen: after a first fit, a sample whose
 /// residual lies more than `outlierThreshold` robust standard deviations (1.4826 × median absolute
@@ -152,6 +157,8 @@ public struct CalibrationFitter: Sendable {
     public var preferenceMargin: Double
     /// Which frames of a target had the eyes shut.
     public var eyeClosure: EyeClosureJudge
+    /// One set, or a blend of the linear sets.
+    public var combination: SetCombination
 
     public init(minimumSamplesPerPoint: Int = 8, minimumPoints: Int = 5, outlierThreshold: Double = 3.5,
                 residualFloorPoints: Double = 3,
@@ -159,7 +166,7 @@ public struct CalibrationFitter: Sendable {
                 appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1],
                 featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial], maximumSamplesPerTarget: Int = 20,
                 preferredSet: GazeFeatureSet? = .patches, preferenceMargin: Double = 0.5,
-                eyeClosure: EyeClosureJudge = EyeClosureJudge()) {
+                eyeClosure: EyeClosureJudge = EyeClosureJudge(), combination: SetCombination = .choose) {
         precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty && !appearancePenalties.isEmpty)
         precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1 && (0..<1).contains(preferenceMargin))
         self.minimumSamplesPerPoint = minimumSamplesPerPoint
@@ -173,6 +180,7 @@ public struct CalibrationFitter: Sendable {
         self.preferredSet = preferredSet
         self.preferenceMargin = preferenceMargin
         self.eyeClosure = eyeClosure
+        self.combination = combination
     }
 
     /// Samples a fit can learn from: tracking normal, and what some feature set reads (a pupil,
@@ -228,8 +236,12 @@ public struct CalibrationFitter: Sendable {
         var active = points.indices.filter { skipped[$0] == nil }
         let choice = try chooseModel(judged, points.map(\.target), active)
         var kept = choice.kept, solution = choice.solution
-        try dropOutliers(points, &active, &kept, &skipped, &solution, choice.set)
-        return summary(points, active, kept, skipped, solution, candidates: choice.candidates)
+        try dropOutliers(points, &active, &kept, &skipped, &solution, choice)
+        var fit = summary(points, active, kept, skipped, solution, candidates: choice.candidates)
+        if choice.parts.count > 1 {
+            fit.blendWeights = Dictionary(uniqueKeysWithValues: choice.parts.map { ($0.set, $0.weight) })
+        }
+        return fit
     }
 
     /// Throws unless enough well-spread targets are left after `skipped`.
@@ -246,13 +258,25 @@ public struct CalibrationFitter: Sendable {
         }
     }
 
-    /// The chosen feature set, the kept targets' samples it learns from, its solution, and every
-    /// candidate's cross-validated error.
+    /// The chosen feature set (or the linear sets blended, with their weights), the kept targets'
+    /// samples it learns from, its solution, and every candidate's cross-validated error.
     private struct ModelChoice {
-        var set: GazeFeatureSet
+        var parts: [(set: GazeFeatureSet, weight: Double)]
         var kept: [[GazeFeatures]]
         var solution: Solution
         var candidates: [GazeFeatureSet: Double]
+        /// Each part's own solution, in `parts` order.
+        var partSolutions: [Solution]
+
+        init(set: GazeFeatureSet, kept: [[GazeFeatures]], solution: Solution) {
+            parts = [(set, 1)]
+            self.kept = kept
+            self.solution = solution
+            candidates = [:]
+            partSolutions = [solution]
+        }
+
+        var set: GazeFeatureSet { parts.count == 1 ? parts[0].set : .appearance }
     }
 
     /// Fits every set every `active` target has enough samples for and picks one (leaning toward
@@ -267,7 +291,7 @@ public struct CalibrationFitter: Sendable {
             if kept.contains(where: { $0.count < minimumSamplesPerPoint }) { continue }
             do {
                 let solution = try solve(set, kept, activeTargets, penalties: nil)
-                fitted.append(ModelChoice(set: set, kept: kept, solution: solution, candidates: [:]))
+                fitted.append(ModelChoice(set: set, kept: kept, solution: solution))
             } catch {
                 if firstFailure == nil { firstFailure = error }
             }
@@ -277,7 +301,8 @@ public struct CalibrationFitter: Sendable {
         where candidate.solution.crossValidationError < best.solution.crossValidationError * (1 - 1e-9) {
             best = candidate
         }
-        if let preferredSet, let preferred = fitted.first(where: { $0.set == preferredSet }), best.set != preferredSet,
+        let preferred = combination == .choose ? fitted.first { $0.set == preferredSet } : blend(fitted, activeTargets)
+        if let preferred, best.set != preferred.set || preferred.parts.count > 1,
            best.solution.crossValidationError >= (1 - preferenceMargin) * preferred.solution.crossValidationError {
             best = preferred
         }
@@ -285,12 +310,40 @@ public struct CalibrationFitter: Sendable {
         return best
     }
 
+    /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than two.
+    private func blend(_ fitted: [ModelChoice], _ targets: [Point2]) -> ModelChoice? {
+        let linear = fitted.filter { $0.set != .pupilPolynomial }
+        guard linear.count >= 2 else { return linear.first }
+        let predictions = linear.map(\.solution.predictions)
+        let weights = combination == .stackedBlend
+            ? MappingBlend.stackedWeights(predictions, targets: targets)
+            : MappingBlend.inverseErrorWeights(linear.map(\.solution.crossValidationError))
+        let parts = zip(linear, weights).filter { $0.1 > 0 }
+        guard parts.count > 1 else { return parts.first?.0 }
+        var choice = parts[0].0
+        choice.parts = parts.map { ($0.0.set, $0.1) }
+        choice.partSolutions = parts.map(\.0.solution)
+        choice.solution = combine(choice.parts, choice.partSolutions, targets)
+        return choice
+    }
+
+    /// The blend of `solutions` with the weights of `parts`.
+    private func combine(_ parts: [(set: GazeFeatureSet, weight: Double)], _ solutions: [Solution], _ targets: [Point2])
+        -> Solution {
+        let weights = parts.map(\.weight)
+        let blend = MappingBlend(parts: parts)
+        let predictions = solutions.map(\.predictions)
+        return Solution(mapping: blend.mapping(solutions.map(\.mapping)),
+                        crossValidationError: MappingBlend.crossValidationError(predictions, weights: weights, targets: targets),
+                        predictions: [])
+    }
+
     /// Drops outliers per target and fits again with the chosen set and penalty (twice at most: a
     /// first fit bent by many outliers may hide some of them). A target left with too few samples
     /// is skipped, if enough remain.
     private func dropOutliers(_ points: [CalibrationPointSamples], _ active: inout [Int], _ kept: inout [[GazeFeatures]],
                               _ skipped: inout [Int: SkippedCalibrationPoint], _ solution: inout Solution,
-                              _ set: GazeFeatureSet) throws(CalibrationError) {
+                              _ choice: ModelChoice) throws(CalibrationError) {
         for _ in 0..<2 {
             var changed = false
             for position in kept.indices {
@@ -315,7 +368,12 @@ public struct CalibrationFitter: Sendable {
                 kept.remove(at: position)
             }
             try requireEnoughTargets(points, skipped)
-            solution = try solve(set, kept, active.map { points[$0].target }, penalties: [solution.mapping.ridgePenalty])
+            let targets = active.map { points[$0].target }
+            var parts: [Solution] = []
+            for (part, previous) in zip(choice.parts, choice.partSolutions) {
+                parts.append(try solve(part.set, kept, targets, penalties: [previous.mapping.ridgePenalty]))
+            }
+            solution = parts.count == 1 ? parts[0] : combine(choice.parts, parts, targets)
         }
     }
 
@@ -346,6 +404,9 @@ public struct CalibrationFitter: Sendable {
     struct Solution {
         var mapping: GazeMapping
         var crossValidationError: Double
+        /// Each target's samples (those the fit learnt from) predicted without that target, at
+        /// the chosen penalty: what a blend is judged and weighed by (linear sets only).
+        var predictions: [[Point2]]
     }
 
     /// The set's fit with the penalty (of `penalties`, else the set's own list) that predicts
@@ -355,7 +416,7 @@ public struct CalibrationFitter: Sendable {
         switch set {
         case .pupilPolynomial:
             let result = try solve(kept, targets, penalties: penalties ?? self.penalties)
-            return Solution(mapping: result.mapping, crossValidationError: result.crossValidationError)
+            return Solution(mapping: result.mapping, crossValidationError: result.crossValidationError, predictions: [])
         case .patches, .shape, .appearance:
             return try solveAppearance(set, kept, targets, penalties: penalties ?? appearancePenalties)
         }
@@ -394,27 +455,28 @@ public struct CalibrationFitter: Sendable {
         let ridge = DualRidge(features: raw, featureCount: p, targets: rowTargets)
 
         // 2. The penalty with the smallest leave-one-target-out error (the smaller on ties).
-        var best: (penalty: Double, error: Double)?
+        var best: (penalty: Double, error: Double, predictions: [[Point2]])?
         for penalty in penalties.sorted() {
             var total = 0.0
             var solvable = true
+            var predictions: [[Point2]] = []
             for (index, group) in groups.enumerated() {
                 let training = groups.indices.filter { $0 != index }.flatMap { groups[$0] }
                 guard let fit = ridge.fit(rows: training, penalty: penalty) else { solvable = false; break }
-                var sum = 0.0
-                for i in group { sum += ridge.predict(fit, sample: i).distance(to: targets[index]) }
-                total += sum / Double(group.count)
+                let predicted = group.map { ridge.predict(fit, sample: $0) }
+                total += predicted.reduce(0) { $0 + $1.distance(to: targets[index]) } / Double(group.count)
+                predictions.append(predicted)
             }
             guard solvable else { continue }
             let error = total / Double(groups.count)
-            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error) }
+            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error, predictions) }
         }
         guard let best, let fit = ridge.fit(rows: Array(rows.indices), penalty: best.penalty) else { throw .degenerate }
         let coefficients = ridge.primal(fit)
         return Solution(mapping: GazeMapping(featureSet: set, featureMeans: means, featureScales: scales,
                                              coefficientsX: coefficients.x, coefficientsY: coefficients.y,
                                              ridgePenalty: best.penalty),
-                        crossValidationError: best.error)
+                        crossValidationError: best.error, predictions: best.predictions)
     }
 
     /// At most `count` of `samples`, evenly spaced in their order.

@@ -55,6 +55,8 @@ public struct CalibrationRecord: Sendable {
     public var mapping: GazeMapping
     public var trainingErrorPoints: Double
     public var crossValidationErrorPoints: Double
+    /// The linear sets the mapping averages, with their weights; empty when it is one set's.
+    public var blendWeights: [GazeFeatureSet: Double] = [:]
     public var targets: [Target]
     public var validation: ValidationReport?
     public var samples: [TargetSample]
@@ -93,6 +95,7 @@ public struct CalibrationRecord: Sendable {
         mapping = outcome.fit.mapping
         trainingErrorPoints = outcome.fit.trainingErrorPoints
         crossValidationErrorPoints = outcome.fit.crossValidationErrorPoints
+        blendWeights = outcome.fit.blendWeights
         var targets: [Target] = []
         var samples: [TargetSample] = []
         var calibrationIndex = 0, validationIndex = 0

@@ -8,6 +8,7 @@ let usage = """
     usage: gazerec-bench store <gazerec binary> <work folder>
            gazerec-bench vision <clip> <model>
            gazerec-bench calibration <clip> <model>
+           gazerec-bench choice [--minimum-samples N] <exported calibration JSON>...
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
            gazerec-bench camera <width> <height> <jpeg>...
@@ -27,6 +28,15 @@ case "calibration":
     guard arguments.count == 3 else { print(usage); exit(64) }
     let rest = Array(arguments.dropFirst())
     try CalibrationBenchmark.run(clip: rest[0], modelPath: rest[1])
+case "choice":
+    var rest = Array(arguments.dropFirst())
+    var minimum = 8
+    if rest.first == "--minimum-samples", rest.count >= 2, let value = Int(rest[1]), value >= 1 {
+        minimum = value
+        rest.removeFirst(2)
+    }
+    guard !rest.isEmpty else { print(usage); exit(64) }
+    try ChoiceBenchmark.run(files: rest, minimumSamples: minimum)
 case "detection":
     var rest = Array(arguments.dropFirst())
     var cnn: String?
