@@ -28,6 +28,13 @@ import GazeModel
 /// closure is measured from (a blink while looking down still dips `rearmDrop` below it, and has
 /// recovered at `recovery` of its drop back to it). A blink is judged by time and depth alone,
 /// whatever the slits show, so the slits cost no blink.
+///
+/// Two blinks in quick succession (a double blink) can leave the eye no time to recover
+/// `recovery` of its drop between them. So a closure whose aperture has come back up by
+/// `splitRecovery` of its drop and then falls again by `splitDrop` of it below that rebound is two
+/// closures: the first ends at the rebound, where the second begins — when the drop was deep, at
+/// least `splitMinimumDrop` (the landmarks' jitter on a narrowed eye rebounds by as much as a
+/// shallow drop; a partial reopening of a third of the drop, as the lids flutter, splits nothing).
 public struct BlinkDetector: Sendable {
     public var enterAperture: Double
     public var recovery: Double
@@ -44,11 +51,18 @@ public struct BlinkDetector: Sendable {
     public var minimumDrop: Double
     /// How far back the level a closure starts from is taken (the highest aperture in that time).
     public var levelSeconds: Double
+    /// The share of its drop a closure must have recovered, and then lost again, to be two blinks.
+    public var splitRecovery: Double
+    public var splitDrop: Double
+    /// The drop below the level a closure started from that a double blink needs.
+    public var splitMinimumDrop: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
     private var trace: [(time: Double, aperture: Double)] = []
     private var minimumAperture = 1.0
+    /// The highest aperture since the closure's minimum, and when.
+    private var rebound: (time: Double, aperture: Double)?
     private var minimumEyeAperture: [Eye: Double] = [.left: 1, .right: 1]
     private var minimumOpenness = 1.0
     private var peakSinceClosure = 1.0
@@ -64,7 +78,8 @@ public struct BlinkDetector: Sendable {
     public init(enterAperture: Double = 0.8, recovery: Double = 0.6, rearmDrop: Double = 0.08,
                 eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
                 maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6,
-                minimumDrop: Double = 0.15, levelSeconds: Double = 0.5) {
+                minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
+                splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         self.enterAperture = enterAperture
         self.recovery = recovery
@@ -77,6 +92,9 @@ public struct BlinkDetector: Sendable {
         self.longClosureAperture = longClosureAperture
         self.minimumDrop = minimumDrop
         self.levelSeconds = levelSeconds
+        self.splitRecovery = splitRecovery
+        self.splitDrop = splitDrop
+        self.splitMinimumDrop = splitMinimumDrop
     }
 
     /// Whether a closure is in progress (the per-frame blink flag).
@@ -109,8 +127,17 @@ public struct BlinkDetector: Sendable {
             }
             return nil
         }
-        minimumAperture = Swift.min(minimumAperture, aperture)
         trace.append((timeSeconds, aperture))
+        if let event = splitAtRebound(aperture, start: start, leftAperture, rightAperture, leftOpenness, rightOpenness,
+                                      eyesVisible) {
+            return event
+        }
+        if aperture < minimumAperture {
+            minimumAperture = aperture
+            rebound = nil
+        } else if aperture > rebound?.aperture ?? -1 {
+            rebound = (timeSeconds, aperture)
+        }
         count(eyesVisible)
         minimumEyeAperture[.left] = Swift.min(minimumEyeAperture[.left]!, leftAperture)
         minimumEyeAperture[.right] = Swift.min(minimumEyeAperture[.right]!, rightAperture)
@@ -126,6 +153,30 @@ public struct BlinkDetector: Sendable {
         let event = makeEvent(start: start, end: timeSeconds)
         reset()
         peakSinceClosure = aperture
+        return event
+    }
+
+    /// A double blink: when this frame falls `splitDrop` of the drop below a rebound of
+    /// `splitRecovery` of it, the closure up to the rebound is reported (if it is an event) and a
+    /// new one goes on from the rebound's frame. Nil otherwise (or when the first part is no event).
+    private mutating func splitAtRebound(_ aperture: Double, start: Double, _ leftAperture: Double, _ rightAperture: Double,
+                                         _ leftOpenness: Double, _ rightOpenness: Double, _ eyesVisible: Bool?) -> BlinkEvent? {
+        let drop = baseline - minimumAperture
+        guard let rebound, drop >= splitMinimumDrop, rebound.aperture - minimumAperture >= splitRecovery * drop,
+              rebound.aperture - aperture >= splitDrop * drop,
+              let reboundIndex = trace.lastIndex(where: { $0.time == rebound.time }) else { return nil }
+        let second = Array(trace[reboundIndex...])
+        trace.removeSubrange((reboundIndex + 1)...)
+        let event = makeEvent(start: start, end: rebound.time)
+        let level = baseline
+        reset()
+        startSeconds = rebound.time
+        trace = second
+        baseline = level
+        minimumAperture = second.map(\.aperture).min()!
+        minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
+        minimumOpenness = Swift.min(leftOpenness, rightOpenness)
+        count(eyesVisible)
         return event
     }
 
@@ -178,6 +229,7 @@ public struct BlinkDetector: Sendable {
         startSeconds = nil
         trace.removeAll(keepingCapacity: true)
         minimumAperture = 1
+        rebound = nil
         minimumEyeAperture = [.left: 1, .right: 1]
         minimumOpenness = 1
         peakSinceClosure = 1
@@ -199,8 +251,11 @@ public struct BlinkFlagResolver: Sendable {
     /// The frames decided by this one (none while its closure is undecided).
     public mutating func add(_ features: FrameFeatures, completed event: BlinkEvent?) -> [FrameFeatures] {
         if features.blinking || (features.face == nil && !pending.isEmpty && event == nil) {
+            // A closure that ended on a frame where the next one began (a double blink) decides
+            // the frames before it.
+            let decided = event == nil ? [] : resolve(event)
             pending.append(features)
-            return []
+            return decided
         }
         return resolve(event) + [features]
     }

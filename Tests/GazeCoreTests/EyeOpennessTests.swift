@@ -104,6 +104,39 @@ struct BlinkDetectorTests {
         #expect(events.first?.endSeconds == 0.23)
     }
 
+    @Test("a double blink is two events: the eyes come back up by more than half of the drop, then shut again")
+    func doubleBlink() {
+        // The aperture of a GRID corpus clip (bbaf2n, 25 fps) relative to its open level: a blink
+        // down to 0.45, back up to 0.77 for two frames, a second blink down to 0.41, a slow reopening.
+        let trace = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.93, 0.61, 0.48, 0.46, 0.59, 0.67, 0.72, 0.77, 0.77, 0.54, 0.48,
+                     0.48, 0.43, 0.48, 0.63, 0.61, 0.68, 0.66, 0.67, 0.72, 0.77, 0.81, 0.99, 1, 1, 1, 1, 1, 1]
+        let events = run(trace.map { ($0, $0) }, rate: 25)
+        #expect(events.map(\.kind) == [.blink, .blink])
+        #expect(events.first?.startSeconds == 0.44 && events.first?.endSeconds == 0.68)  // ends at the rebound
+        #expect(events.last?.startSeconds == 0.68 && events.last?.endSeconds == 1.24)  // 0.81 ≥ 0.43 + 0.6 × 0.57
+        // A rebound of a third of the drop (the lids fluttering) splits nothing: see `hysteresis`.
+    }
+
+    @Test("a double blink's first event keeps its frames flagged even when what follows the rebound is dropped")
+    func doubleBlinkFlags() {
+        func frame(_ index: Int, blinking: Bool) -> FrameFeatures {
+            var features = FrameFeatures(frameIndex: index, timestampSeconds: Double(index), trackingState: .normal,
+                                         confidence: 1, face: FaceObservation(landmarks: FaceLandmarks(points: Array(
+                                             repeating: .zero, count: 68)), confidence: 1, detected: false))
+            features.blinking = blinking
+            return features
+        }
+        var resolver = BlinkFlagResolver()
+        #expect(resolver.add(frame(0, blinking: true), completed: nil).isEmpty)
+        #expect(resolver.add(frame(1, blinking: true), completed: nil).isEmpty)
+        // The first blink ends on frame 2, where the next closure begins
+        let first = BlinkEvent(startSeconds: 0, endSeconds: 2, eyes: .both, kind: .blink, minimumOpenness: 0)
+        #expect(resolver.add(frame(2, blinking: true), completed: first).map(\.frameIndex) == [0, 1])
+        // The second closure comes to nothing: only its own frames lose their flag
+        let rest = resolver.add(frame(3, blinking: false), completed: nil)
+        #expect(rest.map(\.frameIndex) == [2, 3] && rest.allSatisfy { !$0.blinking })
+    }
+
     @Test("after a long closure the eye reopening only partly (0.8, looking down) starts no new closure; a real blink then does")
     func partialReopening() {
         let samples = repeated((1, 1), 10) + repeated((0.4, 0.4), 80) + repeated((0.78, 0.78), 30)
