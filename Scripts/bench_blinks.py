@@ -3,7 +3,7 @@
 
 Takes a folder of Eyeblink8-style label files (`NAME.tag`: after `#start`, one line per frame
 `frameID : blinkID : …`, blinkID >= 0 on the frames of a blink) and, beside them or in --videos,
-the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`). Every clip goes through
+the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`, `.mpg`, `.mpeg`). Every clip goes through
 `gazerec analyze`; its `blink` column gives flagged runs of frames. A labelled blink counts as found
 when a flagged run touches it (shares a frame), a flagged run is right when it touches a labelled
 blink. Prints precision, recall and F1 per clip and overall, beside a naive per-clip threshold on
@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv")
+VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv", ".mpg", ".mpeg")
 
 
 def fail(message):
