@@ -181,7 +181,9 @@ def run_gazerec(gazerec, clip, script, work, name, minimum_samples, extra, bench
     if model.get("blend"):
         result["blend"] = model["blend"]
     if bench:
-        result["rules"] = run_rules(gazerec, bench, database, identifier, work, name, minimum_samples)
+        rules = run_rules(gazerec, bench, database, identifier, work, name, minimum_samples)
+        if rules is not None:
+            result["rules"] = rules
     return result
 
 
@@ -189,11 +191,18 @@ def run_rules(gazerec, bench, database, identifier, work, name, minimum_samples)
     """Every rule for choosing among the feature sets refitted on this fold's stored frames
     (`gazerec-bench choice`): each rule's validation targets, or its error."""
     document = os.path.join(work, f"{name}.calibration.json")
-    subprocess.run([gazerec, "calibrations", "export", "--database", database, identifier, "--output", document],
-                   check=True, capture_output=True)
-    refitted = subprocess.run([bench, "choice", "--minimum-samples", str(minimum_samples), document],
-                              check=True, capture_output=True, text=True)
-    os.remove(document)
+    try:
+        subprocess.run([gazerec, "calibrations", "export", "--database", database, identifier, "--output", document],
+                       check=True, capture_output=True, text=True)
+        refitted = subprocess.run([bench, "choice", "--minimum-samples", str(minimum_samples), document],
+                                  check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as error:
+        print(f"bench-gaze: {name}: the rules could not be refitted: {(error.stderr or '').strip()[-200:]}",
+              file=sys.stderr)
+        return None
+    finally:
+        if os.path.exists(document):
+            os.remove(document)
     return json.loads(refitted.stdout.splitlines()[0])["rules"]
 
 
