@@ -85,17 +85,22 @@ def score(labels, found):
 
 
 def score_one_to_one(labels, events):
-    """Events matched to labelled blinks one to one (each label to at most one overlapping event,
-    the one overlapping it most): two blinks reported as one event count one missed."""
-    overlap = lambda a, b: min(a[1], b[1]) - max(a[0], b[0]) + 1
-    pairs = sorted(((overlap(label, event), i, j) for i, label in enumerate(labels) for j, event in enumerate(events)
-                    if overlap(label, event) > 0), reverse=True)
-    used_labels, used_events = set(), set()
-    for _, i, j in pairs:
-        if i not in used_labels and j not in used_events:
-            used_labels.add(i)
-            used_events.add(j)
-    return {"labels": len(labels), "found": len(used_labels), "runs": len(events), "rightRuns": len(used_events)}
+    """Events matched to labelled blinks one to one (a maximum matching of overlapping pairs), so
+    two blinks reported as one event count one missed."""
+    overlaps = lambda a, b: a[0] <= b[1] and b[0] <= a[1]
+    matched_event_of_label = {}
+
+    def augment(event, seen):
+        for label in range(len(labels)):
+            if overlaps(labels[label], events[event]) and label not in seen:
+                seen.add(label)
+                if label not in matched_event_of_label or augment(matched_event_of_label[label], seen):
+                    matched_event_of_label[label] = event
+                    return True
+        return False
+
+    found = sum(1 for event in range(len(events)) if augment(event, set()))
+    return {"labels": len(labels), "found": found, "runs": len(events), "rightRuns": found}
 
 
 def figures(counts):

@@ -203,7 +203,11 @@ def run_rules(gazerec, bench, database, identifier, work, name, minimum_samples)
     finally:
         if os.path.exists(document):
             os.remove(document)
-    return json.loads(refitted.stdout.splitlines()[0])["rules"]
+    lines = refitted.stdout.splitlines()
+    if not lines:
+        print(f"bench-gaze: {name}: gazerec-bench choice printed nothing", file=sys.stderr)
+        return None
+    return json.loads(lines[0])["rules"]
 
 
 def run_peer(python, runner, clip, script):
@@ -327,7 +331,8 @@ def report_rules(folds):
 
     print()
     print(f"rules for choosing the feature set, refitted on the frames of the {len(folds)} folds gazerec calibrated "
-          "(% of screen width; 'vs best' = the fold's mean over that of the best single set for it)")
+          "(% of screen width; 'vs best' = the fold's mean over that of the best single set for it; a rule that "
+          "fails a fold is measured over the others)")
     print(f"  {'rule':<22} {'folds':>5} {'mean':>6} {'median':>6} {'75th':>6} {'90th':>6} {'worst fold':>10} "
           f"{'vs best: median':>15} {'90th':>5} {'worst':>6}  sets chosen")
     for name in names:
@@ -344,14 +349,16 @@ def report_rules(folds):
             result = fold["gazerec"]["rules"][name]
             chosen = "blend" if result.get("blend") else result["set"]
             sets[chosen] = sets.get(chosen, 0) + 1
+        failed = sum(1 for fold in folds if "error" in fold["gazerec"]["rules"][name])
         if not pooled:
-            print(f"  {name:<22} {0:>5}")
+            print(f"  {name:<22} {0:>5}  ({failed} failed)")
             continue
         chosen = ", ".join(f"{k} {v}" for k, v in sorted(sets.items(), key=lambda item: -item[1]))
         print(f"  {name:<22} {len(means):>5} {statistics.mean(pooled):>6.2f} {statistics.median(pooled):>6.2f} "
               f"{percentile(pooled, 0.75):>6.2f} {percentile(pooled, 0.9):>6.2f} {max(means):>10.2f} "
               f"{statistics.median(ratios) if ratios else float('nan'):>15.2f} "
-              f"{percentile(ratios, 0.9) if ratios else float('nan'):>5.2f} {max(ratios) if ratios else float('nan'):>6.2f}  {chosen}")
+              f"{percentile(ratios, 0.9) if ratios else float('nan'):>5.2f} {max(ratios) if ratios else float('nan'):>6.2f}  {chosen}"
+              + (f"; fails {failed}" if failed else ""))
 
 
 def describe(values, unit, digits=1):

@@ -31,10 +31,13 @@ import GazeModel
 ///
 /// Two blinks in quick succession (a double blink) can leave the eye no time to recover
 /// `recovery` of its drop between them. So a closure whose aperture has come back up by
-/// `splitRecovery` of its drop and then falls again by `splitDrop` of it below that rebound is two
-/// closures: the first ends at the rebound, where the second begins — when the drop was deep, at
-/// least `splitMinimumDrop` (the landmarks' jitter on a narrowed eye rebounds by as much as a
-/// shallow drop; a partial reopening of a third of the drop, as the lids flutter, splits nothing).
+/// `splitRecovery` of its drop and stayed there for `splitHoldSeconds` (two frames at least), then
+/// falls again by `splitDrop` of the drop below that rebound's peak, is two closures: the first ends
+/// where the rebound began, the second begins where it ended. Only a deep drop splits, at least
+/// `splitMinimumDrop` (the landmarks' jitter on a narrowed eye rebounds by as much as a shallow one),
+/// only once per closure, and never a first part that is already a long closure; a one-frame
+/// rebound (jitter) or a partial reopening of a third of the drop (the lids fluttering) splits
+/// nothing.
 public struct BlinkDetector: Sendable {
     public var enterAperture: Double
     public var recovery: Double
@@ -56,13 +59,15 @@ public struct BlinkDetector: Sendable {
     public var splitDrop: Double
     /// The drop below the level a closure started from that a double blink needs.
     public var splitMinimumDrop: Double
+    /// How long the eyes must stay reopened between the two blinks of a double blink.
+    public var splitHoldSeconds: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
     private var trace: [(time: Double, aperture: Double)] = []
     private var minimumAperture = 1.0
-    /// The highest aperture since the closure's minimum, and when.
-    private var rebound: (time: Double, aperture: Double)?
+    /// Whether this closure began at a double blink's rebound (it splits no further).
+    private var splitOnce = false
     private var minimumEyeAperture: [Eye: Double] = [.left: 1, .right: 1]
     private var minimumOpenness = 1.0
     private var peakSinceClosure = 1.0
@@ -79,7 +84,7 @@ public struct BlinkDetector: Sendable {
                 eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
                 maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6,
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
-                splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35) {
+                splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         self.enterAperture = enterAperture
         self.recovery = recovery
@@ -95,6 +100,7 @@ public struct BlinkDetector: Sendable {
         self.splitRecovery = splitRecovery
         self.splitDrop = splitDrop
         self.splitMinimumDrop = splitMinimumDrop
+        self.splitHoldSeconds = splitHoldSeconds
     }
 
     /// Whether a closure is in progress (the per-frame blink flag).
@@ -128,16 +134,10 @@ public struct BlinkDetector: Sendable {
             return nil
         }
         trace.append((timeSeconds, aperture))
-        if let event = splitAtRebound(aperture, start: start, leftAperture, rightAperture, leftOpenness, rightOpenness,
-                                      eyesVisible) {
-            return event
-        }
-        if aperture < minimumAperture {
-            minimumAperture = aperture
-            rebound = nil
-        } else if aperture > rebound?.aperture ?? -1 {
-            rebound = (timeSeconds, aperture)
-        }
+        let split = splitAtRebound(aperture, start: start, leftAperture, rightAperture, leftOpenness, rightOpenness,
+                                   eyesVisible)
+        if split.happened { return split.event }
+        minimumAperture = Swift.min(minimumAperture, aperture)
         count(eyesVisible)
         minimumEyeAperture[.left] = Swift.min(minimumEyeAperture[.left]!, leftAperture)
         minimumEyeAperture[.right] = Swift.min(minimumEyeAperture[.right]!, rightAperture)
@@ -156,28 +156,44 @@ public struct BlinkDetector: Sendable {
         return event
     }
 
-    /// A double blink: when this frame falls `splitDrop` of the drop below a rebound of
-    /// `splitRecovery` of it, the closure up to the rebound is reported (if it is an event) and a
-    /// new one goes on from the rebound's frame. Nil otherwise (or when the first part is no event).
+    /// A double blink: when this frame (the last of `trace`) falls `splitDrop` of the drop below
+    /// a held rebound of `splitRecovery` of it, the closure up to the rebound's start is reported
+    /// (when it is an event) and a new one goes on from the rebound's end.
     private mutating func splitAtRebound(_ aperture: Double, start: Double, _ leftAperture: Double, _ rightAperture: Double,
-                                         _ leftOpenness: Double, _ rightOpenness: Double, _ eyesVisible: Bool?) -> BlinkEvent? {
+                                         _ leftOpenness: Double, _ rightOpenness: Double, _ eyesVisible: Bool?)
+        -> (happened: Bool, event: BlinkEvent?) {
         let drop = baseline - minimumAperture
-        guard let rebound, drop >= splitMinimumDrop, rebound.aperture - minimumAperture >= splitRecovery * drop,
-              rebound.aperture - aperture >= splitDrop * drop,
-              let reboundIndex = trace.lastIndex(where: { $0.time == rebound.time }) else { return nil }
-        let second = Array(trace[reboundIndex...])
-        trace.removeSubrange((reboundIndex + 1)...)
-        let event = makeEvent(start: start, end: rebound.time)
-        let level = baseline
+        guard !splitOnce, drop >= splitMinimumDrop, trace.count >= 4,
+              let lowest = trace.firstIndex(where: { $0.aperture == minimumAperture }) else { return (false, nil) }
+        // The last run of frames after the minimum (this one left out) back up by `splitRecovery`.
+        let level = minimumAperture + splitRecovery * drop
+        var runEnd = trace.count - 2
+        while runEnd > lowest, trace[runEnd].aperture < level { runEnd -= 1 }
+        guard runEnd > lowest else { return (false, nil) }
+        var runStart = runEnd
+        while runStart - 1 > lowest, trace[runStart - 1].aperture >= level { runStart -= 1 }
+        let interval = (trace[trace.count - 1].time - trace[0].time) / Double(trace.count - 1)
+        let peak = trace[runStart...runEnd].map(\.aperture).max()!
+        guard runEnd > runStart, trace[runEnd].time - trace[runStart].time + interval >= splitHoldSeconds - 1e-9,
+              peak - aperture >= splitDrop * drop else { return (false, nil) }
+        let whole = trace
+        trace = Array(whole[...runStart])
+        guard shutSeconds <= maximumBlinkDuration else {
+            trace = whole
+            return (false, nil)
+        }
+        let event = makeEvent(start: start, end: whole[runStart].time)
+        let openLevel = baseline
         reset()
-        startSeconds = rebound.time
-        trace = second
-        baseline = level
-        minimumAperture = second.map(\.aperture).min()!
+        startSeconds = whole[runEnd].time
+        trace = Array(whole[runEnd...])
+        baseline = openLevel
+        minimumAperture = trace.map(\.aperture).min()!
         minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
         minimumOpenness = Swift.min(leftOpenness, rightOpenness)
         count(eyesVisible)
-        return event
+        splitOnce = true
+        return (true, event)
     }
 
     /// Whether the irises showed along the slits in at least half of this closure's judged frames.
@@ -229,7 +245,7 @@ public struct BlinkDetector: Sendable {
         startSeconds = nil
         trace.removeAll(keepingCapacity: true)
         minimumAperture = 1
-        rebound = nil
+        splitOnce = false
         minimumEyeAperture = [.left: 1, .right: 1]
         minimumOpenness = 1
         peakSinceClosure = 1
@@ -251,9 +267,14 @@ public struct BlinkFlagResolver: Sendable {
     /// The frames decided by this one (none while its closure is undecided).
     public mutating func add(_ features: FrameFeatures, completed event: BlinkEvent?) -> [FrameFeatures] {
         if features.blinking || (features.face == nil && !pending.isEmpty && event == nil) {
-            // A closure that ended on a frame where the next one began (a double blink) decides
-            // the frames before it.
-            let decided = event == nil ? [] : resolve(event)
+            // The first blink of a double blink, reported while the second goes on, decides its own
+            // frames; those after it wait for the second's verdict.
+            var decided: [FrameFeatures] = []
+            if let event {
+                let cut = pending.firstIndex { $0.timestampSeconds > event.endSeconds + 1e-9 } ?? pending.count
+                decided = Array(pending[..<cut])
+                pending.removeFirst(cut)
+            }
             pending.append(features)
             return decided
         }

@@ -112,9 +112,28 @@ struct BlinkDetectorTests {
                      0.48, 0.43, 0.48, 0.63, 0.61, 0.68, 0.66, 0.67, 0.72, 0.77, 0.81, 0.99, 1, 1, 1, 1, 1, 1]
         let events = run(trace.map { ($0, $0) }, rate: 25)
         #expect(events.map(\.kind) == [.blink, .blink])
-        #expect(events.first?.startSeconds == 0.44 && events.first?.endSeconds == 0.68)  // ends at the rebound
-        #expect(events.last?.startSeconds == 0.68 && events.last?.endSeconds == 1.24)  // 0.81 ≥ 0.43 + 0.6 × 0.57
+        #expect(events.first?.startSeconds == 0.44 && events.first?.endSeconds == 0.68)  // ends as the rebound begins
+        #expect(events.last?.startSeconds == 0.72 && events.last?.endSeconds == 1.24)  // 0.81 ≥ 0.43 + 0.6 × 0.57
         // A rebound of a third of the drop (the lids fluttering) splits nothing: see `hysteresis`.
+    }
+
+    @Test("jitter is no double blink: one-frame rebounds split nothing, a closure splits once at most, a long closure not at all",
+          arguments: [
+              // A noisy squint held 2 s at 30 fps, rebounding a frame at a time: one long closure, as before.
+              ([Double](repeating: 1, count: 15)
+                  + Array([0.62, 0.55, 0.60, 0.78, 0.70, 0.58, 0.55, 0.62, 0.79, 0.65].repeated(6)) + [1, 1, 1, 1, 1],
+               30.0, [BlinkEvent.Kind.longClosure]),
+              // Lids shut, flickering open for single frames at 15 Hz: one blink.
+              ([Double](repeating: 1, count: 15) + [0.3, 0.3] + Array([0.67, 0.3].repeated(6)) + [1, 1, 1, 1, 1], 30.0, [.blink]),
+              // One frame back up inside a blink: one blink.
+              ([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5, 0.35, 0.3, 0.45, 0.65, 0.3, 0.75, 1, 1, 1], 25.0, [.blink]),
+              // Three dips with held rebounds short of recovery (0.7 < 0.35 + 0.6 × 0.65): the first
+              // splits off, the other two stay one closure.
+              ([Double](repeating: 1, count: 10) + [0.4, 0.35, 0.4, 0.7, 0.7, 0.7, 0.4, 0.35, 0.4, 0.7, 0.7, 0.7, 0.4, 0.35, 0.4]
+                  + [1, 1, 1, 1, 1], 25.0, [.blink, .blink]),
+          ])
+    func jitterIsNoDoubleBlink(trace: [Double], rate: Double, kinds: [BlinkEvent.Kind]) {
+        #expect(run(trace.map { ($0, $0) }, rate: rate).map(\.kind) == kinds)
     }
 
     @Test("a double blink's first event keeps its frames flagged even when what follows the rebound is dropped")
@@ -127,14 +146,14 @@ struct BlinkDetectorTests {
             return features
         }
         var resolver = BlinkFlagResolver()
-        #expect(resolver.add(frame(0, blinking: true), completed: nil).isEmpty)
-        #expect(resolver.add(frame(1, blinking: true), completed: nil).isEmpty)
-        // The first blink ends on frame 2, where the next closure begins
-        let first = BlinkEvent(startSeconds: 0, endSeconds: 2, eyes: .both, kind: .blink, minimumOpenness: 0)
-        #expect(resolver.add(frame(2, blinking: true), completed: first).map(\.frameIndex) == [0, 1])
-        // The second closure comes to nothing: only its own frames lose their flag
-        let rest = resolver.add(frame(3, blinking: false), completed: nil)
-        #expect(rest.map(\.frameIndex) == [2, 3] && rest.allSatisfy { !$0.blinking })
+        for index in 0..<4 { #expect(resolver.add(frame(index, blinking: true), completed: nil).isEmpty) }
+        // The first blink (frames 0–1) is reported on frame 4, as the eyes fall again after the rebound
+        let first = BlinkEvent(startSeconds: 0, endSeconds: 1, eyes: .both, kind: .blink, minimumOpenness: 0)
+        let decided = resolver.add(frame(4, blinking: true), completed: first)
+        #expect(decided.map(\.frameIndex) == [0, 1] && decided.allSatisfy(\.blinking))
+        // The second closure comes to nothing: the frames after the first blink lose their flag
+        let rest = resolver.add(frame(5, blinking: false), completed: nil)
+        #expect(rest.map(\.frameIndex) == [2, 3, 4, 5] && rest.allSatisfy { !$0.blinking })
     }
 
     @Test("after a long closure the eye reopening only partly (0.8, looking down) starts no new closure; a real blink then does")
@@ -303,4 +322,9 @@ struct BlinkDetectorTests {
         #expect(summary?.perclos == 0.1)
         #expect(abs((summary?.blinksPerMinute ?? 0) - 3 / 29.9 * 60) < 0.01)
     }
+}
+
+private extension Array {
+    /// The elements `count` times over, in order.
+    func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
 }
