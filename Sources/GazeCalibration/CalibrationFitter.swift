@@ -168,7 +168,8 @@ public struct CalibrationFitter: Sendable {
                 preferredSet: GazeFeatureSet? = .patches, preferenceMargin: Double = 0.5,
                 eyeClosure: EyeClosureJudge = EyeClosureJudge(), combination: SetCombination = .choose) {
         precondition(minimumSamplesPerPoint >= 1 && minimumPoints >= 1 && !penalties.isEmpty && !appearancePenalties.isEmpty)
-        precondition(!featureSets.isEmpty && maximumSamplesPerTarget >= 1 && (0..<1).contains(preferenceMargin))
+        precondition(!featureSets.isEmpty && Set(featureSets).count == featureSets.count && maximumSamplesPerTarget >= 1
+                     && (0..<1).contains(preferenceMargin))
         self.minimumSamplesPerPoint = minimumSamplesPerPoint
         self.minimumPoints = minimumPoints
         self.outlierThreshold = outlierThreshold
@@ -312,7 +313,8 @@ public struct CalibrationFitter: Sendable {
 
     /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than two.
     private func blend(_ fitted: [ModelChoice], _ targets: [Point2]) -> ModelChoice? {
-        let linear = fitted.filter { $0.set != .pupilPolynomial }
+        var seen = Set<GazeFeatureSet>()
+        let linear = fitted.filter { $0.set != .pupilPolynomial && seen.insert($0.set).inserted }
         guard linear.count >= 2 else { return linear.first }
         let predictions = linear.map(\.solution.predictions)
         let weights = combination == .stackedBlend
