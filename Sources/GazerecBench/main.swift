@@ -31,7 +31,11 @@ case "calibration":
 case "choice":
     var rest = Array(arguments.dropFirst())
     var minimum = 8
-    if rest.first == "--minimum-samples", rest.count >= 2, let value = Int(rest[1]), value >= 1 {
+    if rest.first == "--minimum-samples" {
+        guard rest.count >= 2, let value = Int(rest[1]), value >= 1 else {
+            FileHandle.standardError.write(Data("gazerec-bench choice: --minimum-samples takes a whole number of at least 1\n".utf8))
+            exit(64)
+        }
         minimum = value
         rest.removeFirst(2)
     }
