@@ -341,6 +341,11 @@ final class SessionImporter {
                     defer { reader.path.removeLast() }
                     throw reader.error(problem.description)
                 }
+                if let data = marker.dataJSON, let problem = MarkerDataRule.problem(data) {
+                    reader.path.append(.key("data"))
+                    defer { reader.path.removeLast() }
+                    throw reader.error(problem.description)
+                }
                 try inserter.drain()
                 try MarkerTable.insert(db, marker, sessionRowID: sessionRowID, seq: seq.take(\.marker))
             },

@@ -196,6 +196,10 @@ struct SessionImporterTests {
          "appID: is 1001 characters long; the limit is 1000"),
         ("marker label with NUL", sessionJSON(extra: #","gazerec":{"markers":[{"timestamp":1.5,"label":"on"},{"timestamp":1.6,"label":"a\u0000b"}]}"#),
          "gazerec.markers[1].label: contains a control character (U+0000, NUL) at character 2"),
+        // Marker data over the limit `gazerec mark` and the marker feed keep (64 KiB).
+        ("marker data over 64 KiB", sessionJSON(extra: #","gazerec":{"markers":[{"timestamp":1.5,"label":"on","data":""#
+            + String(repeating: "x", count: 65_535) + #""}]}"#),
+         "gazerec.markers[0].data: is 65537 bytes of JSON; the limit is 65536 bytes (64 KiB)"),
     ]
 
     @Test("bad documents are refused with their path and leave the database as it was",
@@ -218,6 +222,16 @@ struct SessionImporterTests {
             #expect(error.description.contains(expected), "\(name): \(error)")
         }
         #expect(try databaseContents(database) == before, "\(name)")
+    }
+
+    @Test("marker data of exactly 64 KiB imports whole, as `gazerec mark` keeps it")
+    func markerDataAtTheLimit() throws {
+        let database = try SessionDatabase()
+        // A JSON string of 65,534 characters and its two quotes: 65,536 bytes of compact JSON.
+        let data = #"""# + String(repeating: "x", count: 65_534) + #"""#
+        try importText(database, sessionJSON(extra: #","gazerec":{"markers":[{"timestamp":1.5,"label":"on","data":"# + data + "}]}"))
+        let markers = try database.markers(id: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")
+        #expect(markers.map(\.dataJSON) == [data])
     }
 
     @Test("a refused label is not echoed whole: a 100,000-character app id gives a short error")

@@ -17,16 +17,6 @@ struct VisionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
     var focalLength: Double?
 
-    @Flag(help: ArgumentHelp("The picture is mirrored (a selfie view, a camera set to flip it): turn it back before analysis, "
-                             + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
-                             + "turned back without it."))
-    var mirror = false
-
-    @Option(help: ArgumentHelp("Turn every frame clockwise by this many degrees before analysis (a camera mounted sideways or "
-                               + "upside down), after --mirror. A video's own rotation metadata is applied without it.",
-                               valueName: "degrees"))
-    var rotate: FrameRotation = .none
-
     func validate() throws {
         if let focalLength, !(focalLength > 0 && focalLength.isFinite) {
             throw ValidationError("--focal-length must be a positive number of pixels.")
@@ -53,6 +43,20 @@ struct VisionOptions: ParsableArguments {
         }
         return FaceFinding(cnnModelPath: path, background: live)
     }
+}
+
+/// How frames from a camera or a video are turned before analysis: for the commands that read
+/// them as they come (not `reanalyze`, whose saved video holds the frames already turned).
+struct PictureOptions: ParsableArguments {
+    @Flag(help: ArgumentHelp("The picture is mirrored (a selfie view, a camera set to flip it): turn it back before analysis, "
+                             + "so yaw keeps its sign and each eye its side. A camera that reports its horizontal flip on is "
+                             + "turned back without it."))
+    var mirror = false
+
+    @Option(help: ArgumentHelp("Turn every frame clockwise by this many degrees before analysis (a camera mounted sideways or "
+                               + "upside down), after --mirror. A video's own rotation metadata is applied without it.",
+                               valueName: "degrees"))
+    var rotate: FrameRotation = .none
 }
 
 extension FrameRotation: ExpressibleByArgument {}

@@ -52,6 +52,8 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var picture: PictureOptions
+
         @OptionGroup var expressionOptions: ExpressionOptions
 
         @Flag(help: "No progress or summary on stderr.")
@@ -119,7 +121,7 @@ extension Gazerec {
         func run() throws {
             try vision.checkModelExists()
             let expressionStage = try expressionOptions.checkedFiles().map { try ExpressionStage(files: $0) }
-            let opened = try FrameSourceRequest(.file(path: input), mirror: vision.mirror, rotation: vision.rotate).open()
+            let opened = try FrameSourceRequest(.file(path: input), mirror: picture.mirror, rotation: picture.rotate).open()
             let video = opened.video!
             // With a second core, decoding runs ahead on it (losslessly) while the model loads and
             // frames are processed; on one core everything runs in line, in order.

@@ -52,6 +52,8 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var picture: PictureOptions
+
         func validate() throws {
             if let name, name.isEmpty { throw ValidationError("--name must not be empty.") }
             if let name { try LabelArgument.check(name, as: "--name") }
@@ -75,7 +77,7 @@ extension Gazerec {
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
             let model = try vision.loadModel()
-            let input = try capture.request(paced: !scripted, mirror: vision.mirror, rotation: vision.rotate).open()
+            let input = try capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate).open()
             let source = input.start()
             defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,

@@ -37,12 +37,6 @@ extension Gazerec {
 
         func validate() throws {
             try vision.validate()
-            if vision.mirror {
-                throw ValidationError("--mirror: a saved video holds the frames as they were analysed, already turned back.")
-            }
-            if vision.rotate != .none {
-                throw ValidationError("--rotate: a saved video holds the frames as they were analysed, already turned upright.")
-            }
         }
 
         func run() throws {

@@ -108,6 +108,8 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var picture: PictureOptions
+
         @OptionGroup var expressionOptions: ExpressionOptions
 
         @Option(help: .hidden)
@@ -223,8 +225,8 @@ extension Gazerec {
             let source = FrameSourceRequest.cameraOrFile(
                 file: input, device: device, width: resolution?.width, height: resolution?.height,
                 framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
-                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: vision.mirror,
-                rotation: vision.rotate)
+                pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: picture.mirror,
+                rotation: picture.rotate)
             // The calibration's screen is the session's: its gaze points are in that screen's points.
             let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
                 ?? Size2D(argument: "1920x1080")!

@@ -34,6 +34,8 @@ extension Gazerec {
 
         @OptionGroup var vision: VisionOptions
 
+        @OptionGroup var picture: PictureOptions
+
         func run() throws {
             let scripted = procedure.script != nil
             if !scripted && !TerminalScreen.available {
@@ -50,7 +52,7 @@ extension Gazerec {
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()
-            let input = try capture.request(paced: !scripted, mirror: vision.mirror, rotation: vision.rotate).open()
+            let input = try capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate).open()
             let source = input.start()
             defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
