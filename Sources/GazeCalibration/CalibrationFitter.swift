@@ -30,14 +30,19 @@ public struct SkippedCalibrationPoint: Sendable, Equatable, CustomStringConverti
     public var needed: Int
     /// Whether it fell short because samples unlike the others were dropped as outliers.
     public var outliers: Bool
+    /// The feature set whose samples it had too few of, when other sets could have read it (the
+    /// chosen set went without it); nil when no set could.
+    public var set: GazeFeatureSet?
 
-    public init(point: Int, target: Point2, usable: Int, collected: Int, needed: Int, outliers: Bool = false) {
+    public init(point: Int, target: Point2, usable: Int, collected: Int, needed: Int, outliers: Bool = false,
+                set: GazeFeatureSet? = nil) {
         self.point = point
         self.target = target
         self.usable = usable
         self.collected = collected
         self.needed = needed
         self.outliers = outliers
+        self.set = set
     }
 
     /// `calibration point 3 at (960, 540) has 2 usable samples of 36 (needs 8)`
@@ -144,8 +149,8 @@ public struct CalibrationFitter: Sendable {
     public var penalties: [Double]
     /// Ridge penalties tried for the appearance sets, per sample on standardised features.
     public var appearancePenalties: [Double]
-    /// The feature sets tried; cross-validation picks one. A set is tried only when every target
-    /// has enough samples with what it reads.
+    /// The feature sets tried; cross-validation picks one. Each is tried on the targets with enough
+    /// samples of what it reads, when enough well-spread targets have.
     public var featureSets: [GazeFeatureSet]
     /// Samples per target an appearance fit learns from (evenly spaced among the kept ones): the
     /// frames of one target differ little, and the fit's cost grows with the cube of the count.
@@ -219,8 +224,10 @@ public struct CalibrationFitter: Sendable {
     ///
     /// 1. Each target's closed-eye frames are judged (`eyeClosure`); targets with too few usable
     ///    samples are skipped (the fit fails when too few remain).
-    /// 2. Every feature set whose features every kept target has enough of is fitted with each of
-    ///    its penalties; the choice leans toward `preferredSet` (above).
+    /// 2. Every feature set is fitted with each of its penalties on the kept targets with enough
+    ///    samples of what it reads (when enough well-spread ones have: a set may go without a
+    ///    target whose eyes were judged shut but whose pupils showed, or the reverse); the choice
+    ///    leans toward `preferredSet` (above), and the chosen set's missing targets are skipped.
     /// 3. Outliers are dropped and the winner fitted again; a target left short is skipped too.
     public func fit(_ points: [CalibrationPointSamples]) throws(CalibrationError) -> CalibrationFit {
         guard points.count >= minimumPoints else { throw .tooFewPoints(have: points.count, needed: minimumPoints) }
@@ -234,9 +241,9 @@ public struct CalibrationFitter: Sendable {
             }
         }
         try requireEnoughTargets(points, skipped)
-        var active = points.indices.filter { skipped[$0] == nil }
-        let choice = try chooseModel(judged, points.map(\.target), active)
-        var kept = choice.kept, solution = choice.solution
+        let choice = try chooseModel(points, judged, skipped)
+        var active = choice.active, kept = choice.kept, solution = choice.solution
+        skipped = choice.skipped
         try dropOutliers(points, &active, &kept, &skipped, &solution, choice)
         var fit = summary(points, active, kept, skipped, solution, candidates: choice.candidates)
         if choice.parts.count > 1 {
@@ -259,19 +266,28 @@ public struct CalibrationFitter: Sendable {
         }
     }
 
-    /// The chosen feature set (or the linear sets blended, with their weights), the kept targets'
-    /// samples it learns from, its solution, and every candidate's cross-validated error.
+    /// The chosen feature set (or the linear sets blended, with their weights), the targets it
+    /// learns from and their samples, the targets it goes without, its solution, and every
+    /// candidate's cross-validated error.
     private struct ModelChoice {
         var parts: [(set: GazeFeatureSet, weight: Double)]
+        /// Indices of the targets the set learns from, in order.
+        var active: [Int]
+        /// Their samples the set reads, in `active` order.
         var kept: [[GazeFeatures]]
+        /// Every target the set goes without: those no set could use and those it cannot.
+        var skipped: [Int: SkippedCalibrationPoint]
         var solution: Solution
         var candidates: [GazeFeatureSet: Double]
         /// Each part's own solution, in `parts` order.
         var partSolutions: [Solution]
 
-        init(set: GazeFeatureSet, kept: [[GazeFeatures]], solution: Solution) {
+        init(set: GazeFeatureSet, active: [Int], kept: [[GazeFeatures]], skipped: [Int: SkippedCalibrationPoint],
+             solution: Solution) {
             parts = [(set, 1)]
+            self.active = active
             self.kept = kept
+            self.skipped = skipped
             self.solution = solution
             candidates = [:]
             partSolutions = [solution]
@@ -280,29 +296,48 @@ public struct CalibrationFitter: Sendable {
         var set: GazeFeatureSet { parts.count == 1 ? parts[0].set : .appearance }
     }
 
-    /// Fits every set every `active` target has enough samples for and picks one (leaning toward
-    /// `preferredSet`).
-    private func chooseModel(_ judged: [[GazeFeatures]], _ targets: [Point2], _ active: [Int])
-        throws(CalibrationError) -> ModelChoice {
-        let activeTargets = active.map { targets[$0] }
+    /// Fits every set on the targets not yet `skipped` that have enough samples for it — a set
+    /// goes without a target it cannot read (eyes judged shut for the patches, no pupil for the
+    /// polynomial) when enough well-spread targets remain — and picks one (leaning toward
+    /// `preferredSet`). When no set can be fitted, the failure told is that of the set that kept
+    /// the most targets.
+    private func chooseModel(_ points: [CalibrationPointSamples], _ judged: [[GazeFeatures]],
+                             _ skipped: [Int: SkippedCalibrationPoint]) throws(CalibrationError) -> ModelChoice {
         var fitted: [ModelChoice] = []
-        var firstFailure: CalibrationError?
+        var failures: [(set: GazeFeatureSet, targets: Int, error: CalibrationError)] = []
         for set in featureSets {
-            let kept = active.map { judged[$0].filter { Self.isUsable($0, for: set) } }
-            if kept.contains(where: { $0.count < minimumSamplesPerPoint }) { continue }
+            var setSkipped = skipped
+            var active: [Int] = [], kept: [[GazeFeatures]] = []
+            for index in points.indices where skipped[index] == nil {
+                let samples = judged[index].filter { Self.isUsable($0, for: set) }
+                if samples.count < minimumSamplesPerPoint {
+                    setSkipped[index] = SkippedCalibrationPoint(point: index, target: points[index].target, usable: samples.count,
+                                                                collected: points[index].samples.count,
+                                                                needed: minimumSamplesPerPoint, set: set)
+                } else {
+                    active.append(index)
+                    kept.append(samples)
+                }
+            }
             do {
-                let solution = try solve(set, kept, activeTargets, penalties: nil)
-                fitted.append(ModelChoice(set: set, kept: kept, solution: solution))
+                try requireEnoughTargets(points, setSkipped)
+                let solution = try solve(set, kept, active.map { points[$0].target }, penalties: nil)
+                fitted.append(ModelChoice(set: set, active: active, kept: kept, skipped: setSkipped, solution: solution))
             } catch {
-                if firstFailure == nil { firstFailure = error }
+                failures.append((set, active.count, error))
             }
         }
-        guard var best = fitted.first else { throw firstFailure ?? .degenerate }
+        guard var best = fitted.first else {
+            // The failure of the set that kept the most targets (the preferred set on a tie) says the most.
+            let most = failures.map(\.targets).max()
+            let told = failures.first { $0.targets == most && $0.set == preferredSet } ?? failures.first { $0.targets == most }
+            throw told?.error ?? .degenerate
+        }
         for candidate in fitted.dropFirst()
         where candidate.solution.crossValidationError < best.solution.crossValidationError * (1 - 1e-9) {
             best = candidate
         }
-        let preferred = combination == .choose ? fitted.first { $0.set == preferredSet } : blend(fitted, activeTargets)
+        let preferred = combination == .choose ? fitted.first { $0.set == preferredSet } : blend(fitted, points)
         if let preferred, best.set != preferred.set || preferred.parts.count > 1,
            best.solution.crossValidationError >= (1 - preferenceMargin) * preferred.solution.crossValidationError {
             best = preferred
@@ -311,11 +346,15 @@ public struct CalibrationFitter: Sendable {
         return best
     }
 
-    /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than two.
-    private func blend(_ fitted: [ModelChoice], _ targets: [Point2]) -> ModelChoice? {
+    /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than
+    /// two. The sets blended learn from the same targets (the linear sets read the same frames:
+    /// both eyes open, the patches there), those of the first linear set.
+    private func blend(_ fitted: [ModelChoice], _ points: [CalibrationPointSamples]) -> ModelChoice? {
         var seen = Set<GazeFeatureSet>()
-        let linear = fitted.filter { $0.set != .pupilPolynomial && seen.insert($0.set).inserted }
+        let firstActive = fitted.first { $0.set != .pupilPolynomial }?.active
+        let linear = fitted.filter { $0.set != .pupilPolynomial && $0.active == firstActive && seen.insert($0.set).inserted }
         guard linear.count >= 2 else { return linear.first }
+        let targets = linear[0].active.map { points[$0].target }
         let predictions = linear.map(\.solution.predictions)
         let weights = combination == .stackedBlend
             ? MappingBlend.stackedWeights(predictions, targets: targets)

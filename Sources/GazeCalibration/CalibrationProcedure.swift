@@ -180,7 +180,7 @@ public struct CalibrationProcedure: Sendable {
 
     /// S: skip a target that fell short (instead of showing it again); the run goes on without it.
     public mutating func pressSkip() {
-        guard !scripted, case .retry(let index, _) = phase else { return }
+        guard !scripted, case .retry = phase else { return }
         advance()
     }
 
@@ -354,7 +354,8 @@ public struct CalibrationProcedure: Sendable {
     /// Why target `index` kept few usable samples, from what its frames showed: the first of no
     /// frame at all (a scripted window past the end of the input, or too short), no face, the face
     /// in few frames, the eyes closed (judged over the target's frames, `EyeClosureJudge`),
-    /// tracking not steady, or samples dropped as outliers.
+    /// tracking not steady, no pupil (for a mapping that reads pupils), too few frames both steady
+    /// and readable, or samples dropped as outliers.
     public func diagnosis(_ index: Int, _ skip: SkippedCalibrationPoint? = nil) -> String {
         let tally = tallies[index]
         let eyesOpen = fitter.eyeClosure.judged(samples[index])
@@ -373,11 +374,27 @@ public struct CalibrationProcedure: Sendable {
         }
         if tally.withFace == 0 { return "no face was found in any of its \(frames(tally.frames))" }
         if tally.withFace < needed { return "the face was found in only \(tally.withFace) of its \(frames(tally.frames))" }
+        if skip?.outliers != true, skip?.set == .pupilPolynomial {
+            let withPupil = samples[index].filter { $0.pupilLeft != nil || $0.pupilRight != nil }.count
+            if withPupil < needed {
+                return "no pupil was found in \(tally.withFace - withPupil) of the \(frames(tally.withFace)) with a face "
+                    + "(reflections on glasses, dim light), which the chosen mapping reads"
+            }
+        }
         let closed = tally.withFace - eyesOpen
         if skip?.outliers != true && eyesOpen < needed { return "the eyes were closed in \(closed) of the \(frames(tally.withFace)) with a face" }
         if skip?.outliers != true && tally.steady < needed {
             return "tracking was not steady in \(tally.withFace - tally.steady) of the \(frames(tally.withFace)) with a face "
                 + "(just found, a poor landmark fit, or fast head motion)"
+        }
+        if skip?.outliers != true {
+            let usable = skip?.usable ?? fitter.usableSamples(samples[index]).count
+            let readable = switch skip?.set {
+            case nil: "a pupil found or both eyes open"
+            case .pupilPolynomial?: "a pupil found"
+            case .patches?, .shape?, .appearance?: "both eyes open"
+            }
+            return "only \(usable) of the \(frames(tally.withFace)) with a face were steady with \(readable)"
         }
         return "samples unlike the others (glances away, mis-fitted frames) were dropped as outliers"
     }

@@ -188,6 +188,30 @@ extension CalibrationProcedureTests {
         #expect(outcome.skippedReasons[8]?.contains("dropped as outliers") == true)
     }
 
+    @Test("A target short of frames both steady and readable says so, though neither alone was short")
+    func diagnosesFramesNeitherSteadyNorReadable() throws {
+        var run = Run(layout: .nine)
+        run.procedure.pressSpace()
+        run.frames(16)
+        // Frames alternating: a pupil found while the fit was unsteady, then a steady fit without a pupil
+        var alternate = false
+        while run.procedure.phase == .target(index: 0) {
+            run.time += 1.0 / 30
+            var features = run.participant.samples(at: run.procedure.targets[0].position, count: 1)[0]
+            features.timestampSeconds = run.time
+            if alternate { features.pupilLeft = nil; features.pupilRight = nil } else { features.trackingNormal = false }
+            alternate.toggle()
+            run.procedure.frame(features, faceFound: true, timeSeconds: run.time)
+        }
+        guard case .retry(0, let reason) = run.procedure.phase else {
+            Issue.record("expected an offer to show target 1 again, got \(run.procedure.phase)")
+            return
+        }
+        // (The one usable frame is the last of the settle frames, collected as the window opened.)
+        #expect(reason.contains("(needs 8): only 1 of the 30 frames with a face were steady with a pupil found or both eyes open;"),
+                "\(reason)")
+    }
+
     @Test("A target that falls short is offered once more: short again, it is skipped; S skips it at once")
     func skipsAfterOneOffer() throws {
         var run = Run(layout: .nine)
