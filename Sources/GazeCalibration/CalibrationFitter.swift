@@ -31,7 +31,7 @@ public struct SkippedCalibrationPoint: Sendable, Equatable, CustomStringConverti
     /// Whether it fell short because samples unlike the others were dropped as outliers.
     public var outliers: Bool
     /// The feature set whose samples it had too few of, when other sets could have read it (the
-    /// chosen set went without it); nil when no set could.
+    /// chosen set went without it); nil when no set could, or when outliers left it short.
     public var set: GazeFeatureSet?
 
     public init(point: Int, target: Point2, usable: Int, collected: Int, needed: Int, outliers: Bool = false,
@@ -104,7 +104,8 @@ public struct CalibrationFit: Sendable, Equatable {
     /// The same when each target is predicted by a fit without it (leave-one-target-out), screen
     /// points: an honest estimate of the error between targets.
     public var crossValidationErrorPoints: Double
-    /// Leave-one-target-out error of every feature set tried (screen points), in `featureSets` order.
+    /// Leave-one-target-out error of every feature set tried (screen points), each over the targets
+    /// it learnt from (a set may go without some: `SkippedCalibrationPoint.set`).
     public var candidateErrorPoints: [GazeFeatureSet: Double] = [:]
     /// The linear sets the mapping averages and their weights (summing to 1); empty when it is
     /// one set's own (`SetCombination`).
@@ -299,8 +300,8 @@ public struct CalibrationFitter: Sendable {
     /// Fits every set on the targets not yet `skipped` that have enough samples for it — a set
     /// goes without a target it cannot read (eyes judged shut for the patches, no pupil for the
     /// polynomial) when enough well-spread targets remain — and picks one (leaning toward
-    /// `preferredSet`). When no set can be fitted, the failure told is that of the set that kept
-    /// the most targets.
+    /// `preferredSet`, each comparison over the targets both sets learn from). When no set can be
+    /// fitted, the failure told is the one naming the failed targets of the set that kept the most.
     private func chooseModel(_ points: [CalibrationPointSamples], _ judged: [[GazeFeatures]],
                              _ skipped: [Int: SkippedCalibrationPoint]) throws(CalibrationError) -> ModelChoice {
         var fitted: [ModelChoice] = []
@@ -328,22 +329,39 @@ public struct CalibrationFitter: Sendable {
             }
         }
         guard var best = fitted.first else {
-            // The failure of the set that kept the most targets (the preferred set on a tie) says the most.
-            let most = failures.map(\.targets).max()
-            let told = failures.first { $0.targets == most && $0.set == preferredSet } ?? failures.first { $0.targets == most }
-            throw told?.error ?? .degenerate
+            // The failure that names targets, of the set that kept the most of them (the preferred
+            // set on a tie), says the most; "the samples do not determine a mapping" only when no
+            // set that read any target fell short of targets.
+            let named = failures.filter { if case .tooFewTargets = $0.error { $0.targets > 0 } else { false } }
+            let told = named.isEmpty ? failures : named
+            let most = told.map(\.targets).max()
+            throw (told.first { $0.targets == most && $0.set == preferredSet } ?? told.first { $0.targets == most })?.error
+                ?? .degenerate
         }
-        for candidate in fitted.dropFirst()
-        where candidate.solution.crossValidationError < best.solution.crossValidationError * (1 - 1e-9) {
-            best = candidate
+        for candidate in fitted.dropFirst() {
+            let (error, bestError) = Self.errorsOnSharedTargets(candidate, best)
+            if error < bestError * (1 - 1e-9) { best = candidate }
         }
         let preferred = combination == .choose ? fitted.first { $0.set == preferredSet } : blend(fitted, points)
-        if let preferred, best.set != preferred.set || preferred.parts.count > 1,
-           best.solution.crossValidationError >= (1 - preferenceMargin) * preferred.solution.crossValidationError {
-            best = preferred
+        if let preferred, best.set != preferred.set || preferred.parts.count > 1 {
+            let (bestError, preferredError) = Self.errorsOnSharedTargets(best, preferred)
+            if bestError >= (1 - preferenceMargin) * preferredError { best = preferred }
         }
         for candidate in fitted { best.candidates[candidate.set] = candidate.solution.crossValidationError }
         return best
+    }
+
+    /// The cross-validated errors of `a` and `b` over the targets both learn from (each target's
+    /// mean left-out error, averaged), so a set that went without a hard target does not look
+    /// better for it; their own errors when they share none.
+    private static func errorsOnSharedTargets(_ a: ModelChoice, _ b: ModelChoice) -> (Double, Double) {
+        guard a.active != b.active else { return (a.solution.crossValidationError, b.solution.crossValidationError) }
+        let errorsA = Dictionary(uniqueKeysWithValues: zip(a.active, a.solution.targetErrors))
+        let errorsB = Dictionary(uniqueKeysWithValues: zip(b.active, b.solution.targetErrors))
+        let shared = a.active.filter { errorsB[$0] != nil }
+        guard !shared.isEmpty else { return (a.solution.crossValidationError, b.solution.crossValidationError) }
+        let count = Double(shared.count)
+        return (shared.reduce(0) { $0 + errorsA[$1]! } / count, shared.reduce(0) { $0 + errorsB[$1]! } / count)
     }
 
     /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than
@@ -374,9 +392,9 @@ public struct CalibrationFitter: Sendable {
         let weights = parts.map(\.weight)
         let blend = MappingBlend(parts: parts)
         let predictions = solutions.map(\.predictions)
+        let errors = MappingBlend.targetErrors(predictions, weights: weights, targets: targets)
         return Solution(mapping: blend.mapping(solutions.map(\.mapping)),
-                        crossValidationError: MappingBlend.crossValidationError(predictions, weights: weights, targets: targets),
-                        predictions: [])
+                        crossValidationError: errors.reduce(0, +) / Double(errors.count), predictions: [], targetErrors: errors)
     }
 
     /// Drops outliers per target and fits again with the chosen set and penalty (twice at most: a
@@ -448,6 +466,9 @@ public struct CalibrationFitter: Sendable {
         /// Each target's samples (those the fit learnt from) predicted without that target, at
         /// the chosen penalty: what a blend is judged and weighed by (linear sets only).
         var predictions: [[Point2]]
+        /// Each target's mean left-out error at the chosen penalty (screen points), in the order
+        /// of the targets it learnt from; `crossValidationError` is their mean.
+        var targetErrors: [Double]
     }
 
     /// The set's fit with the penalty (of `penalties`, else the set's own list) that predicts
@@ -457,7 +478,8 @@ public struct CalibrationFitter: Sendable {
         switch set {
         case .pupilPolynomial:
             let result = try solve(kept, targets, penalties: penalties ?? self.penalties)
-            return Solution(mapping: result.mapping, crossValidationError: result.crossValidationError, predictions: [])
+            return Solution(mapping: result.mapping, crossValidationError: result.crossValidationError, predictions: [],
+                            targetErrors: result.targetErrors)
         case .patches, .shape, .appearance:
             return try solveAppearance(set, kept, targets, penalties: penalties ?? appearancePenalties)
         }
@@ -514,10 +536,13 @@ public struct CalibrationFitter: Sendable {
         }
         guard let best, let fit = ridge.fit(rows: Array(rows.indices), penalty: best.penalty) else { throw .degenerate }
         let coefficients = ridge.primal(fit)
+        let errors = zip(best.predictions, targets).map { predicted, target in
+            predicted.reduce(0) { $0 + $1.distance(to: target) } / Double(predicted.count)
+        }
         return Solution(mapping: GazeMapping(featureSet: set, featureMeans: means, featureScales: scales,
                                              coefficientsX: coefficients.x, coefficientsY: coefficients.y,
                                              ridgePenalty: best.penalty),
-                        crossValidationError: best.error, predictions: best.predictions)
+                        crossValidationError: best.error, predictions: best.predictions, targetErrors: errors)
     }
 
     /// At most `count` of `samples`, evenly spaced in their order.
@@ -529,7 +554,7 @@ public struct CalibrationFitter: Sendable {
     /// Standardises the features, then solves the ridge regression with the penalty that predicts
     /// left-out targets best.
     private func solve(_ kept: [[GazeFeatures]], _ targets: [Point2], penalties: [Double]) throws(CalibrationError)
-        -> (mapping: GazeMapping, crossValidationError: Double) {
+        -> (mapping: GazeMapping, crossValidationError: Double, targetErrors: [Double]) {
         let difference = Self.eyeDifference(kept.flatMap { $0 })
         // 1. Standardise the raw features over every kept sample.
         let (means, scales) = Self.polynomialStandardisation(kept.flatMap { $0 }, difference: difference)
@@ -538,21 +563,21 @@ public struct CalibrationFitter: Sendable {
         // 2. Per-target normal equations, so leaving one target out is a subtraction.
         let equations = PolynomialNormalEquations(kept, targets, difference: difference, means: means, scales: scales)
         // 3. The penalty with the smallest leave-one-target-out error (the smaller on ties).
-        var best: (penalty: Double, error: Double)?
+        var best: (penalty: Double, error: Double, errors: [Double])?
         for penalty in penalties.sorted() {
-            var total = 0.0
+            var errors: [Double] = []
             var solvable = true
             for index in kept.indices {
                 guard let c = equations.coefficients(excluding: index, penalty: penalty) else { solvable = false; break }
-                total += equations.meanError(c, index)
+                errors.append(equations.meanError(c, index))
             }
             guard solvable else { continue }
-            let error = total / Double(kept.count)
-            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error) }
+            let error = errors.reduce(0, +) / Double(kept.count)
+            if best == nil || error < best!.error * (1 - 1e-9) { best = (penalty, error, errors) }
         }
         guard let best, let c = equations.coefficients(excluding: nil, penalty: best.penalty) else { throw .degenerate }
         return (GazeMapping(featureMeans: means, featureScales: scales, coefficientsX: c.0, coefficientsY: c.1,
-                            eyeDifference: difference, ridgePenalty: best.penalty), best.error)
+                            eyeDifference: difference, ridgePenalty: best.penalty), best.error, best.errors)
     }
 
     /// Means and standard deviations of the polynomial set's raw features over `samples`.

@@ -238,14 +238,38 @@ public struct CalibrationProcedure: Sendable {
     }
 
     private mutating func completeTarget(_ index: Int) {
-        let usable = usableCount(index)
-        if usable < fitter.minimumSamplesPerPoint && !offered.contains(index) {
+        if let short = shortfall(index), !offered.contains(index) {
             offered.insert(index)
-            phase = .retry(index: index, reason: "\(usable) usable samples of \(samples[index].count) "
-                           + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index)); keep the face in view and the eyes open")
+            phase = .retry(index: index, reason: "\(short.usable) usable samples of \(samples[index].count) "
+                           + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index, short)); keep the face in view and the eyes open")
             return
         }
         advance()
+    }
+
+    /// How target `index` falls short, if it does: too few samples any set can read, or too few
+    /// that the fitter's preferred set reads (the fit would go without it for that set).
+    private func shortfall(_ index: Int) -> SkippedCalibrationPoint? {
+        let needed = fitter.minimumSamplesPerPoint
+        let position = targets[index].position
+        let usable = usableCount(index)
+        if usable < needed {
+            return SkippedCalibrationPoint(point: index, target: position, usable: usable, collected: samples[index].count,
+                                           needed: needed)
+        }
+        guard let set = fitter.preferredSet else { return nil }
+        let frames = fitter.eyeClosure.judged(samples[index])
+        let readable = frames.filter { CalibrationFitter.isUsable($0, for: set) }.count
+        // Frames the set cannot read even with the eyes open (no eye patches) are no shortfall a
+        // second showing could mend.
+        let readableOpen = frames.contains { frame in
+            var open = frame
+            open.eyesClosed = false
+            return set.applies(to: open)
+        }
+        guard readableOpen, readable < needed else { return nil }
+        return SkippedCalibrationPoint(point: index, target: position, usable: readable, collected: samples[index].count,
+                                       needed: needed, set: set)
     }
 
     /// Shows the next target not yet collected, fitting the mapping before the first validation target.

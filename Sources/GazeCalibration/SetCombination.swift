@@ -67,8 +67,12 @@ struct MappingBlend {
     /// from the target, each sample predicted by the weighted mean of its parts' predictions
     /// without its target. `predictions[part][target][sample]`.
     static func crossValidationError(_ predictions: [[[Point2]]], weights: [Double], targets: [Point2]) -> Double {
-        var total = 0.0
-        for (index, target) in targets.enumerated() {
+        targetErrors(predictions, weights: weights, targets: targets).reduce(0, +) / Double(targets.count)
+    }
+
+    /// Each target's mean distance of its blended left-out predictions from it.
+    static func targetErrors(_ predictions: [[[Point2]]], weights: [Double], targets: [Point2]) -> [Double] {
+        targets.enumerated().map { index, target in
             let count = predictions[0][index].count
             var sum = 0.0
             for sample in 0..<count {
@@ -76,9 +80,8 @@ struct MappingBlend {
                 for part in predictions.indices { point = point + predictions[part][index][sample] * weights[part] }
                 sum += point.distance(to: target)
             }
-            total += sum / Double(count)
+            return sum / Double(count)
         }
-        return total / Double(targets.count)
     }
 
     /// Weights ∝ 1 / error² (an error of 0 takes all the weight).

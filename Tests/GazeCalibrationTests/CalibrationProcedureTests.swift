@@ -212,6 +212,30 @@ extension CalibrationProcedureTests {
                 "\(reason)")
     }
 
+    @Test("A target short for the preferred set alone is offered once more: its pupils would do, its patches would not")
+    func offersATargetShortForThePatches() throws {
+        var run = Run(layout: .nine)
+        var participant = PatchParticipant(seed: 22)
+        run.procedure.pressSpace()
+        // Target 1's frames: blinks (steady, eyes shut) alternating with open eyes the fit held
+        // unsteadily — pupils in all of them
+        var index = 0
+        while run.procedure.phase == .target(index: 0) {
+            run.time += 1.0 / 30
+            var features = participant.frame(run.procedure.targets[0].position, pupil: true,
+                                             openness: index % 2 == 0 ? 0.05 : 0.9, steady: index % 2 == 0)
+            features.timestampSeconds = run.time
+            index += 1
+            run.procedure.frame(features, faceFound: true, timeSeconds: run.time)
+        }
+        // Then it is offered again, the reason naming the patches' shortfall
+        guard case .retry(0, let reason) = run.procedure.phase else {
+            Issue.record("expected an offer to show target 1 again, got \(run.procedure.phase)")
+            return
+        }
+        #expect(reason.contains("frames with a face were steady with both eyes open;"), "\(reason)")
+    }
+
     @Test("A target that falls short is offered once more: short again, it is skipped; S skips it at once")
     func skipsAfterOneOffer() throws {
         var run = Run(layout: .nine)

@@ -124,38 +124,15 @@ struct CalibrationFitTests {
 
     @Test("A set goes without a target it cannot read: one target short for the patches, the pupils hidden elsewhere")
     func skipsATargetForOneSet() throws {
-        var generator = SeededGenerator(state: 12)
-        // Eye patches whose pixels carry the target (two fixed patterns, one per screen axis), with noise.
-        let patternX = (0..<256).map { _ in Double.random(in: -1...1, using: &generator) }
-        let patternY = (0..<256).map { _ in Double.random(in: -1...1, using: &generator) }
-        func frame(_ target: Point2, pupil: Bool, openness: Double, steady: Bool) -> GazeFeatures {
-            let fx = target.x / 1920 - 0.5, fy = target.y / 1080 - 0.5
-            let patches = (0..<256).map { k in
-                UInt8(max(0, min(255, (128 + 60 * fx * patternX[k] + 60 * fy * patternY[k] + generator.gaussian(1)).rounded())))
-            }
-            var landmarks = [Float](repeating: 0, count: 136)
-            for index in 0..<68 {
-                landmarks[2 * index] = Float(200 + 4 * Double(index % 17))
-                landmarks[2 * index + 1] = Float(180 + 5 * Double(index / 17))
-            }
-            for (index, x) in [(36, 220.0), (39, 240.0), (42, 280.0), (45, 300.0)] {
-                landmarks[2 * index] = Float(x)
-                landmarks[2 * index + 1] = 200
-            }
-            let point = pupil ? Point2(0.5 + 0.2 * fx, 0.1 + 0.2 * fy) : nil
-            return GazeFeatures(timestampSeconds: 0, pupilLeft: point, pupilRight: point, yawDegrees: generator.gaussian(0.5),
-                                pitchDegrees: generator.gaussian(0.5), headX: 0, headY: 0, trackingNormal: steady,
-                                opennessLeft: openness, opennessRight: openness,
-                                appearance: EyeAppearance(landmarks: landmarks, patches: patches))
-        }
+        var participant = PatchParticipant(seed: 12)
         // Given nine targets whose pupils went unseen (reflections on glasses), but for target 5:
         // there a pupil shows in every frame, 16 of its 36 frames are blinks and 14 of the open
         // ones unsteady, so 6 are steady with the eyes open, fewer than the 8 the patches need.
         let targets = CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }
         let points = targets.enumerated().map { index, target in
             CalibrationPointSamples(target: target, samples: (0..<36).map { k in
-                index == 4 ? frame(target, pupil: true, openness: k < 16 ? 0.05 : 0.9, steady: k < 16 || k >= 30)
-                    : frame(target, pupil: false, openness: 0.9, steady: true)
+                index == 4 ? participant.frame(target, pupil: true, openness: k < 16 ? 0.05 : 0.9, steady: k < 16 || k >= 30)
+                    : participant.frame(target, pupil: false, openness: 0.9, steady: true)
             })
         }
         // When fitted
@@ -165,6 +142,55 @@ struct CalibrationFitTests {
         #expect(fit.skipped == [SkippedCalibrationPoint(point: 4, target: targets[4], usable: 6, collected: 36, needed: 8,
                                                         set: .patches)])
         #expect(fit.trainingErrorPoints < 58, "training error \(fit.trainingErrorPoints) pt")
+    }
+
+    @Test("Sets are compared on the targets both learn from: going without the hardest target wins nothing")
+    func comparesSetsOnSharedTargets() throws {
+        var participant = PatchParticipant(seed: 14)
+        let targets = CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }
+        // Given pupils at every target, and at target 5 also a glint pulling its pupils aside and
+        // blinks leaving the patches short there
+        let points = targets.enumerated().map { index, target in
+            CalibrationPointSamples(target: target, samples: (0..<36).map { k in
+                index == 4 ? participant.frame(target, pupil: true, pupilShift: 0.05, openness: k < 16 ? 0.05 : 0.9,
+                                               steady: k < 16 || k >= 30)
+                    : participant.frame(target, pupil: true, openness: 0.9, steady: true)
+            })
+        }
+        // When fitted with the lowest cross-validated error winning (no preferred set)
+        let fit = try CalibrationFitter(preferredSet: nil).fit(points)
+        // Then the patches' own error, over the 8 targets without the hard one, is the lower; but
+        // over those 8 the polynomial set predicts better, so it wins and keeps all nine
+        let own = fit.candidateErrorPoints
+        #expect(own[.patches]! < own[.pupilPolynomial]!, "\(own)")
+        #expect(fit.mapping.featureSet == .pupilPolynomial)
+        #expect(fit.skipped.isEmpty)
+    }
+
+    @Test("When no set fits, the failure that names targets is told, not 'the samples do not determine a mapping'")
+    func toldFailureNamesTargets() {
+        var participant = PatchParticipant(seed: 15)
+        let targets = CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }
+        // Given a glint held where the pupil is searched for at every target (a still "pupil": the
+        // polynomial set cannot be determined), and blinks leaving the patches short at three targets
+        let points = targets.enumerated().map { index, target in
+            CalibrationPointSamples(target: target, samples: (0..<36).map { k in
+                participant.frame(target, pupil: true, stillPupil: Point2(0.5, 0.1),
+                                  openness: [1, 4, 7].contains(index) && k < 30 ? (k % 2 == 0 ? 0.05 : 0.9) : 0.9,
+                                  steady: !([1, 4, 7].contains(index) && k % 2 == 1))
+            })
+        }
+        // Then the fit fails naming the three targets the patches could not read, and why
+        do {
+            _ = try CalibrationFitter().fit(points)
+            Issue.record("a calibration without a readable pupil and three targets short for the patches was accepted")
+        } catch {
+            guard case let .tooFewTargets(failed, 6, 7, true) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(failed.map(\.point) == [1, 4, 7] && failed.allSatisfy { $0.set == .patches })
+        }
     }
 
     @Test("Targets left only on one side of the screen are refused: they do not span it")
