@@ -328,7 +328,7 @@ public struct CalibrationFitter: Sendable {
                 failures.append((set, active.count, error))
             }
         }
-        guard var best = fitted.first else {
+        guard !fitted.isEmpty else {
             // The failure that names targets, of the set that kept the most of them (the preferred
             // set on a tie), says the most; "the samples do not determine a mapping" only when no
             // set that read any target fell short of targets.
@@ -338,17 +338,33 @@ public struct CalibrationFitter: Sendable {
             throw (told.first { $0.targets == most && $0.set == preferredSet } ?? told.first { $0.targets == most })?.error
                 ?? .degenerate
         }
-        for candidate in fitted.dropFirst() {
-            let (error, bestError) = Self.errorsOnSharedTargets(candidate, best)
-            if error < bestError * (1 - 1e-9) { best = candidate }
-        }
+        var best: ModelChoice
         let preferred = combination == .choose ? fitted.first { $0.set == preferredSet } : blend(fitted, points)
-        if let preferred, best.set != preferred.set || preferred.parts.count > 1 {
-            let (bestError, preferredError) = Self.errorsOnSharedTargets(best, preferred)
-            if bestError >= (1 - preferenceMargin) * preferredError { best = preferred }
+        if let preferred {
+            // Every other candidate against the preferred one directly, on the targets the two
+            // share: of those whose error is below 1 − margin of its own, the furthest below.
+            best = preferred
+            var ratio = 1 - preferenceMargin
+            for candidate in fitted where candidate.set != preferred.set || preferred.parts.count > 1 {
+                let (error, preferredError) = Self.errorsOnSharedTargets(candidate, preferred)
+                if error < ratio * preferredError {
+                    best = candidate
+                    ratio = error / preferredError
+                }
+            }
+        } else {
+            // No preference: the lowest error over the targets every candidate learns from.
+            let shared = fitted.dropFirst().reduce(Set(fitted[0].active)) { $0.intersection($1.active) }
+            best = fitted.min { Self.meanError($0, over: shared) < Self.meanError($1, over: shared) }!
         }
         for candidate in fitted { best.candidates[candidate.set] = candidate.solution.crossValidationError }
         return best
+    }
+
+    /// `choice`'s mean left-out error over the targets `shared` (its own error when none).
+    private static func meanError(_ choice: ModelChoice, over shared: Set<Int>) -> Double {
+        let errors = zip(choice.active, choice.solution.targetErrors).filter { shared.contains($0.0) }.map(\.1)
+        return errors.isEmpty ? choice.solution.crossValidationError : errors.reduce(0, +) / Double(errors.count)
     }
 
     /// The cross-validated errors of `a` and `b` over the targets both learn from (each target's

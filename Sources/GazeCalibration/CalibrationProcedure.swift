@@ -240,15 +240,21 @@ public struct CalibrationProcedure: Sendable {
     private mutating func completeTarget(_ index: Int) {
         if let short = shortfall(index), !offered.contains(index) {
             offered.insert(index)
-            phase = .retry(index: index, reason: "\(short.usable) usable samples of \(samples[index].count) "
+            let usable = switch short.set {
+            case nil: "usable samples"
+            case .pupilPolynomial?: "samples with a pupil"
+            case .patches?, .shape?, .appearance?: "samples with both eyes open for the eye patches"
+            }
+            phase = .retry(index: index, reason: "\(short.usable) \(usable) of \(samples[index].count) "
                            + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index, short)); keep the face in view and the eyes open")
             return
         }
         advance()
     }
 
-    /// How target `index` falls short, if it does: too few samples any set can read, or too few
-    /// that the fitter's preferred set reads (the fit would go without it for that set).
+    /// How target `index` falls short, if it does: too few samples any set can read, or — for a
+    /// calibration target, before the fit — too few that the fitter's preferred set reads (the fit
+    /// would go without it for that set). Validation targets are measured whatever set maps them.
     private func shortfall(_ index: Int) -> SkippedCalibrationPoint? {
         let needed = fitter.minimumSamplesPerPoint
         let position = targets[index].position
@@ -257,7 +263,7 @@ public struct CalibrationProcedure: Sendable {
             return SkippedCalibrationPoint(point: index, target: position, usable: usable, collected: samples[index].count,
                                            needed: needed)
         }
-        guard let set = fitter.preferredSet else { return nil }
+        guard targets[index].kind == .calibration, let set = fitter.preferredSet else { return nil }
         let frames = fitter.eyeClosure.judged(samples[index])
         let readable = frames.filter { CalibrationFitter.isUsable($0, for: set) }.count
         // Frames the set cannot read even with the eyes open (no eye patches) are no shortfall a

@@ -165,6 +165,10 @@ struct CalibrationFitTests {
         #expect(own[.patches]! < own[.pupilPolynomial]!, "\(own)")
         #expect(fit.mapping.featureSet == .pupilPolynomial)
         #expect(fit.skipped.isEmpty)
+        // Whatever order the sets are tried in
+        let reversed = try CalibrationFitter(featureSets: [.pupilPolynomial, .shape, .patches, .appearance], preferredSet: nil)
+            .fit(points)
+        #expect(reversed.mapping.featureSet == .pupilPolynomial)
     }
 
     @Test("When no set fits, the failure that names targets is told, not 'the samples do not determine a mapping'")
