@@ -24,15 +24,30 @@ final class ScratchFolder {
     var databasePath: String { path + "/" + Self.databaseName }
 
     /// Makes the folder, locked and registered for removal on a signal.
+    ///
+    /// The path is registered before the folder is made (removing a registered path that does
+    /// not exist does nothing), so a signal arriving the moment it appears removes it too; made
+    /// by `mkdtemp`, the folder existed for an instant before its name could be registered.
     init() throws {
-        var template = Array((Self.temporaryDirectory + "/" + Self.prefix + "\(getpid())-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ReanalysisError.scratch(reason: String(cString: strerror(errno)))
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in alphabet.randomElement(using: &generator)! })
+            let path = Self.temporaryDirectory + "/" + Self.prefix + "\(getpid())-" + suffix
+            let databasePath = path + "/" + Self.databaseName
+            TemporaryFiles.register(path)
+            for suffix in Self.companionSuffixes { TemporaryFiles.register(databasePath + suffix) }
+            if mkdir(path, 0o700) == 0 {
+                self.path = path
+                lockDescriptor = StaleFiles.lock(path)
+                return
+            }
+            let failure = errno
+            for suffix in Self.companionSuffixes { TemporaryFiles.unregister(databasePath + suffix) }
+            TemporaryFiles.unregister(path)
+            guard failure == EEXIST else { throw ReanalysisError.scratch(reason: String(cString: strerror(failure))) }
         }
-        path = String(cString: made)
-        lockDescriptor = StaleFiles.lock(path)
-        TemporaryFiles.register(path)
-        for suffix in Self.companionSuffixes { TemporaryFiles.register(databasePath + suffix) }
+        throw ReanalysisError.scratch(reason: "no unused name for a scratch folder in \(Self.temporaryDirectory)")
     }
 
     /// Removes the folder and what it holds.
