@@ -128,13 +128,8 @@ struct CalibrationFitTests {
         // Given nine targets whose pupils went unseen (reflections on glasses), but for target 5:
         // there a pupil shows in every frame, 16 of its 36 frames are blinks and 14 of the open
         // ones unsteady, so 6 are steady with the eyes open, fewer than the 8 the patches need.
-        let targets = CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }
-        let points = targets.enumerated().map { index, target in
-            CalibrationPointSamples(target: target, samples: (0..<36).map { k in
-                index == 4 ? participant.frame(target, pupil: true, openness: k < 16 ? 0.05 : 0.9, steady: k < 16 || k >= 30)
-                    : participant.frame(target, pupil: false, openness: 0.9, steady: true)
-            })
-        }
+        let points = participant.nineTargets(shortForPatches: 4, pupilsElsewhere: false)
+        let targets = points.map(\.target)
         // When fitted
         let fit = try CalibrationFitter().fit(points)
         // Then the patches map the other eight, target 5 skipped for them, within 3 % of the screen's width
@@ -147,16 +142,9 @@ struct CalibrationFitTests {
     @Test("Sets are compared on the targets both learn from: going without the hardest target wins nothing")
     func comparesSetsOnSharedTargets() throws {
         var participant = PatchParticipant(seed: 14)
-        let targets = CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }
         // Given pupils at every target, and at target 5 also a glint pulling its pupils aside and
         // blinks leaving the patches short there
-        let points = targets.enumerated().map { index, target in
-            CalibrationPointSamples(target: target, samples: (0..<36).map { k in
-                index == 4 ? participant.frame(target, pupil: true, pupilShift: 0.05, openness: k < 16 ? 0.05 : 0.9,
-                                               steady: k < 16 || k >= 30)
-                    : participant.frame(target, pupil: true, openness: 0.9, steady: true)
-            })
-        }
+        let points = participant.nineTargets(shortForPatches: 4, shortPupilShift: 0.05, pupilsElsewhere: true)
         // When fitted with the lowest cross-validated error winning (no preferred set)
         let fit = try CalibrationFitter(preferredSet: nil).fit(points)
         // Then the patches' own error, over the 8 targets without the hard one, is the lower; but

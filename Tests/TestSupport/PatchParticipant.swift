@@ -14,6 +14,21 @@ public struct PatchParticipant {
         self.generator = generator
     }
 
+    /// The nine-target layout's calibration targets, 36 frames each, looking at them with open
+    /// eyes and steady tracking, with pupils when `pupilsElsewhere` — but for target
+    /// `shortForPatches`: a pupil in every frame (moved aside by `shortPupilShift`), 16 of its
+    /// frames blinks and 14 of the open ones unsteady, so 6 are steady with the eyes open.
+    public mutating func nineTargets(shortForPatches short: Int, shortPupilShift: Double = 0, pupilsElsewhere: Bool)
+        -> [CalibrationPointSamples] {
+        CalibrationLayout.nine.calibrationFractions.map { Point2($0.x * 1920, $0.y * 1080) }.enumerated().map { index, target in
+            CalibrationPointSamples(target: target, samples: (0..<36).map { k in
+                index == short
+                    ? frame(target, pupil: true, pupilShift: shortPupilShift, openness: k < 16 ? 0.05 : 0.9, steady: k < 16 || k >= 30)
+                    : frame(target, pupil: pupilsElsewhere, openness: 0.9, steady: true)
+            })
+        }
+    }
+
     /// One frame looking at `target` (on a 1920 × 1080 screen): with a pupil (moved aside by
     /// `pupilShift` of the eye's width, or held at `stillPupil` whatever the target) or none, the
     /// eyes' openness, and whether tracking was steady.
