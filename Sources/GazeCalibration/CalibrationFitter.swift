@@ -372,12 +372,8 @@ public struct CalibrationFitter: Sendable {
     /// better for it; their own errors when they share none.
     private static func errorsOnSharedTargets(_ a: ModelChoice, _ b: ModelChoice) -> (Double, Double) {
         guard a.active != b.active else { return (a.solution.crossValidationError, b.solution.crossValidationError) }
-        let errorsA = Dictionary(uniqueKeysWithValues: zip(a.active, a.solution.targetErrors))
-        let errorsB = Dictionary(uniqueKeysWithValues: zip(b.active, b.solution.targetErrors))
-        let shared = a.active.filter { errorsB[$0] != nil }
-        guard !shared.isEmpty else { return (a.solution.crossValidationError, b.solution.crossValidationError) }
-        let count = Double(shared.count)
-        return (shared.reduce(0) { $0 + errorsA[$1]! } / count, shared.reduce(0) { $0 + errorsB[$1]! } / count)
+        let shared = Set(a.active).intersection(b.active)
+        return (meanError(a, over: shared), meanError(b, over: shared))
     }
 
     /// The linear sets among `fitted` averaged as `combination` weighs them; nil with fewer than
