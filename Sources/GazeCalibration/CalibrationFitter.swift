@@ -420,9 +420,9 @@ public struct CalibrationFitter: Sendable {
             for position in kept.indices {
                 let target = points[active[position]].target
                 let residuals = kept[position].map { solution.mapping.map($0)! - target }
-                let centre = Point2(Self.median(residuals.map(\.x)), Self.median(residuals.map(\.y)))
+                let centre = Point2(median(residuals.map(\.x)), median(residuals.map(\.y)))
                 let distances = residuals.map { $0.distance(to: centre) }
-                let spread = max(1.4826 * Self.median(distances), residualFloorPoints)
+                let spread = max(1.4826 * median(distances), residualFloorPoints)
                 let keep = distances.map { $0 / spread <= outlierThreshold }
                 if keep.contains(false) {
                     kept[position] = kept[position].indices.filter { keep[$0] }.map { kept[position][$0] }
@@ -623,12 +623,6 @@ public struct CalibrationFitter: Sendable {
             count += 1
         }
         return count > 0 ? sum / Double(count) : .zero
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
 
