@@ -304,3 +304,37 @@ enum FunctionLengths {
         return functions
     }
 }
+
+/// The command line as ArgumentParser parses it (issue 40, item 3).
+extension ArchitectureTests {
+    static func cliSources() throws -> [(name: String, text: String)] {
+        try swiftFiles("gazerec").map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    @Test("the CLI passes nothing through its own environment: no setenv or putenv")
+    func noEnvironmentAsChannel() throws {
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains("setenv(") && !text.contains("putenv("), "\(name)")
+        }
+    }
+
+    @Test("no function in the CLI rewrites an argument list before ArgumentParser reads it")
+    func noArgumentRewriting() throws {
+        let rewriter = try Regex(#"func \w+\(_ arguments: \[String\]\)[^{]*-> \[String\]"#)
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains(rewriter), "\(name)")
+        }
+    }
+
+    @Test("typos are looked for only once ArgumentParser refused the arguments, and option names come from its model, not from rendered help")
+    func typosAfterArgumentParser() throws {
+        let sources = try Self.cliSources()
+        let main = try #require(sources.first { $0.name == "Gazerec.swift" }).text
+        let parse = try #require(main.range(of: "Gazerec.parseAsRoot("))
+        let typo = try #require(main.range(of: "ArgumentCheck.typo("))
+        #expect(parse.lowerBound < typo.lowerBound)
+        for (name, text) in sources {
+            #expect(!text.contains("helpMessage("), "\(name)")
+        }
+    }
+}
