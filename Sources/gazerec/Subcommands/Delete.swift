@@ -37,6 +37,7 @@ extension Gazerec {
             if modes == 0 { throw ValidationError("Give session ids, --all or --database.") }
             if modes > 1 { throw ValidationError("Give only one of: session ids, --all, --database.") }
             try StoreOptions.checkNotEmpty(nil)
+            try StoreOptions.refuseServer(StoreOptions.resolve(nil))
         }
 
         func run() throws {
