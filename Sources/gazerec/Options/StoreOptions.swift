@@ -85,6 +85,11 @@ struct StoreOptions: ParsableArguments {
         guard let database, isServer(database), let command = words.first, command != "push", command != "help" else { return nil }
         let name = words.count == 2 && command == "calibrations" ? words.joined(separator: " ") : command
         guard !serverReaders.contains(name) else { return nil }
+        if name == "delete" {
+            return "\(database) is a lab server: 'delete' works on a station's database file. Sessions leave the server "
+                + "through its admin: 'gazerec lab erase ID... --server ADMIN_URL' (or --app-id LABEL for all of a "
+                + "participant's) erases them and refuses any later push of them."
+        }
         return "\(database) is a lab server: '\(name)' works on a station's database file; the server "
             + "is read by list, show, export, fixations, plot, replay and calibrations list/show/export, and sessions "
             + "reach it with 'gazerec push' from a station."
