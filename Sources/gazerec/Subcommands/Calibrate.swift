@@ -83,6 +83,8 @@ extension Gazerec {
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength,
                                              finding: vision.faceFinding(live: input.kind == .camera))
+            let seating = SeatingWarning(deferred: !scripted)
+            pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -103,6 +105,7 @@ extension Gazerec {
                     return makeProcedure(targets, scripted: false, screen: size, settle: nil)
                 }
             }
+            seating.flush()
             try runner.requireFinished(procedure, sourceName: input.path, inputEnded: inputEnded)
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
