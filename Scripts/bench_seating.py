@@ -14,6 +14,9 @@
         per copy: the face's brightness and contrast (`position`), the share of frames with a face,
         their median landmark confidence, and the median distance of the landmarks from those found
         on CLIP itself, in percent of the distance between the eyes (`analyze --landmarks`).
+    python3 Scripts/bench_seating.py pose --gazerec BIN CLIP...
+        Frames of the clips by head yaw and by pitch (`analyze`): how many, their median landmark
+        confidence and the share below the 0.35 of `lowConfidence`.
 """
 import argparse
 import csv
@@ -28,6 +31,32 @@ DARK = [1.0, 0.6, 0.4, 0.3, 0.25, 0.2, 0.15]
 # The face (centre) darkened to the factor while the picture brightens towards its edges: a
 # window behind the participant with the camera exposing for it.
 BACKLIT = [0.8, 0.6, 0.45, 0.3]
+# Exposure raised by the factor (clipping at white).
+BRIGHT = [1.5, 2.0, 2.5]
+
+
+def background_minus_face(video, frames):
+    """Median over frames with a face of the mean luma around the landmarks' box minus the mean
+    inside it (0..1), sampled as gazerec samples it (32 x 24 points over the picture, 32 x 32 in the box)."""
+    import numpy
+    width, height = size(video)
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+                         check=True, capture_output=True).stdout
+    pictures = numpy.frombuffer(raw, dtype=numpy.uint8).reshape(-1, height, width)
+    differences = []
+    for picture, frame in zip(pictures, frames):
+        if not frame.get("face"):
+            continue
+        xs = [frame[f"x{i}"] for i in range(68)]
+        ys = [frame[f"y{i}"] for i in range(68)]
+        x0, x1 = max(0, int(min(xs))), min(width - 1, int(max(xs)))
+        y0, y1 = max(0, int(min(ys))), min(height - 1, int(max(ys)))
+        inside = picture[y0:y1 + 1:max(1, (y1 - y0) // 32), x0:x1 + 1:max(1, (x1 - x0) // 32)]
+        step_x, step_y = max(1, width // 32), max(1, height // 24)
+        grid_y, grid_x = numpy.mgrid[step_y // 2:height:step_y, step_x // 2:width:step_x]
+        outside = ~((grid_x >= x0) & (grid_x <= x1) & (grid_y >= y0) & (grid_y <= y1))
+        differences.append((picture[grid_y, grid_x][outside].mean() - inside.mean()) / 255)
+    return statistics.median(differences) if differences else None
 
 
 def ffmpeg(source, target, vf):
@@ -101,7 +130,8 @@ def light(args):
     copies = [(f"dark{int(f * 100)}", f"lutyuv=y=val*{f},noise=alls=4:allf=t") for f in DARK]
     copies += [(f"backlit{int(f * 100)}", "geq=lum='clip(" + str(f) + "*p(X,Y)+255*min(1,pow(hypot(X-W/2,Y-H/2)/(0.5*W),2)),0,255)'"
                 + ":cb=128:cr=128") for f in BACKLIT]
-    print("copy | brightness | contrast | frames with a face | median confidence | landmark shift % | advice")
+    copies += [(f"bright{int(f * 100)}", f"lutyuv=y=val*{f}") for f in BRIGHT]
+    print("copy | brightness | contrast | backlight | frames with a face | median confidence | landmark shift % | advice")
     for name, vf in copies:
         target = os.path.join(args.out, name + ".mp4")
         ffmpeg(args.clip, target, vf)
@@ -111,9 +141,23 @@ def light(args):
         confidence = statistics.median(f["confidence"] for f in with_face) if with_face else 0
         shifts = [landmark_shift(f, r) for f, r in zip(frames, reference) if f.get("face") and r.get("face")]
         shift = f"{statistics.median(shifts):.1f}" if shifts else "-"
+        backlight = background_minus_face(target, frames)
+        backlight = f"{backlight:.3f}" if backlight is not None else "-"
         advice = sorted({l["advice"].split(":")[0] for l in lines if l["advice"]})
-        print(f"{name} | {median_of(lines, 'brightness')} | {median_of(lines, 'contrast')} | "
+        print(f"{name} | {median_of(lines, 'brightness')} | {median_of(lines, 'contrast')} | {backlight} | "
               f"{len(with_face)}/{len(frames)} | {confidence:.3f} | {shift} | {', '.join(advice) or 'ok'}")
+
+
+def pose(args):
+    frames = [f for clip in args.clips for f in analyzed(args.gazerec, clip) if f.get("yawDegrees") is not None]
+    for key, edges in (("yawDegrees", [0, 5, 10, 15, 20, 90]), ("pitchDegrees", [-90, 0, 10, 15, 20, 25, 30, 90])):
+        print(f"{key} | frames | median confidence | below 0.35")
+        for low, high in zip(edges, edges[1:]):
+            values = [f["confidence"] for f in frames
+                      if low <= (abs(f[key]) if key == "yawDegrees" else f[key]) < high]
+            if values:
+                below = sum(v < 0.35 for v in values) / len(values)
+                print(f"{low}..{high} | {len(values)} | {statistics.median(values):.3f} | {100 * below:.0f} %")
 
 
 def main():
@@ -130,8 +174,11 @@ def main():
     p.add_argument("--gazerec", required=True)
     p.add_argument("clip")
     p.add_argument("out")
+    p = commands.add_parser("pose")
+    p.add_argument("--gazerec", required=True)
+    p.add_argument("clips", nargs="+")
     args = parser.parse_args()
-    {"scaled": scaled, "eyes": eyes, "light": light}[args.command](args)
+    {"scaled": scaled, "eyes": eyes, "light": light, "pose": pose}[args.command](args)
 
 
 if __name__ == "__main__":

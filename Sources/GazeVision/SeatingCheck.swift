@@ -6,21 +6,23 @@ import GazeModel
 /// measurements behind each default in docs/Recording.md ("Seating the participant").
 public struct SeatingThresholds: Sendable, Equatable {
     /// The eyes' width (corner to corner, mean of both eyes) in pixels, at least.
-    public var minimumEyeWidthPixels: Double = 20
+    public var minimumEyeWidthPixels: Double = 11
     /// The head's distance from the camera (the head pose's depth), millimetres.
-    public var distanceRangeMillimetres: ClosedRange<Double> = 350...1000
+    public var distanceRangeMillimetres: ClosedRange<Double> = 400...900
     /// The face's mean luma, 0 (black) … 1 (white).
     public var brightnessRange: ClosedRange<Double> = 0.15...0.85
     /// The face's contrast (standard deviation of its luma, 0…0.5), at least.
-    public var minimumContrast: Double = 0.03
+    public var minimumContrast: Double = 0.05
     /// How much brighter the picture around the face may be than the face (difference of mean
     /// luma, 0…1) before the light counts as behind the participant.
     public var maximumBacklight: Double = 0.25
     /// The share of saturated pixels in the eye patches (glasses reflecting the screen), at most.
     public var maximumGlare: Double = 0.05
-    /// Head yaw and pitch, degrees either way, at most.
-    public var maximumYawDegrees: Double = 25
-    public var maximumPitchDegrees: Double = 20
+    /// Head yaw and pitch, degrees either way, at most (signs as in the recorded frames: yaw
+    /// positive towards the picture's left, pitch positive chin up). A camera below the eyes sees
+    /// a face looking at the screen pitched up 15–20°.
+    public var maximumYawDegrees: Double = 10
+    public var maximumPitchDegrees: Double = 25
     /// The room the face needs on every side inside the picture, in face widths (head turns
     /// and moves in a session carry the face this far).
     public var marginFaceWidths: Double = 0.25

@@ -5,12 +5,12 @@ import GazeModel
 /// What is wrong with a seating, most important first (the order of the cases).
 public enum SeatingAdvice: Sendable, Equatable {
     case noFace
+    /// The face (with its margin) leaves the picture at this edge of the picture: "left", "right", "top", "bottom".
+    case centre(edge: String)
     case faceTheScreen(yawDegrees: Double, pitchDegrees: Double, maximumYaw: Double, maximumPitch: Double)
     case closerForEyes(eyeWidthPixels: Double, wanted: Double)
     case closer(distanceMillimetres: Double, farthest: Double)
     case back(distanceMillimetres: Double, nearest: Double)
-    /// The face (with its margin) leaves the picture at this edge of the picture: "left", "right", "top", "bottom".
-    case centre(edge: String)
     case backlit(face: Double, background: Double)
     case moreLight(brightness: Double, wanted: Double)
     case lessLight(brightness: Double, wanted: Double)
@@ -129,7 +129,8 @@ public struct SeatingReport: Sendable {
 
     /// Every figure out of its range, most important first.
     static func advice(_ report: SeatingReport, edge: String?, thresholds t: SeatingThresholds) -> [SeatingAdvice] {
-        var advice: [SeatingAdvice] = []
+        // Off centre first: a face near the picture's edge also looks turned to the camera.
+        var advice: [SeatingAdvice] = edge.map { [.centre(edge: $0)] } ?? []
         if let yaw = report.yawDegrees, let pitch = report.pitchDegrees,
            abs(yaw) > t.maximumYawDegrees || abs(pitch) > t.maximumPitchDegrees {
             advice.append(.faceTheScreen(yawDegrees: yaw, pitchDegrees: pitch, maximumYaw: t.maximumYawDegrees,
@@ -143,7 +144,6 @@ public struct SeatingReport: Sendable {
         if let distance = report.distanceMillimetres, distance < t.distanceRangeMillimetres.lowerBound {
             advice.append(.back(distanceMillimetres: distance, nearest: t.distanceRangeMillimetres.lowerBound))
         }
-        if let edge { advice.append(.centre(edge: edge)) }
         advice += lightAdvice(report, thresholds: t)
         if let glare = report.glare, glare > t.maximumGlare { advice.append(.glare(share: glare, allowed: t.maximumGlare)) }
         return advice

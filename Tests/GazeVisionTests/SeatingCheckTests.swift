@@ -88,11 +88,10 @@ struct SeatingCheckTests {
         var notOK = ok
         notOK.advice = [.noFace]
         var tally = HoldTally(holdSeconds: 2)
-        #expect(!tally.add(ok))
-        #expect(!tally.add(notOK))
-        #expect(!tally.add(ok))
-        #expect(tally.add(ok))
+        let held = [ok, notOK, ok, ok].map { tally.add($0) }
+        #expect(held == [false, false, false, true])
         var immediate = HoldTally(holdSeconds: 0)
-        #expect(!immediate.add(notOK) && immediate.add(ok))
+        let heldAtOnce = [notOK, ok].map { immediate.add($0) }
+        #expect(heldAtOnce == [false, true])
     }
 }

@@ -11,7 +11,7 @@ import TestSupport
 struct HelpSnapshotTests {
     /// Every command path, nested ones included.
     static let commands: [[String]] = [
-        [], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["push"], ["lab"], ["lab", "init"],
+        [], ["position"], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["push"], ["lab"], ["lab", "init"],
         ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["lab", "erase"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
         ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["plot"], ["replay"],

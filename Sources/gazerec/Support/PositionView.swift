@@ -68,10 +68,10 @@ struct PositionPicture {
     let thresholds: SeatingThresholds
     let holdSeconds: Double
 
-    /// The picture's size in cells: as large as fits above three status lines, keeping the
+    /// The picture's size in cells: as large as fits above four status lines, keeping the
     /// frame's shape (a cell about twice as high as wide).
     var pictureSize: (columns: Int, rows: Int) {
-        let availableRows = max(3, rows - 4), availableColumns = max(10, columns - 2)
+        let availableRows = max(3, rows - 5), availableColumns = max(10, columns - 2)
         let aspect = Double(frameWidth) / Double(max(frameHeight, 1)) * 2
         let byRows = Int(Double(availableRows) * aspect)
         return byRows <= availableColumns ? (max(4, byRows), availableRows)
@@ -106,17 +106,18 @@ struct PositionPicture {
 
     /// The advice (or ok with the time held), the figures, the keys.
     func statusLines(_ report: SeatingReport?, okSeconds: Double) -> [String] {
-        guard let report else { return ["looking for the face…", "", "q stops"] }
+        guard let report else { return ["looking for the face…", "", "", "q stops"] }
         let advice = report.ok
             ? "\u{1B}[1;32mok\u{1B}[0m: in range for \(Formatting.fixed(okSeconds, 0)) of \(Formatting.fixed(holdSeconds, 0)) s"
             : "\u{1B}[1;33m\(report.adviceText)\u{1B}[0m"
         func figure(_ name: String, _ value: Double?, _ decimals: Int, _ unit: String = "") -> String {
             "\(name) " + (value.map { Formatting.fixed($0, decimals) + unit } ?? "-")
         }
-        let figures = [figure("eyes", report.eyeWidthPixels, 0, " px"), figure("distance", report.distanceMillimetres, 0, " mm"),
-                       figure("yaw", report.yawDegrees, 0, "°"), figure("pitch", report.pitchDegrees, 0, "°"),
-                       figure("brightness", report.brightness, 2), figure("contrast", report.contrast, 2),
-                       figure("glare", report.glare, 2), "centred \(report.centred ? "yes" : "no")"].joined(separator: "  ")
-        return [advice, figures, "# the face   . the room it needs for head turns   q stops"]
+        let placement = [figure("eyes", report.eyeWidthPixels, 0, " px"), figure("distance", report.distanceMillimetres, 0, " mm"),
+                      figure("yaw", report.yawDegrees, 0, "°"), figure("pitch", report.pitchDegrees, 0, "°"),
+                      "centred \(report.centred ? "yes" : "no")"].joined(separator: "  ")
+        let light = [figure("brightness", report.brightness, 2), figure("contrast", report.contrast, 2),
+                     figure("glare", report.glare, 2)].joined(separator: "  ")
+        return [advice, placement, light, "# the face   . the room it needs for head turns   q stops"]
     }
 }
