@@ -5,3 +5,8 @@ public func median(_ values: [Double]) -> Double {
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
+
+extension Array where Element == Double {
+    /// The median of these values (`median(_:)`), nil when there are none.
+    public var median: Double? { isEmpty ? nil : GazeModel.median(self) }
+}

@@ -27,6 +27,8 @@ public struct StationSync {
         case unclosed(id: String)
         /// The server refused it; the rest go on.
         case refused(id: String, LabServerError)
+        /// The server refused a calibration: it was withdrawn.
+        case calibrationWithdrawn(id: String, LabServerError)
     }
 
     /// What one push did: only what the server committed counts as pushed.
@@ -35,11 +37,15 @@ public struct StationSync {
         public var unchanged = 0
         public var stillRecording: [String] = []
         public var failures = 0
+        public var calibrationsSent = 0
+        public var calibrationsUnchanged = 0
+        public var withdrawnCalibrations = 0
         public init() {}
     }
 
     /// Pushes every calibration, then `sessions`, telling each session's `Event` as it happens. A
-    /// lost connection ends the push (thrown); a refused session is counted and the rest go on. With
+    /// lost connection ends the push (thrown); a refused session or a withdrawn calibration is
+    /// counted and told, and the rest go on. With
     /// `quietly`, sessions still being recorded or left unclosed are neither told nor failures (a
     /// watch pushes them later).
     public func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabDatabase,
@@ -47,7 +53,16 @@ public struct StationSync {
         var tally = Tally()
         for calibration in try database.calibrations() {
             let document = try database.calibration(id: calibration.id).document
-            _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), host: host, replace: replace)
+            do {
+                let outcome = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), host: host,
+                                                         replace: replace)
+                if outcome == .unchanged { tally.calibrationsUnchanged += 1 } else { tally.calibrationsSent += 1 }
+            } catch let error as LabServerError {
+                guard case .withdrawn = error else { throw error }
+                tally.withdrawnCalibrations += 1
+                tally.failures += 1
+                report(.calibrationWithdrawn(id: calibration.id, error))
+            }
         }
         for summary in sessions {
             let id = summary.header.id

@@ -15,8 +15,8 @@ struct ArchitectureTests {
         "ShapeRegression": [],
         "GazeCore": ["GazeModel"],
         "GazeAnalysis": ["GazeModel"],
-        "GazeFigures": ["GazeModel", "GazeAnalysis"],
-        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream"],
+        "GazeFigures": ["GazeModel", "GazeAnalysis", "CZlib"],
+        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
         "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels", "BIDSExport"],
@@ -26,12 +26,14 @@ struct ArchitectureTests {
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
+        "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
+        "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                    "Recorder", "JSONStream"],
+                    "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
-                                                           "CLibPQ", "CLibCrypto", "CONNXRuntime", "CLSL", "gazerec", "GazerecBench"])
+                                                           "CLibPQ", "CLibCrypto", "CZlib", "CONNXRuntime", "CLSL", "gazerec", "GazerecBench"])
 
     /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
     /// the benchmarks may import any library).
@@ -385,5 +387,78 @@ extension ArchitectureTests {
         for (file, text) in try Self.moduleCode("SessionStore") {
             #expect(text.firstMatch(of: #/->\s*ExportedMovement\)/#) == nil, "Sources/SessionStore/\(file) takes fixations from a closure")
         }
+    }
+}
+
+/// The command line as ArgumentParser parses it (issue 40, item 3).
+extension ArchitectureTests {
+    static func cliSources() throws -> [(name: String, text: String)] {
+        try swiftFiles("gazerec").map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    @Test("the CLI passes nothing through its own environment: no setenv or putenv")
+    func noEnvironmentAsChannel() throws {
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains("setenv(") && !text.contains("putenv("), "\(name)")
+        }
+    }
+
+    @Test("no function in the CLI rewrites an argument list before ArgumentParser reads it")
+    func noArgumentRewriting() throws {
+        let rewriter = try Regex(#"func \w+\(_ arguments: \[String\]\)[^{]*-> \[String\]"#)
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains(rewriter), "\(name)")
+        }
+    }
+
+    @Test("typos are looked for only once ArgumentParser refused the arguments, and option names come from its model, not from rendered help")
+    func typosAfterArgumentParser() throws {
+        let sources = try Self.cliSources()
+        let main = try #require(sources.first { $0.name == "Gazerec.swift" }).text
+        let parse = try #require(main.range(of: "Gazerec.parseAsRoot("))
+        let typo = try #require(main.range(of: "ArgumentCheck.typo("))
+        #expect(parse.lowerBound < typo.lowerBound)
+        for (name, text) in sources {
+            #expect(!text.contains("helpMessage("), "\(name)")
+        }
+    }
+}
+
+/// Tables, zlib and output files, each with one home (issue 40, item 6).
+extension ArchitectureTests {
+    static func librarySources() throws -> [(name: String, text: String)] {
+        try allowed.keys.sorted().flatMap { module in
+            try swiftFiles(module).map { ("\(module)/\($0.lastPathComponent)", try String(contentsOf: $0, encoding: .utf8)) }
+        }
+    }
+
+    @Test("every table type that declares its Columns reads or writes through them, and no table reads a row by position")
+    func tableColumnsUsed() throws {
+        let used = try Regex(#"(^|[^A-Za-z])Columns\.[a-z]"#)
+        let positional = try Regex(#"row\[[0-9]"#)
+        for file in try Self.swiftFiles("SessionStore") where file.lastPathComponent.hasSuffix("Table.swift") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains(positional), "\(file.lastPathComponent) reads a row by position")
+            guard text.contains("enum Columns") else { continue }
+            #expect(text.contains(used), "\(file.lastPathComponent) declares Columns and never uses them")
+        }
+    }
+
+    @Test("zlib is linked as the CZlib system library, never opened with dlopen")
+    func zlibLinked() throws {
+        for (name, text) in try Self.librarySources() {
+            #expect(!text.contains("libz.so"), "\(name)")
+            if text.contains("gzwrite") || text.contains("deflate") || text.contains("compress2") {
+                #expect(text.contains("import CZlib"), "\(name) compresses without CZlib")
+            }
+        }
+    }
+
+    /// The recorder's status file, rewritten twice a second on the frame thread, is renamed into
+    /// place without the fsync and the stale-file sweep an output file gets.
+    @Test("one atomic file writer: only AtomicFile renames a temporary sibling into place")
+    func oneAtomicWriter() throws {
+        let writers = try Self.librarySources().filter { $0.text.contains("rename(temporary") }.map(\.name)
+        #expect(writers == ["JSONStream/AtomicFile.swift", "Recorder/RecorderStatus.swift"], "\(writers)")
     }
 }

@@ -79,6 +79,8 @@ extension Gazerec {
             let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate))
             defer { visionInput.stop() }
             let input = visionInput.opened, source = visionInput.frames
+            let seating = SeatingWarning(deferred: !scripted)
+            visionInput.pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -99,6 +101,7 @@ extension Gazerec {
                     return makeProcedure(targets, scripted: false, screen: size, settle: nil)
                 }
             }
+            seating.flush()
             try runner.requireFinished(ending, sourceName: input.path)
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),

@@ -29,7 +29,7 @@ extension Gazerec {
                 --screen-size-mm and --distance-mm (docs/ExportFormat.md).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: "Session ids (case-insensitive); with --format bids, the dataset's folder first.")
         var ids: [String] = []

@@ -30,7 +30,7 @@ struct BIDSExportOptions: ParsableArguments {
                                + "(else its calibration's).", valueName: "WxH"))
     var screenSizeMm: MillimetreSize?
 
-    @Option(help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))
     var distanceMm: Double?
 
     /// Whether any of these options was given (they apply to BIDS only).

@@ -23,7 +23,7 @@ extension Gazerec {
                 --output ending in .png is rendered by rsvg-convert.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @OptionGroup var interval: IntervalOptions
 

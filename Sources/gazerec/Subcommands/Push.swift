@@ -19,15 +19,16 @@ extension Gazerec {
                 never the command line, and TLS is used when the server offers it. Each session is one \
                 transaction: the server has it whole or not at all, so an interrupted push is simply run \
                 again. A session whose recorder died is closed first (as 'gazerec repair' does) and sent; \
-                one still being recorded is skipped and named. A session the server already has with the \
+                one still being recorded is skipped and named. Every calibration of the station goes too, \
+                and the summary counts them. A session or calibration the server already has with the \
                 same content is skipped; the same id with other content is an error unless --replace \
-                (which needs an analyst role). Prints one line per session: its id and added, unchanged \
-                or replaced. Exits 0 when every session asked for was sent, or skipped as still being \
-                recorded. Read the server back with 'gazerec --database ADDRESS list|show|export|…' \
+                (which needs an analyst role); one withdrawn ('gazerec lab erase') is refused, named. \
+                Prints one line per session: its id and added, unchanged or replaced. Exits 0 when every \
+                session and calibration was sent, or skipped as still being recorded. Read the server back with 'gazerec --database ADDRESS list|show|export|…' \
                 (docs/Lab.md).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: ArgumentHelp("The server: a PostgreSQL URI or connection string.", valueName: "address"))
         var address: String
@@ -127,19 +128,27 @@ extension Gazerec {
                            unreachable: { Console.note("warning: \($0) Trying again in 2 s.") }, report: Self.say)
         }
 
-        /// One session's push on stdout (pushed) or stderr (skipped, not sent).
+        /// One session's (or withdrawn calibration's) push on stdout (pushed) or stderr (skipped, not sent).
         private static func say(_ event: StationSync.Event) {
             switch event {
             case let .pushed(id, outcome): Console.output("\(id)\t\(outcome.rawValue)\n")
             case .stillRecording(let id): Console.note("skipped \(id): it is still being recorded; push it once it has ended")
             case .unclosed(let id): Console.error(StationSync.Tally.unclosedMessage(id))
-            case .refused(_, let error): Console.error(ErrorHints.message(for: error))
+            case .refused(_, let error), .calibrationWithdrawn(_, let error): Console.error(ErrorHints.message(for: error))
             }
         }
     }
 }
 
 extension StationSync.Tally {
+    /// What became of the station's calibrations, for the summary.
+    private var calibrations: String {
+        var parts = ["\(calibrationsSent) sent"]
+        if calibrationsUnchanged > 0 { parts.append("\(calibrationsUnchanged) already there unchanged") }
+        if withdrawnCalibrations > 0 { parts.append("\(withdrawnCalibrations) withdrawn, refused (see above)") }
+        return "calibrations: " + parts.joined(separator: ", ")
+    }
+
     /// The one line on stderr after a push.
     func summary(address: String) -> String {
         var text = "pushed \(sent) session\(sent == 1 ? "" : "s") to \(address)"
@@ -147,8 +156,8 @@ extension StationSync.Tally {
         if !stillRecording.isEmpty {
             text += "; skipped \(stillRecording.count) still being recorded: " + stillRecording.joined(separator: ", ")
         }
-        if failures > 0 { text += "; \(failures) not sent (see above)" }
-        return text
+        if failures > withdrawnCalibrations { text += "; \(failures - withdrawnCalibrations) not sent (see above)" }
+        return text + "; " + calibrations
     }
 
     /// A session left open whose recorder is gone, in a database this process may not write to.

@@ -18,14 +18,14 @@ extension Gazerec {
                 numbered as they happen. q, Ctrl-C or the end of the session restores the terminal.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @OptionGroup var interval: IntervalOptions
 
         @Argument(help: "The session id.")
         var id: String
 
-        @Option(help: "Playback speed (2 = twice as fast).")
+        @Option(parsing: .unconditional, help: "Playback speed (2 = twice as fast).")
         var speed: Double = 1
 
         func validate() throws {

@@ -68,7 +68,7 @@ extension Gazerec {
         @Option(help: "Interface orientation stored with every sample.")
         var orientation: Orientation = .landscapeRight
 
-        @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
         var duration: Double?
 
         @Option(help: ArgumentHelp("Write each sample to stdout as it is produced: 'ndjson' (one JSON object a line, "
@@ -94,15 +94,15 @@ extension Gazerec {
                                  + "(docs/Lab.md)."))
         var lsl = false
 
-        @Option(help: ArgumentHelp("With --lsl, wait up to this long before recording for a client (LabRecorder) to "
+        @Option(parsing: .unconditional, help: ArgumentHelp("With --lsl, wait up to this long before recording for a client (LabRecorder) to "
                                    + "subscribe to the gaze stream, so it receives every frame.", valueName: "seconds"))
         var lslWait: Double?
 
-        @Option(help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
+        @Option(defaultAsFlag: "", parsing: .next, help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
                                    + "'gazerec reanalyze' can run a later pipeline over them: into this .mkv file, or, "
                                    + "given no path, <database folder>/videos/<session id>.mkv. Written on its own thread.",
                                    valueName: "path"))
-        var saveVideo: String?
+        var saveVideo: String? = nil
 
         @OptionGroup var smoothingOptions: SmoothingOptions
 
@@ -112,7 +112,7 @@ extension Gazerec {
 
         @OptionGroup var expressionOptions: ExpressionOptions
 
-        @Option(help: .hidden)
+        @Option(parsing: .unconditional, help: .hidden)
         var notifyFd: Int32?
 
         func validate() throws {
@@ -330,21 +330,6 @@ extension Gazerec {
             if let videoFailure = result.videoFailure {
                 Console.note("warning: the video ended early: \(videoFailure)")
             }
-        }
-
-        /// `--save-video` given without a path (at the end, or before another option) gets an empty one
-        /// (ArgumentParser has no options with an optional value): the default location.
-        static func givingOptionalValues(_ arguments: [String]) -> [String] {
-            guard arguments.first == "start" else { return arguments }
-            var result: [String] = []
-            for (index, argument) in arguments.enumerated() {
-                if argument == "--save-video", index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
-                    result += ["--save-video", ""]
-                } else {
-                    result.append(argument)
-                }
-            }
-            return result
         }
 
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.

@@ -66,6 +66,9 @@ enum ErrorHints {
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case LabServerError.noSchema, LabServerError.olderSchema:
             return "The lab's admin runs 'gazerec lab init --server ADMIN_URL'."
+        case let LabServerError.withdrawn(kind, id, _):
+            return "Delete this station's copy: " + (kind == "session" ? "'gazerec delete \(id)'" : "'gazerec calibrations delete \(id)'")
+                + ", or every copy of the participant with 'gazerec delete --app-id LABEL'."
         case LabServerError.roleTaken:
             return "Run 'gazerec lab list-stations --server ADMIN_URL' to see the names in use."
         case CalibrationChoiceError.otherHeadPoseModel:

@@ -25,6 +25,9 @@ enum Formatting {
     }
 
     /// Left-aligned columns separated by two spaces.
+    /// "1 session", "2 sessions": a count and its noun.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     static func table(_ rows: [[String]]) -> String {
         guard let first = rows.first else { return "" }
         var widths = [Int](repeating: 0, count: first.count)
