@@ -69,8 +69,10 @@ public final class RecordingRun {
         pipeline.checkSeatingOverFirstSecond(configuration.seating) { tally.seating = $0 }
         let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,
                              progress: progress, warning: warning, sample: sample)
-        // 5. Close.
-        return close(active, pipeline: pipeline, tally: tally, failure: failure)
+        // 5. Close, and leave the database file complete without its log.
+        let result = close(active, pipeline: pipeline, tally: tally, failure: failure)
+        database.finishWriting()
+        return result
     }
 
     private struct Stopped: Error {}
