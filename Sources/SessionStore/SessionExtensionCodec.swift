@@ -448,59 +448,34 @@ extension SessionExtensionCodec {
     /// `elements` (flat memory), the other members into the returned extension.
     static func read(_ reader: JSONReader, into elements: SessionExtensionElements) throws -> SessionExtension {
         guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
-        try reader.expect(0x7B, "'{'")
         var members: [(String, JSONValue)] = []
         var streamed = Set<String>()
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let key = try reader.readString("a key in double quotes")
-                try reader.expect(0x3A, "':' after a key")
-                reader.path.append(.key(key))
-                switch key {
-                case SessionExtension.Name.frames where streamed.insert(key).inserted:
-                    try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
-                case SessionExtension.Name.expressions where streamed.insert(key).inserted:
-                    try readArray(reader, of: "expression samples", element: "an expression object") {
-                        try elements.expression(try readExpression(reader))
-                    }
-                case SessionExtension.Name.blinks where streamed.insert(key).inserted:
-                    try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
-                case SessionExtension.Name.markers where streamed.insert(key).inserted:
-                    try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
-                default:
-                    guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
-                    members.append((key, try reader.readValue()))
+        try reader.forEachNamedMember(of: "'{'", key: "a key in double quotes") { key in
+            switch key {
+            case SessionExtension.Name.frames where streamed.insert(key).inserted:
+                try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
+            case SessionExtension.Name.expressions where streamed.insert(key).inserted:
+                try readArray(reader, of: "expression samples", element: "an expression object") {
+                    try elements.expression(try readExpression(reader))
                 }
-                reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+            case SessionExtension.Name.blinks where streamed.insert(key).inserted:
+                try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
+            case SessionExtension.Name.markers where streamed.insert(key).inserted:
+                try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
+            default:
+                guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
+                members.append((key, try reader.readValue()))
+            }
         }
         return SessionExtension(json: .object(members))!
     }
 
     /// Reads an array of objects, calling `body` after each element's `{`, with its index on the path.
     private static func readArray(_ reader: JSONReader, of what: String, element: String, _ body: () throws -> Void) throws {
-        try reader.expect(0x5B, "an array of \(what)")
-        if try reader.consume(0x5D) { return }
-        var index = 0
-        repeat {
-            reader.path.append(.index(index))
+        try reader.forEachElement(of: "an array of \(what)") { _ in
             try reader.expect(0x7B, element)
             try body()
-            reader.path.removeLast()
-            index += 1
-        } while try reader.nextSeparator(close: 0x5D)
-    }
-
-    /// Reads an object's members after its `{`: `body` gets each key's index in `keys` (nil for
-    /// others, which it skips) with the key on the path.
-    private static func readMembers(_ reader: JSONReader, keys: KeyTable, _ body: (Int?) throws -> Void) throws {
-        if try reader.consume(0x7D) { return }
-        repeat {
-            let index = try reader.readKey(matching: keys)
-            reader.path.append(.key(reader.lastKey))
-            try body(index)
-            reader.path.removeLast()
-        } while try reader.nextSeparator(close: 0x7D)
+        }
     }
 
     /// The keys of a frame object: timestamp, trackingState, confidence, the optional values, appearance.
@@ -513,7 +488,7 @@ extension SessionExtensionCodec {
         var timestamp = Double.nan, state = "", confidence = Double.nan
         var optional = [Double?](repeating: nil, count: FrameTable.optionalColumns.count)
         var appearance: EyeAppearance?
-        try readMembers(reader, keys: frameKeys) { index in
+        try reader.forEachMember(keys: frameKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case 1?: state = try reader.readString()
@@ -552,7 +527,7 @@ extension SessionExtensionCodec {
     private static func readExpression(_ reader: JSONReader) throws -> ExpressionSample {
         var timestamp: Double?
         var values = [Double?](repeating: nil, count: ExpressionTable.valueColumns.count)
-        try readMembers(reader, keys: expressionKeys) { index in
+        try reader.forEachMember(keys: expressionKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case let column?:
@@ -573,7 +548,7 @@ extension SessionExtensionCodec {
     /// One blink object after its `{`.
     private static func readBlink(_ reader: JSONReader) throws -> BlinkEvent {
         var start: Double?, end: Double?, eyes: String?, kind: String?, minimum: Double?
-        try readMembers(reader, keys: blinkKeys) { index in
+        try reader.forEachMember(keys: blinkKeys) { index in
             switch index {
             case 0?: start = try reader.readNumber()
             case 1?: end = try reader.readNumber()
@@ -600,7 +575,7 @@ extension SessionExtensionCodec {
     /// One marker object after its `{`.
     private static func readMarker(_ reader: JSONReader) throws -> Marker {
         var timestamp: Double?, label: String?, data: String?
-        try readMembers(reader, keys: markerKeys) { index in
+        try reader.forEachMember(keys: markerKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case 1?: label = try reader.readString()
