@@ -89,6 +89,17 @@ let package = Package(
         // zlib (Debian's zlib1g-dev): deflate for the figures' PNG images, gzip for BIDS tables.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // What people looked at and felt on a stimulus shown at a known place: screen points to
+        // stimulus pixels, time since the stimulus appeared, per-bin timelines, areas of interest
+        // (static and keyframed) and their metrics, and highlights (an expression most participants
+        // showed while their gaze concentrated) with a crop that holds the gaze. Pure Swift, no storage.
+        .target(name: "StimulusAnalysis", dependencies: ["GazeAnalysis", "GazeModel", "JSONStream"]),
+
+        // Stimulus studies over stored sessions: a stimulus file measured with FFmpeg, sessions read
+        // from the store and aligned to its start marker, and the tables of the stimulus analyses.
+        .target(name: "StimulusStudy", dependencies: ["GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream", "SessionStore",
+                                                      "StimulusAnalysis"]),
+
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack) with their sidecars, events and index files.
         .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
@@ -134,14 +145,16 @@ let package = Package(
 
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
-                                                "GazeCalibration", "SessionStore", "Recorder", "JSONStream"]),
+                                                "GazeCalibration", "SessionStore", "Recorder", "JSONStream", "StimulusAnalysis",
+                                                "StimulusStudy"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeFigures", "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression",
+                "GazeFigures", "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "StimulusAnalysis",
+                "StimulusStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -174,6 +187,7 @@ let package = Package(
         .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
                                                                 "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
+        .testTarget(name: "StimulusAnalysisTests", dependencies: ["StimulusAnalysis", "GazeAnalysis", "GazeModel"]),
         .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),

@@ -99,6 +99,7 @@ extension RecordingFacts {
         case version, source, camera, input, resolution, requestedFramesPerSecond, model, headPoseModel, focalLengthPixels
         case mirrored, cameraControls, savedVideo, grantedFramesPerSecond, achievedFramesPerSecond, frames, framesWithFace
         case droppedFrames, detectorRuns, lagMedianMilliseconds, lagP95Milliseconds, cpuSeconds, cpuPercentOfOneCore
+        case seatingAdvice
     }
 
     /// The members of a `savedVideo` object.
@@ -134,6 +135,7 @@ extension RecordingFacts {
                      (VideoKey.droppedFrames.rawValue, .number(Double($0.droppedFrames)))])
         })
         for (key, value) in figures { add(key, value.map(JSONValue.number)) }
+        add(.seatingAdvice, seatingAdvice.map(JSONValue.string))
         return .object(members)
     }
 
@@ -177,6 +179,7 @@ extension RecordingFacts {
         lagP95Milliseconds = number(.lagP95Milliseconds)
         cpuSeconds = number(.cpuSeconds)
         cpuPercentOfOneCore = number(.cpuPercentOfOneCore)
+        if case .string(let advice)? = member(.seatingAdvice) { seatingAdvice = advice }
     }
 }
 

@@ -26,8 +26,10 @@ struct ArchitectureTests {
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
+        "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
+        "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                    "Recorder", "JSONStream"],
+                    "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
@@ -302,6 +304,81 @@ enum FunctionLengths {
             if let end { functions.append(Function(name: name, line: start + 1, lines: end - start + 1)) }
         }
         return functions
+    }
+}
+
+/// Each use case a library call and each domain rule in one home (issue 40, items 1 and 2).
+extension ArchitectureTests {
+    /// The code (comments and strings blanked) of every Swift file of a module, by file name.
+    static func moduleCode(_ module: String) throws -> [(name: String, code: String)] {
+        try swiftFiles(module).map { ($0.lastPathComponent, FunctionLengths.code(try String(contentsOf: $0, encoding: .utf8)).joined(separator: "\n")) }
+    }
+
+    @Test("no subcommand uses another subcommand's type: what two commands share is a library call")
+    func subcommandsStandAlone() throws {
+        let folder = Self.sources.appendingPathComponent("gazerec/Subcommands")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let command = try Regex(#"struct\s+([A-Z][A-Za-z]*)\s*:\s*(?:Async)?ParsableCommand"#)
+        var owner: [String: Set<String>] = [:]
+        var texts: [String: String] = [:]
+        for file in files {
+            let text = FunctionLengths.code(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)).joined(separator: "\n")
+            texts[file] = text
+            for match in text.matches(of: command) { owner[String(match.output[1].substring!), default: []].insert(file) }
+        }
+        #expect(owner.count > 10, "the subcommands were not found")
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
+            // A name the file declares itself (a nested `Calibrations.List`) is its own.
+            for (name, homes) in owner where !homes.contains(file) {
+                // `Start.x`, `Gazerec.Start.x`, `Start(`; not `Other.Start` nor `.start`.
+                let use = try Regex(#"\b"# + name + #"(?:\.[A-Za-z]|\()"#)
+                let uses = text.matches(of: use).filter { match in
+                    let before = text[..<match.range.lowerBound]
+                    return !before.hasSuffix(".") || before.hasSuffix("Gazerec.")
+                }.count
+                #expect(uses == 0, "Sources/gazerec/Subcommands/\(file) uses \(name) of \(homes.sorted())")
+            }
+        }
+    }
+
+    @Test("median is defined once, in the lowest module every user of it may import")
+    func oneMedian() throws {
+        var homes: [String] = []
+        for module in Array(Self.allowed.keys) + ["gazerec"] {
+            for (file, text) in try Self.moduleCode(module) where text.contains("func median(") { homes.append("\(module)/\(file)") }
+        }
+        #expect(homes == ["GazeModel/Statistics.swift"], "func median is defined in \(homes)")
+    }
+
+    @Test("a session's fixation scale (given, else its calibration's, else 40 points per degree) is decided in GazeAnalysis only")
+    func oneFixationScale() throws {
+        for module in ["SessionStore", "BIDSExport", "Recorder", "gazerec"] {
+            for (file, text) in try Self.moduleCode(module) {
+                #expect(!text.contains("assumedPointsPerDegree"), "Sources/\(module)/\(file) picks a fixation scale itself")
+            }
+        }
+    }
+
+    @Test("the focal length a run uses (given, recorded, the calibration's) is chosen by one library rule")
+    func oneFocalLengthRule() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(text.firstMatch(of: #/focalLength\w*\s*\?\?/#) == nil, "Sources/gazerec/\(file) chooses a focal length itself")
+        }
+    }
+
+    @Test("the calibration-quality thresholds live in GazeCalibration, not in the CLI")
+    func qualityThresholdsInCalibration() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(text.firstMatch(of: #/accuracy\w*\s*[<>]=?\s*[0-9]|[<>]=?\s*0\.05\s*\*\s*diagonal/#) == nil,
+                    "Sources/gazerec/\(file) judges a calibration's quality itself")
+        }
+    }
+
+    @Test("exporting fixations is an option of the store's export, not a closure the CLI hands it")
+    func exportFixationsIsAnOption() throws {
+        for (file, text) in try Self.moduleCode("SessionStore") {
+            #expect(text.firstMatch(of: #/->\s*ExportedMovement\)/#) == nil, "Sources/SessionStore/\(file) takes fixations from a closure")
+        }
     }
 }
 

@@ -49,6 +49,14 @@ struct StoreOptions: ParsableArguments, DatabaseLocation {
             + "reach it with 'gazerec push' from a station.")
     }
 
+    /// `delete` pointed at a lab server, as a usage error that says how sessions leave a server.
+    static func refuseServerDeletion(_ path: String) throws {
+        guard isServer(path) else { return }
+        throw ValidationError("\(path) is a lab server: 'delete' works on a station's database file. Sessions leave the "
+            + "server through its admin: 'gazerec lab erase ID... --server ADMIN_URL' (or --app-id LABEL for all of a "
+            + "participant's) erases them and refuses any later push of them.")
+    }
+
     /// An empty `--database` or `GAZEREC_DATABASE` is a mistake (an unset variable in a script),
     /// not a request for the default file.
     static func checkNotEmpty(_ explicit: String?) throws {

@@ -207,9 +207,5 @@ extension CalibrationError: RuntimeFailure {}
 
 extension RecalibrationError: RuntimeFailure {}
 
-/// A calibration that cannot map these head poses (another face model measured them).
-struct CalibrationMismatch: RuntimeFailure {
-    var description: String
-}
 extension CalibrationDocumentError: RuntimeFailure {}
 extension CalibrationScript.ParseError: UsageFailure {}

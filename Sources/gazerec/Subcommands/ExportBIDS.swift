@@ -94,7 +94,7 @@ extension Gazerec.Export {
         try checkBIDSArguments()
         let folder = ids[0]
         let database = try store.openForReading(sessions: all ? .all : .named(Array(ids.dropFirst())))
-        let selected = all ? try database.sessionIDs() : try Self.once(ids.dropFirst().map { try database.canonicalID($0) })
+        let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.dropFirst().map { try database.canonicalID($0) })
         let exporter = BIDSSessionExporter(
             dataset: BIDSDataset(rootPath: folder), subject: bids.subject.map { .label($0) } ?? .appID,
             sessionLabel: bids.sessionLabel, task: bids.task!, viewing: bids.viewing)

@@ -88,7 +88,7 @@ extension Gazerec {
                 }
             }
             let (pointsPerDegree, geometrySource) = SessionViewing.pointsPerDegree(try database.summary(id: id).header,
-                                                                                 screenWidth: screenWidth, explicit: explicit)
+                                                                                 explicit: explicit)
             let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
                                             velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
                                             minimumDurationSeconds: minimumDuration)

@@ -234,7 +234,7 @@ extension Gazerec {
                 source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
                 appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
-                maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels)
+                maximumDurationSeconds: duration, focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: applied?.focalLengthPixels))
             configuration.calibration = applied
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
@@ -341,8 +341,8 @@ extension Gazerec {
                 if case .id(let id) = request { throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath) }
                 return try noCalibration(quiet: quiet)
             }
-            let record = try Self.chooseCalibration(
-                database, request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
+            let record = try database.chooseCalibration(
+                request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
                 focalLengthPixels: vision.focalLength)
             guard let record else { return try noCalibration(quiet: quiet) }
             if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
@@ -354,25 +354,6 @@ extension Gazerec {
                              + "give --calibration none to record without gaze.")
             }
             return AppliedCalibration(record)
-        }
-
-        /// The library's choice of calibration, its refusals worded with the options that caused them.
-        static func chooseCalibration(_ database: SessionDatabase, _ request: CalibrationRequest,
-                                      screen: CalibrationChoiceError.Size?, focalLengthPixels: Double?) throws
-            -> CalibrationRecord? {
-            do {
-                return try database.chooseCalibration(request, screen: screen, focalLengthPixels: focalLengthPixels)
-            } catch let error as CalibrationChoiceError {
-                switch error {
-                case .otherScreen:
-                    throw UsageError(message: "--screen: \(error) Calibrate on this screen, or leave out --screen.")
-                case .otherFocalLength:
-                    throw UsageError(message: "--focal-length: \(error) Leave out --focal-length (the calibration's is "
-                                     + "used), or calibrate with this one.")
-                case .otherHeadPoseModel:
-                    throw CalibrationMismatch(description: "\(error) Or record without gaze: --calibration none.")
-                }
-            }
         }
 
         private func noCalibration(quiet: Bool) throws -> AppliedCalibration? {
