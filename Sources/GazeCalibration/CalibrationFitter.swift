@@ -104,10 +104,4 @@ public struct CalibrationFitter: Sendable {
                               crossValidationErrorPoints: choice.solution.crossValidationError,
                               candidateErrorPoints: choice.candidates)
     }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
 }

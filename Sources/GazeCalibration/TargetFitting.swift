@@ -129,9 +129,9 @@ extension CalibrationFitter {
     /// others (residuals about their median, spread at least `residualFloorPoints`).
     private func inliers(_ target: TrainingTarget, _ mapping: GazeMapping) -> [Bool] {
         let residuals = target.samples.map { mapping.map($0)! - target.position }
-        let centre = Point2(Self.median(residuals.map(\.x)), Self.median(residuals.map(\.y)))
+        let centre = Point2(median(residuals.map(\.x)), median(residuals.map(\.y)))
         let distances = residuals.map { $0.distance(to: centre) }
-        let spread = max(1.4826 * Self.median(distances), self.residualFloorPoints)
+        let spread = max(1.4826 * median(distances), self.residualFloorPoints)
         return distances.map { $0 / spread <= self.outlierThreshold }
     }
 }
