@@ -15,8 +15,8 @@ struct ArchitectureTests {
         "ShapeRegression": [],
         "GazeCore": ["GazeModel"],
         "GazeAnalysis": ["GazeModel"],
-        "GazeFigures": ["GazeModel", "GazeAnalysis"],
-        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream"],
+        "GazeFigures": ["GazeModel", "GazeAnalysis", "CZlib"],
+        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
         "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels", "BIDSExport"],
@@ -26,12 +26,14 @@ struct ArchitectureTests {
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
+        "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
+        "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                    "Recorder", "JSONStream"],
+                    "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
-                                                           "CLibPQ", "CLibCrypto", "CONNXRuntime", "CLSL", "gazerec", "GazerecBench"])
+                                                           "CLibPQ", "CLibCrypto", "CZlib", "CONNXRuntime", "CLSL", "gazerec", "GazerecBench"])
 
     /// Every Swift module under Sources: each must have its allowed imports listed above (the CLI and
     /// the benchmarks may import any library).
@@ -302,5 +304,153 @@ enum FunctionLengths {
             if let end { functions.append(Function(name: name, line: start + 1, lines: end - start + 1)) }
         }
         return functions
+    }
+}
+
+/// Each use case a library call and each domain rule in one home (issue 40, items 1 and 2).
+extension ArchitectureTests {
+    /// The code (comments and strings blanked) of every Swift file of a module, by file name.
+    static func moduleCode(_ module: String) throws -> [(name: String, code: String)] {
+        try swiftFiles(module).map { ($0.lastPathComponent, FunctionLengths.code(try String(contentsOf: $0, encoding: .utf8)).joined(separator: "\n")) }
+    }
+
+    @Test("no subcommand uses another subcommand's type: what two commands share is a library call")
+    func subcommandsStandAlone() throws {
+        let folder = Self.sources.appendingPathComponent("gazerec/Subcommands")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let command = try Regex(#"struct\s+([A-Z][A-Za-z]*)\s*:\s*(?:Async)?ParsableCommand"#)
+        var owner: [String: Set<String>] = [:]
+        var texts: [String: String] = [:]
+        for file in files {
+            let text = FunctionLengths.code(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)).joined(separator: "\n")
+            texts[file] = text
+            for match in text.matches(of: command) { owner[String(match.output[1].substring!), default: []].insert(file) }
+        }
+        #expect(owner.count > 10, "the subcommands were not found")
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
+            // A name the file declares itself (a nested `Calibrations.List`) is its own.
+            for (name, homes) in owner where !homes.contains(file) {
+                // `Start.x`, `Gazerec.Start.x`, `Start(`; not `Other.Start` nor `.start`.
+                let use = try Regex(#"\b"# + name + #"(?:\.[A-Za-z]|\()"#)
+                let uses = text.matches(of: use).filter { match in
+                    let before = text[..<match.range.lowerBound]
+                    return !before.hasSuffix(".") || before.hasSuffix("Gazerec.")
+                }.count
+                #expect(uses == 0, "Sources/gazerec/Subcommands/\(file) uses \(name) of \(homes.sorted())")
+            }
+        }
+    }
+
+    @Test("median is defined once, in the lowest module every user of it may import")
+    func oneMedian() throws {
+        var homes: [String] = []
+        for module in Array(Self.allowed.keys) + ["gazerec"] {
+            for (file, text) in try Self.moduleCode(module) where text.contains("func median(") { homes.append("\(module)/\(file)") }
+        }
+        #expect(homes == ["GazeModel/Statistics.swift"], "func median is defined in \(homes)")
+    }
+
+    @Test("a session's fixation scale (given, else its calibration's, else 40 points per degree) is decided in GazeAnalysis only")
+    func oneFixationScale() throws {
+        for module in ["SessionStore", "BIDSExport", "Recorder", "gazerec"] {
+            for (file, text) in try Self.moduleCode(module) {
+                #expect(!text.contains("assumedPointsPerDegree"), "Sources/\(module)/\(file) picks a fixation scale itself")
+            }
+        }
+    }
+
+    @Test("the focal length a run uses (given, recorded, the calibration's) is chosen by one library rule")
+    func oneFocalLengthRule() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(text.firstMatch(of: #/focalLength\w*\s*\?\?/#) == nil, "Sources/gazerec/\(file) chooses a focal length itself")
+        }
+    }
+
+    @Test("the calibration-quality thresholds live in GazeCalibration, not in the CLI")
+    func qualityThresholdsInCalibration() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(text.firstMatch(of: #/accuracy\w*\s*[<>]=?\s*[0-9]|[<>]=?\s*0\.05\s*\*\s*diagonal/#) == nil,
+                    "Sources/gazerec/\(file) judges a calibration's quality itself")
+        }
+    }
+
+    @Test("exporting fixations is an option of the store's export, not a closure the CLI hands it")
+    func exportFixationsIsAnOption() throws {
+        for (file, text) in try Self.moduleCode("SessionStore") {
+            #expect(text.firstMatch(of: #/->\s*ExportedMovement\)/#) == nil, "Sources/SessionStore/\(file) takes fixations from a closure")
+        }
+    }
+}
+
+/// The command line as ArgumentParser parses it (issue 40, item 3).
+extension ArchitectureTests {
+    static func cliSources() throws -> [(name: String, text: String)] {
+        try swiftFiles("gazerec").map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    @Test("the CLI passes nothing through its own environment: no setenv or putenv")
+    func noEnvironmentAsChannel() throws {
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains("setenv(") && !text.contains("putenv("), "\(name)")
+        }
+    }
+
+    @Test("no function in the CLI rewrites an argument list before ArgumentParser reads it")
+    func noArgumentRewriting() throws {
+        let rewriter = try Regex(#"func \w+\(_ arguments: \[String\]\)[^{]*-> \[String\]"#)
+        for (name, text) in try Self.cliSources() {
+            #expect(!text.contains(rewriter), "\(name)")
+        }
+    }
+
+    @Test("typos are looked for only once ArgumentParser refused the arguments, and option names come from its model, not from rendered help")
+    func typosAfterArgumentParser() throws {
+        let sources = try Self.cliSources()
+        let main = try #require(sources.first { $0.name == "Gazerec.swift" }).text
+        let parse = try #require(main.range(of: "Gazerec.parseAsRoot("))
+        let typo = try #require(main.range(of: "ArgumentCheck.typo("))
+        #expect(parse.lowerBound < typo.lowerBound)
+        for (name, text) in sources {
+            #expect(!text.contains("helpMessage("), "\(name)")
+        }
+    }
+}
+
+/// Tables, zlib and output files, each with one home (issue 40, item 6).
+extension ArchitectureTests {
+    static func librarySources() throws -> [(name: String, text: String)] {
+        try allowed.keys.sorted().flatMap { module in
+            try swiftFiles(module).map { ("\(module)/\($0.lastPathComponent)", try String(contentsOf: $0, encoding: .utf8)) }
+        }
+    }
+
+    @Test("every table type that declares its Columns reads or writes through them, and no table reads a row by position")
+    func tableColumnsUsed() throws {
+        let used = try Regex(#"(^|[^A-Za-z])Columns\.[a-z]"#)
+        let positional = try Regex(#"row\[[0-9]"#)
+        for file in try Self.swiftFiles("SessionStore") where file.lastPathComponent.hasSuffix("Table.swift") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains(positional), "\(file.lastPathComponent) reads a row by position")
+            guard text.contains("enum Columns") else { continue }
+            #expect(text.contains(used), "\(file.lastPathComponent) declares Columns and never uses them")
+        }
+    }
+
+    @Test("zlib is linked as the CZlib system library, never opened with dlopen")
+    func zlibLinked() throws {
+        for (name, text) in try Self.librarySources() {
+            #expect(!text.contains("libz.so"), "\(name)")
+            if text.contains("gzwrite") || text.contains("deflate") || text.contains("compress2") {
+                #expect(text.contains("import CZlib"), "\(name) compresses without CZlib")
+            }
+        }
+    }
+
+    /// The recorder's status file, rewritten twice a second on the frame thread, is renamed into
+    /// place without the fsync and the stale-file sweep an output file gets.
+    @Test("one atomic file writer: only AtomicFile renames a temporary sibling into place")
+    func oneAtomicWriter() throws {
+        let writers = try Self.librarySources().filter { $0.text.contains("rename(temporary") }.map(\.name)
+        #expect(writers == ["JSONStream/AtomicFile.swift", "Recorder/RecorderStatus.swift"], "\(writers)")
     }
 }

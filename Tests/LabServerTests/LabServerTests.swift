@@ -224,14 +224,14 @@ struct LabServerTests {
         // The old shared station role cannot migrate; the lab's admin does, with `gazerec lab init`.
         let old = "postgres://gazerec_station@127.0.0.1:\(lab.port)/\(lab.name)"
         let early = try Binary.run(["push", old, "--all"], environment: environment)
-        #expect(early.status == 1 && early.stderr.contains("version 1, older than this gazerec's (3)")
+        #expect(early.status == 1 && early.stderr.contains("version 1, older than this gazerec's (4)")
                 && early.stderr.contains("gazerec lab init"), "\(early.stderr)")
         try lab.setUp()
         for id in ids {
             let remote = try Binary.run(["--database", lab.analysis, "export", id])
             #expect(remote.status == 0 && remote.stdoutData == exports[id], "\(id): \(remote.stderr)")
         }
-        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "3")
+        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "4")
         #expect(try lab.value("SELECT count(*) FROM session_document") == String(ids.count))
         #expect(try lab.value("SELECT bool_and(document_bytes = octet_length(bytes) AND document_sha256 = sha256(bytes)) "
                               + "FROM session JOIN session_document ON session_id = id") == "t")
