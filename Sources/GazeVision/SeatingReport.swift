@@ -93,22 +93,16 @@ public struct SeatingReport: Sendable {
         self.timeSeconds = timeSeconds
         self.spanSeconds = spanSeconds
         face = !measurements.isEmpty && 2 * measurements.count >= frames
-        func median(_ values: [Double?]) -> Double? {
-            let present = values.compactMap { $0 }.sorted()
-            guard !present.isEmpty else { return nil }
-            let middle = present.count / 2
-            return present.count % 2 == 1 ? present[middle] : (present[middle - 1] + present[middle]) / 2
-        }
         if face {
-            faceWidthPixels = median(measurements.map(\.faceWidthPixels))
-            eyeWidthPixels = median(measurements.map(\.eyeWidthPixels))
-            distanceMillimetres = median(measurements.map(\.distanceMillimetres))
-            yawDegrees = median(measurements.map(\.yawDegrees))
-            pitchDegrees = median(measurements.map(\.pitchDegrees))
-            brightness = median(measurements.map(\.brightness))
-            contrast = median(measurements.map(\.contrast))
-            backgroundBrightness = median(measurements.map(\.backgroundBrightness))
-            glare = median(measurements.map(\.glare))
+            faceWidthPixels = median(ofPresent: measurements.map(\.faceWidthPixels))
+            eyeWidthPixels = median(ofPresent: measurements.map(\.eyeWidthPixels))
+            distanceMillimetres = median(ofPresent: measurements.map(\.distanceMillimetres))
+            yawDegrees = median(ofPresent: measurements.map(\.yawDegrees))
+            pitchDegrees = median(ofPresent: measurements.map(\.pitchDegrees))
+            brightness = median(ofPresent: measurements.map(\.brightness))
+            contrast = median(ofPresent: measurements.map(\.contrast))
+            backgroundBrightness = median(ofPresent: measurements.map(\.backgroundBrightness))
+            glare = median(ofPresent: measurements.map(\.glare))
             faceBox = measurements.last?.faceBox
         }
         let edge = faceBox.flatMap { Self.edgeLeft(box: $0, width: frameWidth, height: frameHeight, thresholds: thresholds) }
