@@ -93,20 +93,16 @@ public struct SeatingReport: Sendable {
         self.timeSeconds = timeSeconds
         self.spanSeconds = spanSeconds
         face = !measurements.isEmpty && 2 * measurements.count >= frames
-        func middle(_ values: [Double?]) -> Double? {
-            let present = values.compactMap { $0 }
-            return present.isEmpty ? nil : GazeModel.median(present)
-        }
         if face {
-            faceWidthPixels = middle(measurements.map(\.faceWidthPixels))
-            eyeWidthPixels = middle(measurements.map(\.eyeWidthPixels))
-            distanceMillimetres = middle(measurements.map(\.distanceMillimetres))
-            yawDegrees = middle(measurements.map(\.yawDegrees))
-            pitchDegrees = middle(measurements.map(\.pitchDegrees))
-            brightness = middle(measurements.map(\.brightness))
-            contrast = middle(measurements.map(\.contrast))
-            backgroundBrightness = middle(measurements.map(\.backgroundBrightness))
-            glare = middle(measurements.map(\.glare))
+            faceWidthPixels = median(ofPresent: measurements.map(\.faceWidthPixels))
+            eyeWidthPixels = median(ofPresent: measurements.map(\.eyeWidthPixels))
+            distanceMillimetres = median(ofPresent: measurements.map(\.distanceMillimetres))
+            yawDegrees = median(ofPresent: measurements.map(\.yawDegrees))
+            pitchDegrees = median(ofPresent: measurements.map(\.pitchDegrees))
+            brightness = median(ofPresent: measurements.map(\.brightness))
+            contrast = median(ofPresent: measurements.map(\.contrast))
+            backgroundBrightness = median(ofPresent: measurements.map(\.backgroundBrightness))
+            glare = median(ofPresent: measurements.map(\.glare))
             faceBox = measurements.last?.faceBox
         }
         let edge = faceBox.flatMap { Self.edgeLeft(box: $0, width: frameWidth, height: frameHeight, thresholds: thresholds) }
