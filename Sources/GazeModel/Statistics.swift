@@ -6,7 +6,8 @@ public func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-extension Array where Element == Double {
-    /// The median of these values (`median(_:)`), nil when there are none.
-    public var median: Double? { isEmpty ? nil : GazeModel.median(self) }
+/// The median of the values that are present; nil when none is.
+public func median(ofPresent values: [Double?]) -> Double? {
+    let present = values.compactMap { $0 }
+    return present.isEmpty ? nil : median(present)
 }

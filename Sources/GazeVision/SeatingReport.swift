@@ -93,17 +93,16 @@ public struct SeatingReport: Sendable {
         self.timeSeconds = timeSeconds
         self.spanSeconds = spanSeconds
         face = !measurements.isEmpty && 2 * measurements.count >= frames
-        func medianOfPresent(_ values: [Double?]) -> Double? { values.compactMap { $0 }.median }
         if face {
-            faceWidthPixels = medianOfPresent(measurements.map(\.faceWidthPixels))
-            eyeWidthPixels = medianOfPresent(measurements.map(\.eyeWidthPixels))
-            distanceMillimetres = medianOfPresent(measurements.map(\.distanceMillimetres))
-            yawDegrees = medianOfPresent(measurements.map(\.yawDegrees))
-            pitchDegrees = medianOfPresent(measurements.map(\.pitchDegrees))
-            brightness = medianOfPresent(measurements.map(\.brightness))
-            contrast = medianOfPresent(measurements.map(\.contrast))
-            backgroundBrightness = medianOfPresent(measurements.map(\.backgroundBrightness))
-            glare = medianOfPresent(measurements.map(\.glare))
+            faceWidthPixels = median(ofPresent: measurements.map(\.faceWidthPixels))
+            eyeWidthPixels = median(ofPresent: measurements.map(\.eyeWidthPixels))
+            distanceMillimetres = median(ofPresent: measurements.map(\.distanceMillimetres))
+            yawDegrees = median(ofPresent: measurements.map(\.yawDegrees))
+            pitchDegrees = median(ofPresent: measurements.map(\.pitchDegrees))
+            brightness = median(ofPresent: measurements.map(\.brightness))
+            contrast = median(ofPresent: measurements.map(\.contrast))
+            backgroundBrightness = median(ofPresent: measurements.map(\.backgroundBrightness))
+            glare = median(ofPresent: measurements.map(\.glare))
             faceBox = measurements.last?.faceBox
         }
         let edge = faceBox.flatMap { Self.edgeLeft(box: $0, width: frameWidth, height: frameHeight, thresholds: thresholds) }

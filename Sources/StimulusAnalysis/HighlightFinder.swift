@@ -129,6 +129,6 @@ public enum HighlightFinder {
                 if steps.contains(step) { perStep[step - steps.lowerBound].append(pixel) }
             }
         }
-        return perStep.compactMap { Statistics.centre($0)?.dispersion }.median
+        return median(ofPresent: perStep.compactMap { Statistics.centre($0)?.dispersion })
     }
 }

@@ -115,9 +115,9 @@ enum Statistics {
 
     /// The median point (coordinate-wise) and the median distance of the points from it; nil when empty.
     static func centre(_ points: [Point2]) -> (point: Point2, dispersion: Double)? {
-        guard let x = points.map(\.x).median, let y = points.map(\.y).median else { return nil }
+        guard let x = median(ofPresent: points.map(\.x)), let y = median(ofPresent: points.map(\.y)) else { return nil }
         let centre = Point2(x, y)
-        return (centre, points.map { $0.distance(to: centre) }.median!)
+        return (centre, median(points.map { $0.distance(to: centre) }))
     }
 
     /// The element-wise mean of probability vectors; nil when empty.
