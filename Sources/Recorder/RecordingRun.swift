@@ -143,12 +143,14 @@ public final class RecordingRun {
         active.finishMarkers()
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
+        // The last samples; a store that refuses them (a full disk) ended the recording.
+        var failure = failure
+        if let refused = session.settle() { failure = failure ?? refused }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)
         let input = active.input
         let endTime = input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
         facts.savedVideo = video?.video
-        var failure = failure
         var closed = true
         do {
             try session.close(endTimeSeconds: endTime, facts: facts, endedBy: failure.map { "\($0)" })
