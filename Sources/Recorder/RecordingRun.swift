@@ -46,6 +46,7 @@ public final class RecordingRun {
         let lock = try RecorderLock(databasePath: configuration.databasePath)
         defer { lock.release() }
         locked()
+        for text in configuration.warnings { warning(text) }
         let database = try SessionDatabase(path: configuration.databasePath)
         // A recorder that died left its session open: close it now.
         _ = try database.repairInterruptedSessions()
@@ -133,7 +134,8 @@ public final class RecordingRun {
         let now = SystemClock.monotonic()
         guard now - tally.lastStatus >= 0.5 else { return }
         tally.lastStatus = now
-        let current = active.status(.frame(trackingState), startMonotonic: tally.startMonotonic)
+        var current = active.status(.frame(trackingState), startMonotonic: tally.startMonotonic)
+        current.warning = current.warning ?? configuration.warnings.first
         current.write(databasePath: configuration.databasePath)
         progress(current)
     }
