@@ -84,7 +84,7 @@ extension Gazerec {
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
     static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
-                      to writer: JSONWriter) throws {
+                      intervalGaze: [IntervalGaze]? = nil, to writer: JSONWriter) throws {
         let header = summary.header
         try writer.beginObject()
         try writer.key("id"); try writer.string(header.id)
@@ -106,6 +106,18 @@ enum SummaryJSON {
         try writer.key("deviceModel"); try writer.string(header.deviceInfo.model)
         if let attention { try writer.key("attention"); try writer.value(attention.jsonValue) }
         if let expressions { try writer.key("expressions"); try writer.value(ExpressionText.json(expressions)) }
+        if let intervalGaze { try writer.key("gaze"); try writer.value(gazeJSON(intervalGaze)) }
         try writer.endObject()
+    }
+
+    /// `"gaze"`: each marker interval's label, start and end (Unix s), its scan-path samples and
+    /// their median point (screen points; absent without samples).
+    static func gazeJSON(_ intervals: [IntervalGaze]) -> JSONValue {
+        .object([("intervals", .array(intervals.map { interval in
+            var members: [(String, JSONValue)] = [("label", .string(interval.label)), ("start", .number(interval.start)),
+                                                  ("end", .number(interval.end)), ("samples", .number(Double(interval.samples)))]
+            if let x = interval.medianX, let y = interval.medianY { members += [("medianX", .number(x)), ("medianY", .number(y))] }
+            return .object(members)
+        }))])
     }
 }
