@@ -18,15 +18,8 @@ public struct IntervalGaze: Sendable, Equatable {
         intervals.map { interval in
             let inside = scanPath.filter { $0.timestampSeconds >= interval.start && $0.timestampSeconds < interval.end }
             return IntervalGaze(label: interval.label, start: interval.start, end: interval.end, samples: inside.count,
-                                medianX: median(inside.map(\.x)), medianY: median(inside.map(\.y)))
+                                medianX: inside.isEmpty ? nil : median(inside.map(\.x)),
+                                medianY: inside.isEmpty ? nil : median(inside.map(\.y)))
         }
-    }
-
-    /// The middle value, or the mean of the two middle values; nil for none.
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -1,8 +1,8 @@
 /// One import for programs built on gazerec's libraries: `import GazeKit` brings the vocabulary
 /// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`), figures (`GazeFigures`), Eye-Tracking-BIDS datasets (`BIDSExport`), frame sources
 /// (`GazeCapture`), face detection and landmarks (`GazeVision`), calibration (`GazeCalibration`),
-/// the session database (`SessionStore`), the recorder (`Recorder`) and the JSON reader and writer
-/// (`JSONStream`). It holds no code of its own.
+/// the session database (`SessionStore`), the recorder (`Recorder`), stimulus studies (`StimulusAnalysis`,
+/// `StimulusStudy`) and the JSON reader and writer (`JSONStream`). It holds no code of its own.
 @_exported import BIDSExport
 @_exported import GazeAnalysis
 @_exported import GazeCalibration
@@ -14,3 +14,5 @@
 @_exported import JSONStream
 @_exported import Recorder
 @_exported import SessionStore
+@_exported import StimulusAnalysis
+@_exported import StimulusStudy

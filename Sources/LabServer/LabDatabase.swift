@@ -195,6 +195,12 @@ public final class LabDatabase {
         if asArray { try put("]\n") }
     }
 
+    /// Part `part` (0-based) of a stored session's document; nil past its last part.
+    static func documentPart(_ part: Int, sessionID: String, on connection: PostgresConnection) throws -> Data? {
+        try connection.binaryColumn("SELECT bytes FROM session_document WHERE session_id = $1 AND part = $2",
+                                    [sessionID, String(part)]).first
+    }
+
     /// A stored session's document as a JSON source read part by part (call within `reading`).
     public func document(sessionID: String) -> JSONSource {
         .chunks(StoredDocumentChunks(connection: connection, sessionID: sessionID),

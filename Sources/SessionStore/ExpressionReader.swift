@@ -25,7 +25,9 @@ enum ExpressionReader {
         try ExpressionTable.forEachSample(db, sessionRowID: sessionRowID) { accumulator.add($0) }
         for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
             let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
-            while let row = try rows.next() { accumulator.addSmile(row[1], timestampSeconds: row[0]) }
+            while let row = try rows.next() {
+                accumulator.addSmile(row[BlendShapeTable.Columns.value], timestampSeconds: row[BlendShapeTable.Columns.timestamp])
+            }
         }
         return accumulator.report(endSeconds: session.end)
     }
@@ -36,17 +38,23 @@ extension SessionDatabase {
     /// `mouthSmile_R` values there (the one there is, when only one is recorded), in time order.
     public func smile(id: String) throws -> [(timestampSeconds: Double, value: Double)] {
         try read("read the smile of session \(id)") { db in
-            var values: [Double: (sum: Double, count: Int)] = [:]
-            for series in try BlendShapeTable.series(db, sessionRowID: try sessionRowID(db, id: id))
-            where ExpressionReader.smileShapes.contains(series.name) {
-                let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
-                while let row = try rows.next() {
-                    let time: Double = row[0], value: Double = row[1]
-                    values[time, default: (0, 0)].sum += value
-                    values[time, default: (0, 0)].count += 1
-                }
-            }
-            return values.keys.sorted().map { ($0, values[$0]!.sum / Double(values[$0]!.count)) }
+            try ExpressionReader.smile(db, sessionRowID: try sessionRowID(db, id: id))
         }
+    }
+}
+
+extension ExpressionReader {
+    /// `SessionDatabase.smile(id:)` inside a transaction.
+    static func smile(_ db: Database, sessionRowID: Int64) throws -> [(timestampSeconds: Double, value: Double)] {
+        var values: [Double: (sum: Double, count: Int)] = [:]
+        for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
+            let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
+            while let row = try rows.next() {
+                let time: Double = row[BlendShapeTable.Columns.timestamp], value: Double = row[BlendShapeTable.Columns.value]
+                values[time, default: (0, 0)].sum += value
+                values[time, default: (0, 0)].count += 1
+            }
+        }
+        return values.keys.sorted().map { ($0, values[$0]!.sum / Double(values[$0]!.count)) }
     }
 }

@@ -125,6 +125,7 @@ extension RecordingFacts {
         add("lagP95Milliseconds", lagP95Milliseconds)
         add("cpuSeconds", cpuSeconds)
         add("cpuPercentOfOneCore", cpuPercentOfOneCore)
+        if let seatingAdvice { members.append(("seatingAdvice", .string(seatingAdvice))) }
         return .object(members)
     }
 
@@ -167,6 +168,7 @@ extension RecordingFacts {
         lagP95Milliseconds = number("lagP95Milliseconds")
         cpuSeconds = number("cpuSeconds")
         cpuPercentOfOneCore = number("cpuPercentOfOneCore")
+        if case .string(let advice)? = json["seatingAdvice"] { seatingAdvice = advice }
     }
 }
 

@@ -45,6 +45,7 @@ extension Gazerec {
             if modes > 1 { throw ValidationError("Give only one of: session ids, --app-id LABEL, --all, --database.") }
             if let appID { try LabelArgument.check(appID, as: "--app-id") }
             try StoreOptions.checkNotEmpty(nil)
+            try StoreOptions.refuseServerDeletion(StoreOptions.resolve(nil))
         }
 
         func run() throws {

@@ -28,7 +28,7 @@ extension Gazerec {
                 (docs/Lab.md).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: ArgumentHelp("The server: a PostgreSQL URI or connection string.", valueName: "address"))
         var address: String

@@ -17,7 +17,7 @@ extension Gazerec {
                 session recorded with --expressions, and the mean smile shape).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: "The session id (case-insensitive).")
         var id: String

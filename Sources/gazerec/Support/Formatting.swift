@@ -42,14 +42,6 @@ enum Formatting {
     }
 }
 
-extension Fixation {
-    /// A fixation as `export --fixations` and `fixations --format json` write it.
-    var jsonValue: JSONValue {
-        .object([("start", .number(startSeconds)), ("end", .number(endSeconds)), ("x", .number(x)), ("y", .number(y)),
-                 ("samples", .number(Double(sampleCount))), ("dispersion", .number(dispersionPoints))])
-    }
-}
-
 /// Blink figures in words, the same in every summary: blinks and long closures apart.
 enum EyeFigures {
     static func text(_ summary: EyeSummary?) -> String {

@@ -1,0 +1,54 @@
+import GazeCapture
+
+/// A stimulus's own pixel size and, for a video, its rate and duration, read from its file.
+public struct StimulusFile: Sendable, Equatable {
+    public var path: String
+    public var widthPixels: Int
+    public var heightPixels: Int
+    /// Frames per second of a video (nil for an image).
+    public var framesPerSecond: Double?
+    /// Duration of a video in seconds (nil for an image).
+    public var durationSeconds: Double?
+
+    public init(path: String, widthPixels: Int, heightPixels: Int, framesPerSecond: Double?, durationSeconds: Double?) {
+        self.path = path
+        self.widthPixels = widthPixels
+        self.heightPixels = heightPixels
+        self.framesPerSecond = framesPerSecond
+        self.durationSeconds = durationSeconds
+    }
+
+    /// Reads the file's size (and, for a video, rate and duration) with FFmpeg's libraries: a file
+    /// with more than one frame and a duration is a video, anything else an image. A rotated video
+    /// is measured as it is shown.
+    public static func read(path: String) throws -> StimulusFile {
+        let source: VideoFileSource
+        do {
+            source = try VideoFileSource(path: path)
+        } catch {
+            throw StimulusStudyError.cannotReadStimulus(path: path, reason: "\(error)")
+        }
+        let rotated = source.rotationDegrees % 180 != 0
+        let isVideo = source.durationSeconds > 0 && source.frameCountHint != 1 && source.framesPerSecond > 0
+        return StimulusFile(path: path, widthPixels: rotated ? source.height : source.width,
+                            heightPixels: rotated ? source.width : source.height,
+                            framesPerSecond: isVideo ? source.framesPerSecond : nil,
+                            durationSeconds: isVideo ? source.durationSeconds : nil)
+    }
+}
+
+/// Why a stimulus study cannot run: data and a sentence naming no command or flag.
+public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
+    case cannotReadStimulus(path: String, reason: String)
+    case cannotReadAOIs(path: String, reason: String)
+    /// No session could be analysed (each one's reason is reported on its own).
+    case noUsableSession
+
+    public var description: String {
+        switch self {
+        case let .cannotReadStimulus(path, reason): "cannot read the stimulus \(path): \(reason)"
+        case let .cannotReadAOIs(path, reason): "cannot read the areas of interest file \(path): \(reason)"
+        case .noUsableSession: "none of the sessions could be analysed against the stimulus"
+        }
+    }
+}

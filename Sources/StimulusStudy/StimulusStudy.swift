@@ -1,0 +1,87 @@
+import Foundation
+import GazeAnalysis
+import GazeModel
+import SessionStore
+import StimulusAnalysis
+
+/// Sessions that viewed one stimulus, read from the store and aligned to it: the use case behind
+/// the stimulus timeline, areas of interest, highlights and overlay.
+public struct StimulusStudy: Sendable {
+    /// The stimulus file's measurements.
+    public let stimulus: StimulusFile
+    /// Where it was shown (screen points) and its pixel grid.
+    public let placement: StimulusPlacement
+    /// The marker at which it appeared (nil: the session's start) and the one that ended it (nil:
+    /// its duration for a video, else the session's end).
+    public let startLabel: String?
+    public let endLabel: String?
+
+    /// Refuses a rectangle of another aspect than the stimulus's, or without area.
+    public init(stimulus: StimulusFile, screenX: Double, screenY: Double, screenWidth: Double, screenHeight: Double,
+                startLabel: String? = nil, endLabel: String? = nil) throws {
+        self.stimulus = stimulus
+        placement = try StimulusPlacement(screenX: screenX, screenY: screenY, screenWidth: screenWidth, screenHeight: screenHeight,
+                                          widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels)
+        self.startLabel = startLabel
+        self.endLabel = endLabel
+    }
+
+    /// The sessions aligned to the stimulus, and why each one that could not be is left out (in the
+    /// order given). Throws only for the store itself (a missing session is the store's error).
+    public func viewings(_ database: SessionDatabase, ids: [String]) throws
+        -> (viewings: [StimulusViewing], skipped: [StimulusError]) {
+        var viewings: [StimulusViewing] = [], skipped: [StimulusError] = []
+        for id in ids {
+            do {
+                viewings.append(try viewing(try database.recordedStreams(id: id)))
+            } catch let error as StimulusError {
+                skipped.append(error)
+            }
+        }
+        return (viewings, skipped)
+    }
+
+    /// One session aligned to the stimulus.
+    public func viewing(_ streams: RecordedStreams) throws -> StimulusViewing {
+        let header = streams.header
+        let sessionEnd = header.endTimeSeconds
+            ?? [streams.gaze.last?.timestampSeconds, streams.expressions.last?.timestampSeconds, header.beginTimeSeconds]
+                .compactMap { $0 }.max()!
+        let start = try markerTime(startLabel, in: streams, after: nil) ?? header.beginTimeSeconds
+        var end = sessionEnd
+        if let endLabel {
+            end = try markerTime(endLabel, in: streams, after: start)!
+        } else if let duration = stimulus.durationSeconds {
+            end = Swift.min(sessionEnd, start + duration)
+        }
+        guard end > start else {
+            throw StimulusError.sessionUnusable(sessionID: header.id, reason: "the stimulus's interval is empty (it ends at or before its start)")
+        }
+        return StimulusViewing(sessionID: header.id, placement: placement, startSeconds: start, endSeconds: end,
+                               gaze: streams.gaze, detector: FixationDetector(pointsPerDegree: Self.pointsPerDegree(header)),
+                               blinks: streams.blinks, expressions: streams.expressions, smile: streams.smile)
+    }
+
+    /// The time of the first marker labelled `label` (after `after`, when given); nil without a label.
+    private func markerTime(_ label: String?, in streams: RecordedStreams, after: Double?) throws -> Double? {
+        guard let label else { return nil }
+        let times = streams.markers.filter { $0.label == label }.map(\.timestampSeconds).filter { after == nil || $0 > after! }.sorted()
+        guard let time = times.first else {
+            var known: [String] = []
+            for marker in streams.markers where !known.contains(marker.label) { known.append(marker.label) }
+            let where_ = after == nil ? "" : " after the start marker"
+            throw StimulusError.sessionUnusable(
+                sessionID: streams.header.id,
+                reason: "it has no marker \"\(label)\"\(where_) (its markers: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        }
+        return time
+    }
+
+    /// Screen points per degree: from the session's calibration's viewing geometry, else the assumed figure.
+    static func pointsPerDegree(_ header: SessionHeader) -> Double {
+        guard let viewing = header.gazerecExtension?.calibration?.viewing, header.deviceInfo.screenWidth > 0 else {
+            return ScreenGeometry.assumedPointsPerDegree
+        }
+        return viewing.geometry(widthPoints: header.deviceInfo.screenWidth, heightPoints: header.deviceInfo.screenHeight).pointsPerDegree
+    }
+}
