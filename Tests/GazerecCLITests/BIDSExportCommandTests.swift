@@ -224,3 +224,33 @@ struct BIDSExportCommandTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder\n")
     }
 }
+
+@Suite("BIDS export onto a full disk")
+struct BIDSFullDiskTests {
+    /// The files of runs in the dataset's subject folder (hidden scratch folders included).
+    static func runFiles(_ root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.contains("_run-") || $0.contains(".gazerec-run-") }
+    }
+
+    @Test("a run that cannot be written whole leaves none of its files; the export after adds run 1, whole",
+          .enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func wholeOrNothing() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        let root = work.folder.path("dataset")
+        // A file-size limit of 8 KiB (the disk "full" for any larger file), SIGXFSZ ignored so the write fails with an error.
+        let arguments = ["export", "--format", "bids", root, "3be54760", "--subject", "02", "--task", "reading"]
+            + BIDSExportCommandTests.iPadScreen
+        let full = try Binary.runProcess("/bin/bash", ["-c", "trap '' XFSZ; ulimit -f 8; exec \"$GAZEREC\" \"$@\"", "bash"] + arguments,
+                                         environment: ["GAZEREC_DATABASE": work.database, "GAZEREC": Binary.gazerec])
+        #expect(full.status == 1, "\(full.stderr)")
+        #expect(Self.runFiles(root).isEmpty, "\(Self.runFiles(root))")
+
+        let again = try work.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        let files = Self.runFiles(root)
+        #expect(files.contains("sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.tsv.gz"), "\(files)")
+        #expect(!files.contains { $0.contains("run-2") || $0.contains(".gazerec-run-") }, "\(files)")
+    }
+}
