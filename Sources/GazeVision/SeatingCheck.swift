@@ -15,7 +15,7 @@ public struct SeatingThresholds: Sendable, Equatable {
     public var minimumContrast: Double = 0.05
     /// How much brighter the picture around the face may be than the face (difference of mean
     /// luma, 0…1) before the light counts as behind the participant.
-    public var maximumBacklight: Double = 0.25
+    public var maximumBacklight: Double = 0.3
     /// The share of saturated pixels in the eye patches (glasses reflecting the screen), at most.
     public var maximumGlare: Double = 0.05
     /// Head yaw and pitch, degrees either way, at most (signs as in the recorded frames: yaw

@@ -514,6 +514,19 @@ extension ArchitectureTests {
         }
     }
 
+    /// ArgumentParser reads `-1` after an option as an option, unless the option takes its value
+    /// unconditionally: then the option's own check says what is wrong with it.
+    @Test("every numeric option of the CLI takes a negative value as its value (parsing: .unconditional)")
+    func numericOptionsTakeNegativeValues() throws {
+        let option = try Regex(#"@Option\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\s*var (\w+): (Double|Int|Int32|Float)\b"#)
+        for (name, text) in try Self.cliSources() {
+            for match in text.matches(of: option) {
+                let arguments = String(text[match.range]).components(separatedBy: "var ")[0]
+                #expect(arguments.contains("parsing: .unconditional"), "\(name): \(String(text[match.range]).suffix(60))")
+            }
+        }
+    }
+
     @Test("typos are looked for only once ArgumentParser refused the arguments, and option names come from its model, not from rendered help")
     func typosAfterArgumentParser() throws {
         let sources = try Self.cliSources()

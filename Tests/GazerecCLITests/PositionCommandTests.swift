@@ -184,7 +184,7 @@ struct PositionCommandTests {
 
     @Test("bad ranges are usage errors")
     func usage() throws {
-        for (arguments, message) in [(["--hold", "-1"], "--hold must be zero or a positive"),
+        for (arguments, message) in [(["--hold=-1"], "--hold must be zero or a positive"),
                                      (["--duration", "0"], "--duration must be a positive"),
                                      (["--brightness-range", "0.2-1.5"], "--brightness-range must lie within 0-1"),
                                      (["--distance-range", "900-400"], "distance-range")] {

@@ -23,11 +23,11 @@ extension Gazerec {
 
         @OptionGroup var capture: CaptureOptions
 
-        @Option(help: ArgumentHelp("Give up after this many seconds (default: until the seating holds, or a key or Ctrl-C).",
+        @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this many seconds (default: until the seating holds, or a key or Ctrl-C).",
                                    valueName: "seconds"))
         var duration: Double?
 
-        @Option(help: ArgumentHelp("How long everything must stay in range.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How long everything must stay in range.", valueName: "seconds"))
         var hold: Double = 2
 
         @Flag(help: "One JSON line per second on stdout instead of the live view.")
