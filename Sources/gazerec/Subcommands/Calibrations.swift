@@ -180,6 +180,10 @@ extension Gazerec {
                         throw CalibrationDocumentError(source: name, path: "", reason: "not valid JSON (\(error))")
                     }
                     let elements = root.arrayValue ?? [root]
+                    if elements.isEmpty {
+                        throw CalibrationDocumentError(source: name, path: "",
+                                                       reason: "it is an empty array, with no calibration to import; nothing was imported")
+                    }
                     for (index, element) in elements.enumerated() {
                         let record = try CalibrationRecord(value: element, source: root.arrayValue == nil ? name : "\(name) [\(index)]")
                         if let first = seen[record.id] {

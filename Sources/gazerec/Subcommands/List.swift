@@ -84,9 +84,10 @@ extension Gazerec {
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
     static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
-                      to writer: JSONWriter) throws {
+                      intervalGaze: [IntervalGaze]? = nil, to writer: JSONWriter) throws {
         let document = SummaryDocument(summary: summary, attention: attention?.jsonValue,
-                                       expressions: expressions.map(ExpressionText.json))
+                                       expressions: expressions.map(ExpressionText.json),
+                                       gaze: intervalGaze.map(SummaryDocument.gazeJSON))
         try writer.value(try JSONValueEncoder().encode(document))
     }
 }
@@ -98,10 +99,12 @@ struct SummaryDocument: Encodable {
     var summary: SessionSummary
     var attention: JSONValue?
     var expressions: JSONValue?
+    /// Each marker interval's gaze (`show --json`).
+    var gaze: JSONValue?
 
     enum CodingKeys: String, CodingKey {
         case id, appID, beginTime, endTime, durationSeconds, gazeSamples, achievedRateHz, blendShapeSamples, interrupted
-        case deviceModel, attention, expressions
+        case deviceModel, attention, expressions, gaze
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -120,5 +123,17 @@ struct SummaryDocument: Encodable {
         try container.encode(header.deviceInfo.model, forKey: .deviceModel)
         try container.encodeIfPresent(attention, forKey: .attention)
         try container.encodeIfPresent(expressions, forKey: .expressions)
+        try container.encodeIfPresent(gaze, forKey: .gaze)
+    }
+
+    /// `"gaze"`: each marker interval's label, start and end (Unix s), its scan-path samples and
+    /// their median point (screen points; absent without samples).
+    static func gazeJSON(_ intervals: [IntervalGaze]) -> JSONValue {
+        .object([("intervals", .array(intervals.map { interval in
+            var members: [(String, JSONValue)] = [("label", .string(interval.label)), ("start", .number(interval.start)),
+                                                  ("end", .number(interval.end)), ("samples", .number(Double(interval.samples)))]
+            if let x = interval.medianX, let y = interval.medianY { members += [("medianX", .number(x)), ("medianY", .number(y))] }
+            return .object(members)
+        }))])
     }
 }
