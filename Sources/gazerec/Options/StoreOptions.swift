@@ -44,7 +44,7 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> SessionDatabase {
         if Self.isServer(resolvedPath) {
             throw UsageError(message: "--database \(resolvedPath) is a lab server: it is read by list, show, export, "
-                             + "fixations, plot and replay; sessions reach it with 'gazerec push' from a station.")
+                             + "fixations, stimulus, plot and replay; sessions reach it with 'gazerec push' from a station.")
         }
         return try SessionDatabase(path: resolvedPath)
     }
@@ -62,7 +62,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The commands that read a lab server (`--database postgres://…`).
-    static let serverReaders: Set<String> = ["list", "show", "export", "fixations", "plot", "replay", "calibrations list",
+    static let serverReaders: Set<String> = ["list", "show", "export", "fixations", "stimulus", "plot", "replay", "calibrations list",
                                              "calibrations show", "calibrations export"]
 
     /// A one-line refusal when `arguments` point a command that writes at a lab server (nil otherwise).
@@ -86,7 +86,7 @@ struct StoreOptions: ParsableArguments {
         let name = words.count == 2 && command == "calibrations" ? words.joined(separator: " ") : command
         guard !serverReaders.contains(name) else { return nil }
         return "\(database) is a lab server: '\(name)' works on a station's database file; the server "
-            + "is read by list, show, export, fixations, plot, replay and calibrations list/show/export, and sessions "
+            + "is read by list, show, export, fixations, stimulus, plot, replay and calibrations list/show/export, and sessions "
             + "reach it with 'gazerec push' from a station."
     }
 
