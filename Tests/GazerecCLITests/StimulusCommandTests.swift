@@ -101,6 +101,15 @@ struct StimulusCommandTests {
             #expect(bin["dominantExpression"] == (second == 2 || second == 3 ? "happy" : "neutral"), "\(bin)")
         }
 
+        // The CSV export counts each row's time from its marker: the video's time.
+        let csv = Self.rows(try workspace.run(["export", id, "--format", "csv"]).stdout)
+        #expect(csv.count == 480)
+        for row in csv {
+            let time = try #require(Double(row["timestampSeconds"] ?? ""))
+            let expected = time >= Self.videoStart ? String(format: "%.6f", time - Self.videoStart) : ""
+            #expect(row["markerElapsedSeconds"].map { $0.isEmpty ? "" : String(format: "%.6f", Double($0)!) } == expected, "\(row)")
+        }
+
         let highlights = try workspace.run(["stimulus", "highlights", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
                                             "--format", "json"])
         try #require(highlights.status == 0, "\(highlights.stderr)")
