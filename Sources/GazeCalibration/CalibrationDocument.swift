@@ -40,12 +40,58 @@ extension CalibrationRecord {
 
     /// The calibration as a JSON value (docs/Calibration.md lists the members).
     public var jsonValue: JSONValue {
-        func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .number($0) : nil } ?? .null }
-        func numbers(_ values: [Double]) -> JSONValue { .array(values.map { .number($0) }) }
         var screen: [(String, JSONValue)] = [("width", .number(screenWidth)), ("height", .number(screenHeight))]
         if let screenWidthMillimetres { screen.append(("widthMillimetres", .number(screenWidthMillimetres))) }
         if let screenHeightMillimetres { screen.append(("heightMillimetres", .number(screenHeightMillimetres))) }
         if let distanceMillimetres { screen.append(("distanceMillimetres", .number(distanceMillimetres))) }
+        var members: [(String, JSONValue)] = [
+            ("formatVersion", .number(Double(Self.formatVersion))),
+            ("id", .string(id)),
+        ]
+        if let name { members.append(("name", .string(name))) }
+        members += [
+            ("createdAt", .number(createdAtSeconds)),
+            ("gazerecVersion", .string(gazerecVersion)),
+            ("screen", .object(screen)),
+            ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
+                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))]
+                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? [])
+                               + [("headPoseModel", .string(headPoseModel))])),
+            ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
+                                   ("collectSeconds", .number(collectSeconds))])),
+            ("model", .object(modelMembers)),
+            ("targets", .array(targetValues)),
+        ]
+        if let validation {
+            var summary: [(String, JSONValue)] = [("accuracyPoints", number(validation.accuracyPoints)),
+                                                  ("precisionPoints", number(validation.precisionPoints))]
+            if geometry != nil {
+                summary.append(("accuracyDegrees", number(validation.accuracyDegrees)))
+                summary.append(("precisionDegrees", number(validation.precisionDegrees)))
+            }
+            members.append(("validation", .object(summary)))
+        }
+        members.append(("samples", .array(samples.map { sample in
+            let f = sample.features
+            var members: [(String, JSONValue)] = [
+                ("target", .number(Double(sample.target))), ("timestamp", .number(f.timestampSeconds)),
+                ("leftU", number(f.pupilLeft?.x)), ("leftV", number(f.pupilLeft?.y)),
+                ("rightU", number(f.pupilRight?.x)), ("rightV", number(f.pupilRight?.y)),
+                ("yawDegrees", .number(f.yawDegrees)), ("pitchDegrees", .number(f.pitchDegrees)),
+                ("headX", .number(f.headX)), ("headY", .number(f.headY)), ("trackingNormal", .bool(f.trackingNormal)),
+            ]
+            if let openness = f.opennessLeft { members.append(("opennessLeft", .number(openness))) }
+            if let openness = f.opennessRight { members.append(("opennessRight", .number(openness))) }
+            if let appearance = f.appearance {
+                members.append(("appearance", .string(Data(appearance.encoded).base64EncodedString())))
+            }
+            return .object(members)
+        })))
+        return .object(members)
+    }
+
+    /// The `model` object's members: the set, its standardisation and coefficients, the fit's figures.
+    private var modelMembers: [(String, JSONValue)] {
         var model: [(String, JSONValue)]
         if mapping.featureSet == .pupilPolynomial {
             model = [
@@ -79,7 +125,12 @@ extension CalibrationRecord {
             ("trainingErrorPoints", number(trainingErrorPoints)),
             ("crossValidationErrorPoints", number(crossValidationErrorPoints)),
         ]
-        let targetValues: [JSONValue] = targets.map { target in
+        return model
+    }
+
+    /// The `targets` array: each target's place, samples and figures.
+    private var targetValues: [JSONValue] {
+        targets.map { target in
             var members: [(String, JSONValue)] = [("kind", .string(target.kind.rawValue)), ("x", .number(target.position.x)),
                                                   ("y", .number(target.position.y)), ("collected", .number(Double(target.collected)))]
             if let used = target.used { members.append(("used", .number(Double(used)))) }
@@ -98,50 +149,6 @@ extension CalibrationRecord {
             }
             return .object(members)
         }
-        var members: [(String, JSONValue)] = [
-            ("formatVersion", .number(Double(Self.formatVersion))),
-            ("id", .string(id)),
-        ]
-        if let name { members.append(("name", .string(name))) }
-        members += [
-            ("createdAt", .number(createdAtSeconds)),
-            ("gazerecVersion", .string(gazerecVersion)),
-            ("screen", .object(screen)),
-            ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
-                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))]
-                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? [])
-                               + [("headPoseModel", .string(headPoseModel))])),
-            ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
-                                   ("collectSeconds", .number(collectSeconds))])),
-            ("model", .object(model)),
-            ("targets", .array(targetValues)),
-        ]
-        if let validation {
-            var summary: [(String, JSONValue)] = [("accuracyPoints", number(validation.accuracyPoints)),
-                                                  ("precisionPoints", number(validation.precisionPoints))]
-            if geometry != nil {
-                summary.append(("accuracyDegrees", number(validation.accuracyDegrees)))
-                summary.append(("precisionDegrees", number(validation.precisionDegrees)))
-            }
-            members.append(("validation", .object(summary)))
-        }
-        members.append(("samples", .array(samples.map { sample in
-            let f = sample.features
-            var members: [(String, JSONValue)] = [
-                ("target", .number(Double(sample.target))), ("timestamp", .number(f.timestampSeconds)),
-                ("leftU", number(f.pupilLeft?.x)), ("leftV", number(f.pupilLeft?.y)),
-                ("rightU", number(f.pupilRight?.x)), ("rightV", number(f.pupilRight?.y)),
-                ("yawDegrees", .number(f.yawDegrees)), ("pitchDegrees", .number(f.pitchDegrees)),
-                ("headX", .number(f.headX)), ("headY", .number(f.headY)), ("trackingNormal", .bool(f.trackingNormal)),
-            ]
-            if let openness = f.opennessLeft { members.append(("opennessLeft", .number(openness))) }
-            if let openness = f.opennessRight { members.append(("opennessRight", .number(openness))) }
-            if let appearance = f.appearance {
-                members.append(("appearance", .string(Data(appearance.encoded).base64EncodedString())))
-            }
-            return .object(members)
-        })))
-        return .object(members)
     }
 
     // MARK: - Reading
@@ -399,3 +406,8 @@ struct DocumentReader {
         }
     }
 }
+
+/// A finite number, or null (JSON has no NaN or infinity).
+private func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .number($0) : nil } ?? .null }
+
+private func numbers(_ values: [Double]) -> JSONValue { .array(values.map { .number($0) }) }

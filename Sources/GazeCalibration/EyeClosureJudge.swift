@@ -27,7 +27,7 @@ public struct EyeClosureJudge: Sendable {
     public func judged(_ frames: [GazeFeatures]) -> [GazeFeatures] {
         let measured = frames.filter { $0.opennessLeft != nil || $0.opennessRight != nil }
         guard !measured.isEmpty else { return frames }
-        let level = Self.median(measured.map(\.lowerOpenness))
+        let level = median(measured.map(\.lowerOpenness))
         return frames.map { frame in
             var frame = frame
             if frame.opennessLeft != nil || frame.opennessRight != nil {
@@ -36,11 +36,5 @@ public struct EyeClosureJudge: Sendable {
             }
             return frame
         }
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -172,13 +172,7 @@ public struct BlendShapeRest: Sendable {
             guard let pupil = features.pupils[eye]?.normalized, seen[eye]!.count < frames else { continue }
             seen[eye]!.append(pupil)
             let values = seen[eye]!
-            rest[eye] = Point2(Self.median(values.map(\.x)), Self.median(values.map(\.y)))
+            rest[eye] = Point2(median(values.map(\.x)), median(values.map(\.y)))
         }
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -99,7 +99,7 @@ public struct BlendShapeNeutral: Sendable {
         guard !isComplete else { return }
         seen.append(frontal)
         face = FrontalFace(points: (0..<FaceLandmarks.count).map { index in
-            Point2(BlendShapeRest.median(seen.map { $0[index].x }), BlendShapeRest.median(seen.map { $0[index].y }))
+            Point2(median(seen.map { $0[index].x }), median(seen.map { $0[index].y }))
         })
     }
 }

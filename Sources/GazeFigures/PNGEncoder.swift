@@ -1,6 +1,7 @@
-/// An 8-bit RGBA image written as PNG: the image data in stored (uncompressed) deflate blocks, so
-/// no compression library is needed. Figures embed small rasters (a heatmap of a few hundred
-/// pixels a side), where compression would save little.
+import CZlib
+
+/// An 8-bit RGBA image written as PNG, its image data deflated by zlib (level 9; equal pixels give
+/// equal bytes).
 public struct PNGEncoder: Sendable {
     public let width: Int
     public let height: Int
@@ -22,7 +23,7 @@ public struct PNGEncoder: Sendable {
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         Self.chunk("IHDR", header, into: &out)
-        Self.chunk("IDAT", zlibStored(filteredRows()), into: &out)
+        Self.chunk("IDAT", Self.deflated(filteredRows()), into: &out)
         Self.chunk("IEND", [], into: &out)
         return out
     }
@@ -38,24 +39,18 @@ public struct PNGEncoder: Sendable {
         return rows
     }
 
-    /// A zlib stream of stored deflate blocks (at most 65,535 bytes each) and its Adler-32.
-    private func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = Swift.min(65_535, data.count - offset)
-            let last: UInt8 = offset + count == data.count ? 1 : 0
-            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            out += data[offset..<(offset + count)]
-            offset += count
-        } while offset < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
+    /// `data` as one zlib stream (RFC 1950), as PNG's image data is stored.
+    static func deflated(_ data: [UInt8]) -> [UInt8] {
+        var length = compressBound(uLong(data.count))
+        var out = [UInt8](repeating: 0, count: Int(length))
+        let status = data.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                compress2(output.baseAddress, &length, input.baseAddress, uLong(input.count), Z_BEST_COMPRESSION)
+            }
         }
-        Self.append32(b << 16 | a, to: &out)
-        return out
+        // compressBound is enough room for any input, and the level is valid: nothing else fails.
+        precondition(status == Z_OK, "zlib compress2 failed (\(status))")
+        return Array(out.prefix(Int(length)))
     }
 
     static func append32(_ value: UInt32, to bytes: inout [UInt8]) {

@@ -39,3 +39,13 @@ public struct BlendShapeSample: Sendable, Equatable {
         self.trackingState = trackingState
     }
 }
+
+extension GazeSample {
+    /// The screen as `samples` saw it, (width, height) in points: a session stores its screen's
+    /// portrait size (as the iOS package does), and when most samples are landscape (orientation 3
+    /// or 4) they are on that screen turned sideways.
+    public static func screen(of samples: [GazeSample], width: Double, height: Double) -> (width: Double, height: Double) {
+        let landscape = samples.filter { $0.orientation == 3 || $0.orientation == 4 }.count * 2 > samples.count
+        return landscape == (width < height) ? (height, width) : (width, height)
+    }
+}

@@ -206,6 +206,9 @@ public struct RecordingFacts: Sendable, Equatable {
     /// `cpuSeconds` over the recording's wall time, in percent of one core (100 = one core busy
     /// all the time; up to 100 × the cores), to 0.1.
     public var cpuPercentOfOneCore: Double?
+    /// The advice of the seating check over the recording's first second when it was out of
+    /// range (nil: in range, or the recording was shorter than a second).
+    public var seatingAdvice: String?
 
     /// Why a recording's frames were mirrored back.
     public enum MirrorReason: String, Sendable, Equatable {

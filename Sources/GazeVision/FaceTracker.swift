@@ -34,8 +34,9 @@ public struct FaceFinding: Sendable, Equatable {
 ///    around its box, the `FaceFinder` cascade looks in the whole frame (HOG, HOG on the
 ///    equalised frame, the CNN).
 /// 4. A face that only the CNN found is checked for uprightness (`UprightFaceCheck`): the frontal
-///    HOG detector must find it as the frame shows it. Until it does (the check, or a later look
-///    around the face), `uprightness` says it is not upright and its fits are not reported.
+///    HOG detector, or where it sees no face the CNN and HOG at a lowered threshold, must find it
+///    as the frame shows it. Until it is confirmed (the check, or a later look around the face),
+///    `uprightness` says it is not upright and its fits are not reported.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
@@ -72,7 +73,7 @@ public final class FaceTracker {
         self.model = model
         finder = try FaceFinder(cnnModelPath: finding.cnnModelPath)
         background = finding.background ? try BackgroundFaceFinder(cnnModelPath: finding.cnnModelPath) : nil
-        uprightCheck = UprightFaceCheck()
+        uprightCheck = UprightFaceCheck(cnnModelPath: finding.cnnModelPath)
         self.redetectIntervalSeconds = redetectIntervalSeconds
         self.redetectConfidence = redetectConfidence
         self.minimumConfidence = minimumConfidence

@@ -25,11 +25,17 @@ public final class FramePipeline {
     public private(set) var framesNotUpright = 0
     /// The verdict on the last face that was not upright (nil while every face was).
     public private(set) var lastNotUpright: FaceUprightness?
+    /// The frames' width and height in pixels.
+    public let width: Int
+    public let height: Int
+    /// The seating check of the stream's first second and whom to tell, while it runs.
+    private var firstSecond: (check: SeatingCheck, tell: (SeatingReport) -> Void)?
 
     /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width.
     public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil,
                 finding: FaceFinding = FaceFinding()) throws {
         tracker = try FaceTracker(model: model, finding: finding)
+        (self.width, self.height) = (width, height)
         extractor = EyeFeatureExtractor(intrinsics: CameraIntrinsics(width: width, height: height,
                                                                      focalLengthPixels: focalLengthPixels))
     }
@@ -51,8 +57,22 @@ public final class FramePipeline {
             reported = nil
         }
         if reported != nil { framesWithFace += 1 }
-        return extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
-                                 image: frame.image, face: reported)
+        let result = extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
+                                       image: frame.image, face: reported)
+        if firstSecond != nil, let report = firstSecond!.check.add(result.0) {
+            let tell = firstSecond!.tell
+            firstSecond = nil
+            tell(report)
+        }
+        return result
+    }
+
+    /// Checks the seating (`SeatingCheck`) over the stream's first second and calls `tell` once
+    /// with its report, on the thread that handles the frames, when the first frame after that
+    /// second has been processed (never, when the stream is shorter).
+    public func checkSeatingOverFirstSecond(_ thresholds: SeatingThresholds = SeatingThresholds(),
+                                            tell: @escaping (SeatingReport) -> Void) {
+        firstSecond = (SeatingCheck(frameWidth: width, frameHeight: height, thresholds: thresholds), tell)
     }
 
     /// Processes every frame of `source` in order, calling `handle` for each on the caller's thread.

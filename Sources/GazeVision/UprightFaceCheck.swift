@@ -43,46 +43,96 @@ public enum FaceUprightness: Sendable, Equatable {
     }
 }
 
-/// Looks for the frontal HOG detector's agreement around a face the CNN found: the part of the
-/// frame around its box, as it is and turned by 90°, 180° and 270°.
+/// Decides how a face the CNN found stands: the part of the frame around its box, as it is and
+/// turned by 90°, 180° and 270°, shown to the frontal HOG detector and, when it finds no face in
+/// any of them, to the CNN.
 ///
-/// A face one of the HOG stages found is upright by construction and never comes here; this runs
-/// only when a face is acquired by the CNN (at most once per acquisition), on a part of about
-/// 2 × 2 box sides shrunk so the face is about 100 pixels across: four HOG looks at about
-/// 200 × 200 pixels, less than one look at a 400-pixel-wide frame costs, beside the CNN's own
-/// tens of milliseconds. Not thread-safe (it owns a detector): one per tracker.
+/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright; only turned by 90°, 180° or
+///    270°: turned. A turned video's faces end here (HOG scores 1.5–2.6 in the right turn).
+/// 2. HOG finds none (thick frames, dark lenses, a hand at the chin: faces the CNN stage exists
+///    for, which HOG scores between −0.6 and 0): the CNN looks at the four turns. A turn it scores
+///    above the frame as shown says the picture is turned (on the shared faces turned by 90°
+///    the CNN scores 1.04–1.08 in the right turn, 0.1–0.95 in the others).
+/// 3. Else the face is upright when HOG, with its threshold lowered to `relaxedThreshold`, still
+///    finds it as shown (the frontal faces above score −0.6 to 0 there, and every other turn of
+///    them −0.78 or less); otherwise it is unconfirmed (a profile: the frontal model sees no
+///    frontal face even then).
+///
+/// Runs only when a face is acquired by the CNN (at most once per acquisition), on a part of
+/// about 2 × 2 box sides shrunk so the face is 100–199 pixels across: four HOG looks at about
+/// 200 × 200 pixels, and for a face HOG cannot see four CNN looks of that size (each about a
+/// tenth of the CNN stage's own look at the shrunk frame). Not thread-safe (it owns detectors):
+/// one per tracker.
 public final class UprightFaceCheck {
     /// The part looked at: the box grown by this fraction of its side on each side.
     public var margin = 0.5
     /// The side, in pixels, the face is shrunk to (at least dlib's 80-pixel detection window).
     public var faceSidePixels = 100
-    /// Made on first use: most streams never need it (every face found by HOG).
+    /// HOG's threshold for step 3's look at the face as shown (dlib's own threshold is 0).
+    public var relaxedThreshold = -1.0
+    /// The CNN model for step 2 (nil: no step 2).
+    public let cnnModelPath: String?
+    /// Made on first use: most streams never need them (every face found by HOG).
     private var detector: FaceDetector?
+    private var cnn: CNNFaceDetector?
 
-    public init() {}
+    public init(cnnModelPath: String? = nil) {
+        self.cnnModelPath = cnnModelPath
+    }
 
     /// The verdict for the face in `box` of `image`.
     public func uprightness(of box: FaceBox, in image: GrayImage) throws -> FaceUprightness {
+        guard let look = part(around: box, in: image) else { return .unconfirmed }
+        let detector = try self.detector ?? FaceDetector()
+        self.detector = detector
+        let turns = (0..<4).map { look.image.turnedClockwise(quarterTurns: $0) }
+        for quarterTurns in 0..<4 {
+            let faces = try detector.detect(turns[quarterTurns], upsample: look.upsample)
+            if faces.contains(where: look.isTheFace) {
+                return quarterTurns == 0 ? .upright : .turned(clockwiseDegrees: 90 * quarterTurns)
+            }
+        }
+        if let quarterTurns = try cnnPreferredTurn(turns, look: look) {
+            return .turned(clockwiseDegrees: 90 * quarterTurns)
+        }
+        let relaxed = try detector.detect(turns[0], upsample: look.upsample, threshold: relaxedThreshold)
+        return relaxed.contains(where: look.isTheFace) ? .upright : .unconfirmed
+    }
+
+    /// The part of `image` around `box`, shrunk so the face is `faceSidePixels` to twice that
+    /// across; nil when too little of it is in the frame.
+    private func part(around box: FaceBox, in image: GrayImage) -> Look? {
         let side = Swift.max(box.width, box.height)
         let grow = Int((margin * Double(side)).rounded())
         let left = Swift.max(0, box.left - grow), top = Swift.max(0, box.top - grow)
         let right = Swift.min(image.width, box.right + 1 + grow), bottom = Swift.min(image.height, box.bottom + 1 + grow)
         let factor = Swift.max(1, side / faceSidePixels)
-        guard right - left >= 2 * factor, bottom - top >= 2 * factor else { return .unconfirmed }
+        guard right - left >= 2 * factor, bottom - top >= 2 * factor else { return nil }
         let part = image.downscaled(by: factor, x: left, y: top, width: right - left, height: bottom - top)
-        let upsample = side / factor < 80 + 8
         // The smallest face that counts: half the tracked one (a face-like patch of the collar or
         // the background is not the face).
-        let smallest = Double(side) / Double(factor) / 2
-        let detector = try self.detector ?? FaceDetector()
-        self.detector = detector
-        for quarterTurns in 0..<4 {
-            let turned = part.turnedClockwise(quarterTurns: quarterTurns)
-            let faces = try detector.detect(turned, upsample: upsample)
-            if faces.contains(where: { Double(Swift.max($0.width, $0.height)) >= smallest }) {
-                return quarterTurns == 0 ? .upright : .turned(clockwiseDegrees: 90 * quarterTurns)
-            }
-        }
-        return .unconfirmed
+        return Look(image: part, upsample: side / factor < 80 + 8, smallest: Double(side) / Double(factor) / 2)
+    }
+
+    /// The quarter turn (1–3) in which the CNN scores the face above the frame as shown, the
+    /// highest such; nil when the frame as shown scores highest, or without the CNN.
+    private func cnnPreferredTurn(_ turns: [GrayImage], look: Look) throws -> Int? {
+        guard let cnnModelPath else { return nil }
+        let cnn = try self.cnn ?? CNNFaceDetector(path: cnnModelPath)
+        self.cnn = cnn
+        let scores = try turns.map { try cnn.detect($0).filter(look.isTheFace).map(\.score).max() ?? -Double.infinity }
+        guard let best = (1..<4).max(by: { scores[$0] < scores[$1] }), scores[best] > scores[0] else { return nil }
+        return best
+    }
+
+    /// A look at the part around a face.
+    private struct Look {
+        var image: GrayImage
+        /// Whether HOG needs the part doubled (a face under its 80-pixel window with some room).
+        var upsample: Bool
+        /// The side of the smallest box that counts as the face.
+        var smallest: Double
+
+        func isTheFace(_ box: FaceBox) -> Bool { Double(Swift.max(box.width, box.height)) >= smallest }
     }
 }

@@ -150,9 +150,7 @@ final class StoredDocumentChunks: JSONChunkSource, @unchecked Sendable {
     }
 
     func nextChunk() throws -> [UInt8]? {
-        let parts = try connection.binaryColumn("SELECT bytes FROM session_document WHERE session_id = $1 AND part = $2",
-                                                [sessionID, String(next)])
-        guard let part = parts.first else { return nil }
+        guard let part = try LabDatabase.documentPart(next, sessionID: sessionID, on: connection) else { return nil }
         next += 1
         return [UInt8](part)
     }

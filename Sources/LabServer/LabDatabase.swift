@@ -58,12 +58,14 @@ public final class LabDatabase {
             }
             let samples = try database.scanPath(id: id).samples
             try connection.query("""
-                INSERT INTO session (id, app_id, begin_time, end_time, host, gaze_samples, document_sha256, document_bytes)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                INSERT INTO session (id, app_id, begin_time, end_time, host, gaze_samples, document_sha256, document_bytes,
+                                     calibration_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 """, values: [.text(id), .text(summary.header.appID), .text(String(summary.header.beginTimeSeconds)),
                               summary.header.endTimeSeconds.map { .text(String($0)) } ?? .null,
                               .text(host), .text(String(samples.count)),
-                              .binary(Data(document.sha256)), .text(String(document.length))])
+                              .binary(Data(document.sha256)), .text(String(document.length)),
+                              summary.header.gazerecExtension?.calibration.map { .text($0.id.uppercased()) } ?? .null])
             try connection.copyIn("""
                 COPY gaze_sample (session_id, seq, timestamp, x, y, tracking_state) FROM STDIN (FORMAT binary)
                 """) { put in
@@ -112,6 +114,8 @@ public final class LabDatabase {
                                  insert: insert)
         } catch LabServerError.statement(let state, _) where state == "23505" {
             throw LabServerError.pushedByAnotherRole(sessionID: table == "session" ? id : "\(table) \(id)")
+        } catch LabServerError.statement(let state, let reason) where state == LabSchema.withdrawnState {
+            throw LabServerError.withdrawn(kind: table, id: id, reason: reason)
         }
     }
 
@@ -120,6 +124,8 @@ public final class LabDatabase {
         try permitted {
             try connection.transaction {
                 try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [table + " " + id])
+                // Refused before anything is sent; the server's trigger refuses the insert all the same.
+                try connection.query("SELECT gazerec_refuse_withdrawn($1, $2)", [table, id])
                 let existing = try connection.binaryColumn("SELECT \(storedDigest) FROM \(table) WHERE id = $1", [id])
                 var outcome = Outcome.added
                 if let stored = existing.first {
@@ -187,6 +193,12 @@ public final class LabDatabase {
             }
         }
         if asArray { try put("]\n") }
+    }
+
+    /// Part `part` (0-based) of a stored session's document; nil past its last part.
+    static func documentPart(_ part: Int, sessionID: String, on connection: PostgresConnection) throws -> Data? {
+        try connection.binaryColumn("SELECT bytes FROM session_document WHERE session_id = $1 AND part = $2",
+                                    [sessionID, String(part)]).first
     }
 
     /// A stored session's document as a JSON source read part by part (call within `reading`).

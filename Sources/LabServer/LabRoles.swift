@@ -90,7 +90,7 @@ public final class LabAdministration {
     }
 
     /// Maps the server's "insufficient privilege" to a sentence about who may administer a lab.
-    private func administering<T>(_ body: () throws -> T) throws -> T {
+    func administering<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch LabServerError.statement(let state, let reason) where state == "42501" {

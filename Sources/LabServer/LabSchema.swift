@@ -4,7 +4,7 @@ import Foundation
 /// itself enforces on stations and analysts.
 ///
 /// WHAT THIS OBJECT REPRESENTS
-///   Version 3 (`gazerec_schema` holds the versions applied). The tables belong to the group role
+///   Version 4 (`gazerec_schema` holds the versions applied). The tables belong to the group role
 ///   `gazerec_owner`, which nobody logs in as; stations (`gazerec_stations`) and analysts
 ///   (`gazerec_analysts`) get what they need and no more:
 ///   - `session` and `calibration` rows record who pushed them (`pushed_by`, and `station` for
@@ -17,11 +17,13 @@ import Foundation
 ///   - no station may UPDATE or DELETE anything; analysts read everything, insert, and delete (a
 ///     replacement is a delete and an insert in one transaction);
 ///   - every child row names an existing session (foreign keys, deleted with their session), and a
-///     part or sample is unique in its session (primary keys).
+///     part or sample is unique in its session (primary keys);
+///   - the ids of withdrawn sessions and calibrations (`withdrawal`: kind, id and time, nothing
+///     else) are refused by a trigger on every insert, whoever pushes them (version 4).
 /// Migrations run in one transaction under an advisory lock, by `LabAdministration.setUp` only.
 public enum LabSchema {
     /// The schema version this gazerec reads and writes.
-    public static let version = 3
+    public static let version = 4
 
     /// The group roles, created by `setUp` (cluster-wide, like every PostgreSQL role).
     public static let ownerRole = "gazerec_owner"
@@ -67,6 +69,7 @@ public enum LabSchema {
             if current < 1 { try migration1(connection) }
             if current < 2 { try migration2(connection) }
             if current < 3 { try migration3(connection) }
+            if current < 4 { try migration4(connection) }
             try grantPrivileges(connection)
         }
         return found
@@ -97,6 +100,9 @@ public enum LabSchema {
         try connection.query("GRANT INSERT ON session_document, gaze_sample TO \(stationsRole)")
         try connection.query("GRANT SELECT, INSERT, DELETE ON session, session_document, gaze_sample, calibration "
                              + "TO \(analystsRole)")
+        // Ids and times only: anyone may see what was withdrawn; only an administrator withdraws.
+        try connection.query("REVOKE ALL ON withdrawal FROM PUBLIC, \(stationsRole), \(analystsRole)")
+        try connection.query("GRANT SELECT ON withdrawal TO \(stationsRole), \(analystsRole)")
     }
 
     /// Version 1: sessions with their whole document, scan-path rows, calibrations.
@@ -299,5 +305,65 @@ extension LabSchema {
                                  + "WITH CHECK (pushed_by = session_user)")
             try connection.query("CREATE POLICY analyst_all ON \(table) TO \(analystsRole) USING (true) WITH CHECK (true)")
         }
+    }
+}
+
+extension LabSchema {
+    /// The SQLSTATE a push of a withdrawn id fails with (a code of gazerec's own).
+    static let withdrawnState = "GZW01"
+
+    /// Version 4: participants can withdraw. `withdrawal` keeps the kind (`session` or
+    /// `calibration`), the id and the time of each erased one — no personal data — and a trigger
+    /// refuses any later insert of those ids into `session` or `calibration`, from any role, with
+    /// one sentence naming the withdrawal (`gazerec_refuse_withdrawn`, which a push also calls
+    /// before it sends anything). `session.calibration_id` names the calibration that mapped a
+    /// session's gaze, so an erasure finds the calibrations only the erased sessions used; sessions
+    /// already stored get it from their documents (a document naming a stored calibration's id).
+    private static func migration4(_ connection: PostgresConnection) throws {
+        try connection.query("""
+            CREATE TABLE withdrawal (
+                kind text NOT NULL CHECK (kind IN ('session', 'calibration')),
+                id text NOT NULL,
+                withdrawn_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (kind, id)
+            )
+            """)
+        try connection.query("ALTER TABLE withdrawal OWNER TO \(ownerRole)")
+        try connection.query("""
+            CREATE FUNCTION gazerec_refuse_withdrawn(text, text) RETURNS void LANGUAGE plpgsql AS $$
+            DECLARE withdrawn timestamptz;
+            BEGIN
+                SELECT w.withdrawn_at INTO withdrawn FROM withdrawal w WHERE w.kind = $1 AND w.id = $2;
+                IF FOUND THEN
+                    RAISE EXCEPTION '% % was withdrawn from this lab server on % (its participant withdrew); it may not be pushed again',
+                        $1, $2, to_char(withdrawn AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"')
+                        USING ERRCODE = '\(withdrawnState)';
+                END IF;
+            END $$
+            """)
+        try connection.query("""
+            CREATE FUNCTION gazerec_not_withdrawn() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM gazerec_refuse_withdrawn(TG_TABLE_NAME::text, NEW.id);
+                RETURN NEW;
+            END $$
+            """)
+        for table in ["session", "calibration"] {
+            try connection.query("CREATE TRIGGER \(table)_not_withdrawn BEFORE INSERT ON \(table) FOR EACH ROW "
+                                 + "EXECUTE FUNCTION gazerec_not_withdrawn()")
+        }
+        try connection.query("ALTER TABLE session ADD COLUMN calibration_id text")
+        // A calibration's id (a UUID) in a session's document; a part is searched with the start of
+        // the next, so an id cut by a part's end is found too.
+        try connection.query("""
+            UPDATE session s SET calibration_id = c.id FROM calibration c
+            WHERE EXISTS (
+                SELECT FROM session_document d LEFT JOIN session_document n ON n.session_id = d.session_id AND n.part = d.part + 1
+                WHERE d.session_id = s.id
+                  AND position(convert_to(c.id, 'UTF8') IN d.bytes || COALESCE(substring(n.bytes FROM 1 FOR 64), ''::bytea)) > 0
+            )
+            """)
+        try connection.query("CREATE INDEX session_calibration ON session (calibration_id)")
+        try connection.query("INSERT INTO gazerec_schema (version) VALUES (4)")
     }
 }

@@ -309,6 +309,12 @@ public enum LabServerError: Error, CustomStringConvertible, Equatable {
     case notAdministrator(role: String, reason: String)
     /// The session's id is on the server, pushed by another role whose sessions this one cannot read.
     case pushedByAnotherRole(sessionID: String)
+    /// A session or calibration (`kind`) whose participant withdrew: the server's sentence naming the withdrawal.
+    case withdrawn(kind: String, id: String, reason: String)
+    /// An id to erase that the server neither has nor has withdrawn.
+    case unknownToErase(id: String, address: String)
+    /// No session on the server has this app id.
+    case noSessionsWithAppID(label: String, address: String)
 
     public var description: String {
         switch self {
@@ -353,6 +359,13 @@ public enum LabServerError: Error, CustomStringConvertible, Equatable {
         case let .pushedByAnotherRole(id):
             return "session \(id) is already on the server, pushed by another role, whose sessions this role may neither "
                 + "read nor replace. Leave it out, or ask an analyst to look at it."
+        case let .withdrawn(_, _, reason):
+            return reason + "."
+        case let .unknownToErase(id, address):
+            return "\(address) has no session or calibration \(id) (give a whole id, or a prefix of at least 4 characters "
+                + "that names one); nothing was erased."
+        case let .noSessionsWithAppID(label, address):
+            return "\(address) has no session with the app id '\(label)'; nothing was erased."
         }
     }
 }

@@ -37,6 +37,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     /// Where ONNX Runtime and the expression model are, to record each frame's expression
     /// probabilities (`ExpressionStage`); nil records none.
     public var expressions: ExpressionModelFiles?
+    /// The ranges the seating is checked against over the first second (a warning when out of range).
+    public var seating = SeatingThresholds()
     /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
     public var labStreaming: LabStreamingRequest?
 

@@ -66,10 +66,13 @@ public final class RecordingRun {
         // 4. The frames.
         let frames = input.start(pacedFrom: active.beginMonotonic)
         let tally = FrameTally(begin: active.begin)
+        pipeline.checkSeatingOverFirstSecond(configuration.seating) { tally.seating = $0 }
         let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,
                              progress: progress, warning: warning, sample: sample)
-        // 5. Close.
-        return close(active, pipeline: pipeline, tally: tally, failure: failure)
+        // 5. Close, and leave the database file complete without its log.
+        let result = close(active, pipeline: pipeline, tally: tally, failure: failure)
+        database.finishWriting()
+        return result
     }
 
     private struct Stopped: Error {}
@@ -97,6 +100,7 @@ public final class RecordingRun {
                 sample?(measurement, values.map { ($0.0.rawValue, $0.1) }, gaze, expression)
                 if session.frames == 1 { started(session.id) }
                 report(active, tally: tally, trackingState: features.trackingState, progress: progress, warning: warning)
+                if let seating = tally.takeSeating(), !seating.ok { warning("seating: " + seating.adviceText) }
                 if !tally.warnedNotUpright, let text = pipeline.lastNotUpright?.warning(atSeconds: time - active.begin) {
                     tally.warnedNotUpright = true
                     warning(text)
@@ -146,6 +150,7 @@ public final class RecordingRun {
         let endTime = input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
         facts.savedVideo = video?.video
+        facts.seatingAdvice = tally.seatingAdvice
         var failure = failure
         var closed = true
         do {
@@ -171,7 +176,19 @@ final class FrameTally {
     var warned = false
     /// Whether the warning about a face that is not upright was given (once per recording).
     var warnedNotUpright = false
+    /// The first second's seating report, until the frame loop takes it.
+    var seating: SeatingReport?
+    /// Its advice when it was out of range, for the recorder's facts.
+    private(set) var seatingAdvice: String?
     private var rest = BlendShapeRest()
+
+    /// The first second's seating report, once, when it has come.
+    func takeSeating() -> SeatingReport? {
+        guard let report = seating else { return nil }
+        seating = nil
+        if !report.ok { seatingAdvice = report.adviceText }
+        return report
+    }
 
     init(begin: Double) {
         lastTimestamp = begin

@@ -1,4 +1,5 @@
 import Foundation
+import JSONStream
 import SessionStore
 
 /// A re-analysis's private folder under the temporary directory (`gazerec-reanalysis-<pid>-XXXXXX`),

@@ -124,7 +124,9 @@ public struct BIDSSessionExporter: Sendable {
             }
             let gaze = try GazeSampleTable.samples(db, sessionRowID: rowid)
             let geometry = geometry(header)
-            let detector = FixationDetector(pointsPerDegree: geometry?.pointsPerDegree ?? ScreenGeometry.assumedPointsPerDegree)
+            let detector = header.fixationScale(given: viewing.map {
+                $0.geometry(widthPoints: header.deviceInfo.screenWidth, heightPoints: header.deviceInfo.screenHeight)
+            }).defaultDetector
             let facts = header.gazerecExtension?.recorder
             return BIDSRecording(
                 sessionID: header.id, appID: header.appID, beginSeconds: header.beginTimeSeconds,

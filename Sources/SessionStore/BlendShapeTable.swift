@@ -10,9 +10,12 @@ import GRDB
 /// prepared statements made from `insertSQL` and `orderedSelectSQL`.
 enum BlendShapeTable {
     /// The sample table's columns.
-    enum Columns: String, ColumnExpression {
+    enum Columns: String, TableColumn {
         case seriesRowID, seq, timestamp, value, orientation, trackingState
     }
+
+    /// The columns a stored sample is read from, in `orderedSelectSQL`'s order.
+    static let selected: [Columns] = [.timestamp, .value, .orientation, .trackingState]
 
     /// A series row: its row id and blend-shape name.
     struct Series: FetchableRecord {
@@ -30,16 +33,12 @@ enum BlendShapeTable {
         }
     }
 
-    /// Inserts one sample; parameters: series row id, seq, timestamp, value, orientation, stored state.
-    static let insertSQL = """
-        INSERT INTO blendShapeSample (seriesRowID, seq, timestamp, value, orientation, trackingState)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """
+    /// Inserts one sample; parameters: the values of `Columns.allCases` in order (series row id,
+    /// seq, timestamp, value, orientation, stored state).
+    static let insertSQL = "INSERT INTO blendShapeSample (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
 
-    /// A series' samples in order; parameter: series row id; columns: timestamp, value, orientation, stored state.
-    static let orderedSelectSQL = """
-        SELECT timestamp, value, orientation, trackingState FROM blendShapeSample WHERE seriesRowID = ? ORDER BY seq
-        """
+    /// A series' samples in order; parameter: series row id; columns: `selected`.
+    static let orderedSelectSQL = "SELECT \(selected.names) FROM blendShapeSample WHERE seriesRowID = ? ORDER BY seq"
 
     /// Adds a series to a session; returns its row id.
     static func insertSeries(_ db: Database, sessionRowID: Int64, name: String) throws -> Int64 {
@@ -48,10 +47,11 @@ enum BlendShapeTable {
     }
 
     static func insert(_ db: Database, _ sample: BlendShapeSample, seriesRowID: Int64, seq: Int) throws {
-        try db.cachedStatement(sql: insertSQL).execute(arguments: [
-            seriesRowID, seq, sample.timestampSeconds, sample.value, sample.orientation,
-            GazeSampleTable.storedState(sample.trackingState),
-        ])
+        let values: [Columns: (any DatabaseValueConvertible)?] = [
+            .seriesRowID: seriesRowID, .seq: seq, .timestamp: sample.timestampSeconds, .value: sample.value,
+            .orientation: sample.orientation, .trackingState: GazeSampleTable.storedState(sample.trackingState),
+        ]
+        try db.cachedStatement(sql: insertSQL).execute(arguments: Columns.arguments(values))
     }
 
     /// A session's series, by name.
@@ -105,8 +105,8 @@ enum BlendShapeTable {
         for entry in series {
             try db.execute(sql: "DELETE FROM main.blendShapeSample WHERE seriesRowID = ?", arguments: [entry.rowid])
             try db.execute(sql: """
-                INSERT INTO main.blendShapeSample (seriesRowID, seq, timestamp, value, orientation, trackingState)
-                SELECT ?, seq, timestamp, value, orientation, trackingState FROM source.blendShapeSample WHERE seriesRowID =
+                INSERT INTO main.blendShapeSample (\(Columns.allCases.names))
+                SELECT ?, \(Array(Columns.allCases.dropFirst()).names) FROM source.blendShapeSample WHERE seriesRowID =
                     (SELECT rowid FROM source.blendShapeSeries WHERE sessionRowID = ? AND name = ?)
                 """, arguments: [entry.rowid, sourceRowID, entry.name])
         }

@@ -101,6 +101,11 @@ enum CalibrationTable {
         return try Record.fetchOne(db, sql: "SELECT * FROM calibration ORDER BY createdAt DESC, rowid DESC LIMIT 1")
     }
 
+    /// The ids of the calibrations named exactly `name`.
+    static func ids(_ db: Database, named name: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM calibration WHERE name = ? ORDER BY createdAt, id", arguments: [name])
+    }
+
     /// The calibration with this (upper-case) id.
     static func record(_ db: Database, id: String) throws -> Record? {
         try Record.fetchOne(db, sql: "SELECT * FROM calibration WHERE id = ?", arguments: [id])

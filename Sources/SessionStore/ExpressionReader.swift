@@ -25,7 +25,9 @@ enum ExpressionReader {
         try ExpressionTable.forEachSample(db, sessionRowID: sessionRowID) { accumulator.add($0) }
         for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
             let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
-            while let row = try rows.next() { accumulator.addSmile(row[1], timestampSeconds: row[0]) }
+            while let row = try rows.next() {
+                accumulator.addSmile(row[BlendShapeTable.Columns.value], timestampSeconds: row[BlendShapeTable.Columns.timestamp])
+            }
         }
         return accumulator.report(endSeconds: session.end)
     }
@@ -48,7 +50,7 @@ extension ExpressionReader {
         for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
             let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
             while let row = try rows.next() {
-                let time: Double = row[0], value: Double = row[1]
+                let time: Double = row[BlendShapeTable.Columns.timestamp], value: Double = row[BlendShapeTable.Columns.value]
                 values[time, default: (0, 0)].sum += value
                 values[time, default: (0, 0)].count += 1
             }

@@ -11,18 +11,21 @@ import GRDBSQLite
 /// probability 0…1, in table, JSON, CSV and stream order.
 enum ExpressionTable {
     /// The table's columns.
-    enum Columns: String, ColumnExpression {
+    enum Columns: String, TableColumn {
         case sessionRowID, seq, timestamp
     }
 
-    /// The probability columns, in order.
+    /// The probability columns, in order (named as `ExpressionSample.valueNames`).
     static let valueColumns = ExpressionSample.valueNames
 
-    private static let insertSQL = "INSERT INTO expressionSample (sessionRowID, seq, timestamp, "
-        + valueColumns.joined(separator: ", ") + ") VALUES (?, ?, ?" + String(repeating: ", ?", count: valueColumns.count) + ")"
+    /// The columns a sample is written to: `Columns`, then the probabilities.
+    private static let inserted = Columns.allCases.map(\.rawValue) + valueColumns
+
+    private static let insertSQL = "INSERT INTO expressionSample (\(inserted.joined(separator: ", "))) VALUES ("
+        + inserted.map { _ in "?" }.joined(separator: ", ") + ")"
 
     /// The columns a stored sample is read from: timestamp, then the probabilities.
-    private static let selection = "timestamp, " + valueColumns.joined(separator: ", ")
+    private static let selection = ([Columns.timestamp.rawValue] + valueColumns).joined(separator: ", ")
 
     /// The ordered selection of a session's samples, parameter 1 its session row id.
     static let orderedSelectSQL = "SELECT \(selection) FROM expressionSample WHERE sessionRowID = ? ORDER BY seq"
@@ -43,8 +46,8 @@ enum ExpressionTable {
     static func forEachSample(_ db: Database, sessionRowID: Int64, _ body: (ExpressionSample) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: orderedSelectSQL, arguments: [sessionRowID])
         while let row = try rows.next() {
-            try body(ExpressionSample(timestampSeconds: row[0],
-                                      probabilities: ExpressionProbabilities(values: (1...valueColumns.count).map { row[$0] })))
+            try body(ExpressionSample(timestampSeconds: row[Columns.timestamp],
+                                      probabilities: ExpressionProbabilities(values: valueColumns.map { row[$0] })))
         }
     }
 
@@ -68,7 +71,7 @@ enum ExpressionTable {
 
     /// Replaces a session's samples by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        let columns = "seq, " + selection
+        let columns = Columns.seq.rawValue + ", " + selection
         try db.execute(sql: "DELETE FROM main.expressionSample WHERE sessionRowID = ?", arguments: [sessionRowID])
         try db.execute(sql: """
             INSERT INTO main.expressionSample (sessionRowID, \(columns))

@@ -10,24 +10,26 @@ import GRDBSQLite
 /// table, JSON and CSV order, then the eye appearance (`EyeAppearance.encoded`).
 enum FrameTable {
     /// The table's columns.
-    enum Columns: String, ColumnExpression {
+    enum Columns: String, TableColumn {
         case sessionRowID, seq, timestamp, trackingState, confidence, appearance
     }
 
-    /// The columns after `timestamp, trackingState, confidence`, each of which may be NULL.
+    /// The columns after `timestamp, trackingState, confidence`, each of which may be NULL (named
+    /// as `FrameMeasurement.optionalValueNames`).
     static let optionalColumns = FrameMeasurement.optionalValueNames
 
-    private static let insertSQL = """
-        INSERT INTO frameSample (sessionRowID, seq, timestamp, trackingState, confidence, opennessLeft, opennessRight,
-                                 pupilLeftU, pupilLeftV, pupilRightU, pupilRightV, yawDegrees, pitchDegrees,
-                                 rollDegrees, tx, ty, tz, appearance)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// The measured columns, in the order a stored frame is read: timestamp, trackingState,
+    /// confidence, the optional columns.
+    private static let measured = [Columns.timestamp, .trackingState, .confidence].map(\.rawValue) + optionalColumns
 
-    /// The columns a stored frame is read from: timestamp, trackingState, confidence, the optional
-    /// columns, appearance.
-    private static let selection = "timestamp, trackingState, confidence, " + optionalColumns.joined(separator: ", ")
-        + ", appearance"
+    /// The columns a frame is written to.
+    private static let inserted = [Columns.sessionRowID, .seq].map(\.rawValue) + measured + [Columns.appearance.rawValue]
+
+    private static let insertSQL = "INSERT INTO frameSample (\(inserted.joined(separator: ", "))) VALUES ("
+        + inserted.map { _ in "?" }.joined(separator: ", ") + ")"
+
+    /// The columns a stored frame is read from: the measured ones, then appearance.
+    private static let selection = (measured + [Columns.appearance.rawValue]).joined(separator: ", ")
 
     static func insert(_ db: Database, _ frame: FrameMeasurement, sessionRowID: Int64, seq: Int) throws {
         let values: [(any DatabaseValueConvertible)?] = [
@@ -40,7 +42,7 @@ enum FrameTable {
     /// session row id; its columns are those of `StoredFrameRow` (without the appearance, which is
     /// then not read at all, unless `appearance`).
     static func makeOrderedStatement(_ db: Database, appearance: Bool = true) throws -> Statement {
-        let columns = appearance ? selection : "timestamp, trackingState, confidence, " + optionalColumns.joined(separator: ", ")
+        let columns = appearance ? selection : measured.joined(separator: ", ")
         return try db.makeStatement(sql: "SELECT \(columns) FROM frameSample WHERE sessionRowID = ? ORDER BY seq")
     }
 
@@ -67,9 +69,9 @@ enum FrameTable {
             SELECT timestamp, trackingState, opennessLeft, opennessRight FROM frameSample WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
         while let row = try rows.next() {
-            let state = TrackingState(rawValue: row[1]) ?? .missing
-            body(FrameMeasurement(timestampSeconds: row[0], trackingState: state, confidence: 0,
-                                  opennessLeft: row[2], opennessRight: row[3]))
+            let state = TrackingState(rawValue: row[Columns.trackingState]) ?? .missing
+            body(FrameMeasurement(timestampSeconds: row[Columns.timestamp], trackingState: state, confidence: 0,
+                                  opennessLeft: row["opennessLeft"], opennessRight: row["opennessRight"]))
         }
     }
 
@@ -93,7 +95,7 @@ enum FrameTable {
 
     /// Replaces a session's frames by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        let columns = "seq, " + selection
+        let columns = Columns.seq.rawValue + ", " + selection
         try db.execute(sql: "DELETE FROM main.frameSample WHERE sessionRowID = ?", arguments: [sessionRowID])
         try db.execute(sql: """
             INSERT INTO main.frameSample (sessionRowID, \(columns))
@@ -105,9 +107,9 @@ enum FrameTable {
 
     /// A stored frame row (the columns of `selection`).
     private static func frame(_ row: Row) throws -> FrameMeasurement {
-        let blob: Data? = row[3 + optionalColumns.count]
-        return try frame(timestamp: row[0], state: row[1], confidence: row[2],
-                         optional: (3..<(3 + optionalColumns.count)).map { row[$0] },
+        let blob: Data? = row[Columns.appearance]
+        return try frame(timestamp: row[Columns.timestamp], state: row[Columns.trackingState], confidence: row[Columns.confidence],
+                         optional: optionalColumns.map { row[$0] },
                          appearance: try blob.map { try appearance($0) })
     }
 

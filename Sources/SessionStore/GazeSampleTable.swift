@@ -12,20 +12,19 @@ import GRDB
 /// of record inserts.
 enum GazeSampleTable {
     /// The table's columns.
-    enum Columns: String, ColumnExpression {
+    enum Columns: String, TableColumn {
         case sessionRowID, seq, timestamp, x, y, orientation, trackingState
     }
 
-    /// Inserts one sample; parameters: session row id, seq, timestamp, x, y, orientation, stored state.
-    static let insertSQL = """
-        INSERT INTO gazeSample (sessionRowID, seq, timestamp, x, y, orientation, trackingState)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        """
+    /// The columns a stored sample is read from, in `orderedSelectSQL`'s order.
+    static let selected: [Columns] = [.timestamp, .x, .y, .orientation, .trackingState]
 
-    /// A session's samples in order; parameter: session row id; columns: timestamp, x, y, orientation, stored state.
-    static let orderedSelectSQL = """
-        SELECT timestamp, x, y, orientation, trackingState FROM gazeSample WHERE sessionRowID = ? ORDER BY seq
-        """
+    /// Inserts one sample; parameters: the values of `Columns.allCases` in order (session row id,
+    /// seq, timestamp, x, y, orientation, stored state).
+    static let insertSQL = "INSERT INTO gazeSample (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
+
+    /// A session's samples in order; parameter: session row id; columns: `selected`.
+    static let orderedSelectSQL = "SELECT \(selected.names) FROM gazeSample WHERE sessionRowID = ? ORDER BY seq"
 
     /// A sample's tracking state as stored (the session format's spelling, nil when normal).
     static func storedState(_ state: TrackingState) -> String? { state.eyeTrackingValue }
@@ -34,10 +33,11 @@ enum GazeSampleTable {
     static func state(stored text: String?) -> TrackingState { TrackingState(eyeTrackingValue: text) }
 
     static func insert(_ db: Database, _ sample: GazeSample, sessionRowID: Int64, seq: Int) throws {
-        try db.cachedStatement(sql: insertSQL).execute(arguments: [
-            sessionRowID, seq, sample.timestampSeconds, sample.x, sample.y, sample.orientation,
-            storedState(sample.trackingState),
-        ])
+        let values: [Columns: (any DatabaseValueConvertible)?] = [
+            .sessionRowID: sessionRowID, .seq: seq, .timestamp: sample.timestampSeconds, .x: sample.x, .y: sample.y,
+            .orientation: sample.orientation, .trackingState: storedState(sample.trackingState),
+        ]
+        try db.cachedStatement(sql: insertSQL).execute(arguments: Columns.arguments(values))
     }
 
     /// A session's scan path in recorded order.
@@ -45,8 +45,8 @@ enum GazeSampleTable {
         let rows = try Row.fetchCursor(db, sql: orderedSelectSQL, arguments: [sessionRowID])
         var samples: [GazeSample] = []
         while let row = try rows.next() {
-            samples.append(GazeSample(timestampSeconds: row[0], x: row[1], y: row[2], orientation: row[3],
-                                      trackingState: state(stored: row[4])))
+            samples.append(GazeSample(timestampSeconds: row[Columns.timestamp], x: row[Columns.x], y: row[Columns.y],
+                                      orientation: row[Columns.orientation], trackingState: state(stored: row[Columns.trackingState])))
         }
         return samples
     }
@@ -55,7 +55,7 @@ enum GazeSampleTable {
     static func forEachPosition(_ db: Database, sessionRowID: Int64, _ body: (Double, Double, Double) -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT timestamp, x, y FROM gazeSample WHERE sessionRowID = ? ORDER BY seq",
                                        arguments: [sessionRowID])
-        while let row = try rows.next() { body(row[0], row[1], row[2]) }
+        while let row = try rows.next() { body(row[Columns.timestamp], row[Columns.x], row[Columns.y]) }
     }
 
     /// Number of samples and the first and last sample times.
@@ -86,9 +86,10 @@ enum GazeSampleTable {
     /// Replaces a session's samples by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
         try delete(db, sessionRowID: sessionRowID)
+        let copied = Array(Columns.allCases.dropFirst())
         try db.execute(sql: """
-            INSERT INTO main.gazeSample (sessionRowID, seq, timestamp, x, y, orientation, trackingState)
-            SELECT ?, seq, timestamp, x, y, orientation, trackingState FROM source.gazeSample WHERE sessionRowID = ?
+            INSERT INTO main.gazeSample (\(Columns.allCases.names))
+            SELECT ?, \(copied.names) FROM source.gazeSample WHERE sessionRowID = ?
             """, arguments: [sessionRowID, sourceRowID])
     }
 }

@@ -62,15 +62,20 @@ public final class SessionDatabase: Sendable {
 
     /// Whether this connection only reads.
     public let isReadOnly: Bool
+    /// Whether the database is a file of its own that stays (not in memory, not a scratch database).
+    let isFile: Bool
+    /// How long a connection waits for another process's lock before giving up, in seconds.
+    static let busyTimeoutSeconds = 10.0
 
     /// Opens the database at `path`: with `.readWrite` creating it if needed and migrating it.
     public init(path: String, access: Access = .readWrite) throws {
         self.path = path
         isReadOnly = access == .readOnly
+        isFile = true
         if access == .readOnly {
             var configuration = Configuration()
             configuration.readonly = true
-            configuration.busyMode = .timeout(10)
+            configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
             let directory = (path as NSString).deletingLastPathComponent.nonEmpty ?? "."
             // SQLite needs to create `-shm` beside a WAL file to read it; where it cannot, the file
             // is read as immutable (nobody can change it there either).
@@ -92,7 +97,7 @@ public final class SessionDatabase: Sendable {
             }
         }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // WAL is stored in the file: set it once, then this read leaves the file alone.
@@ -107,6 +112,16 @@ public final class SessionDatabase: Sendable {
         } catch let error as DatabaseError {
             throw StoreError.database(action: Self.openAction, path: path, reason: Self.reason(error))
         }
+    }
+
+    /// A writer leaves the database file complete when it is done with it (`finishWriting`).
+    deinit {
+        finishWriting()
+    }
+
+    /// Writes a compacted copy of the database, as of one snapshot, into the new file at `path`.
+    static func vacuum(_ db: Database, into path: String) throws {
+        try db.execute(sql: "VACUUM INTO ?", arguments: [path])
     }
 
     /// The `action` of the error when the file cannot be opened or migrated.
@@ -130,6 +145,7 @@ public final class SessionDatabase: Sendable {
     private init(unsavedAt sqlitePath: String, name: String) throws {
         path = name
         isReadOnly = false
+        isFile = false
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         writer = try DatabaseQueue(path: sqlitePath, configuration: configuration)

@@ -6,19 +6,19 @@ import GRDBSQLite
 import JSONStream
 
 /// How sessions are written out.
-public struct ExportOptions: @unchecked Sendable {
+public struct ExportOptions: Sendable {
     public var keyStyle: KeyStyle
     public var pretty: Bool
     /// Whether to write the `"gazerec"` extension object.
     public var includeExtension: Bool
 
-    /// Fixations and movement labels for the `"gazerec"` object, computed at export time from the
-    /// session's header and scan path.
-    public var derivedExtension: ((SessionHeader, [GazeSample]) -> ExportedMovement)?
+    /// Whether to add fixations and movement labels to the `"gazerec"` object, found at export
+    /// time in the session's scan path by its default detector (`SessionHeader.fixationScale`).
+    public var fixations: Bool
 
     public init(keyStyle: KeyStyle = .camelCase, pretty: Bool = false, includeExtension: Bool = true,
-                derivedExtension: ((SessionHeader, [GazeSample]) -> ExportedMovement)? = nil) {
-        self.derivedExtension = derivedExtension
+                fixations: Bool = false) {
+        self.fixations = fixations
         self.keyStyle = keyStyle
         self.pretty = pretty
         self.includeExtension = includeExtension
@@ -161,7 +161,8 @@ final class SessionExporter {
             stored: header.gazerecExtension,
             // Attention follows the stored data (a recalibration, a late marker): computed on every export.
             attention: hasFrames ? try AttentionReader.report(db, sessionRowID: sessionRowID) : nil,
-            movement: try options.derivedExtension.map { $0(header, try GazeSampleTable.samples(db, sessionRowID: sessionRowID)) },
+            movement: options.fixations
+                ? ExportedMovement(scanPath: try GazeSampleTable.samples(db, sessionRowID: sessionRowID), of: header) : nil,
             hasFrames: hasFrames,
             blinks: try BlinkTable.records(db, sessionRowID: sessionRowID),
             markers: try MarkerTable.markers(db, sessionRowID: sessionRowID),

@@ -93,80 +93,93 @@ extension SessionExtension {
 }
 
 extension RecordingFacts {
+    /// The `recorder` object's member names, each spelled here only, in the order a recorder
+    /// writes them (`camera` or `input` names the source, as `source` says).
+    enum Key: String {
+        case version, source, camera, input, resolution, requestedFramesPerSecond, model, headPoseModel, focalLengthPixels
+        case mirrored, cameraControls, savedVideo, grantedFramesPerSecond, achievedFramesPerSecond, frames, framesWithFace
+        case droppedFrames, detectorRuns, lagMedianMilliseconds, lagP95Milliseconds, cpuSeconds, cpuPercentOfOneCore
+        case seatingAdvice
+    }
+
+    /// The members of a `savedVideo` object.
+    enum VideoKey: String {
+        case path, frames, droppedFrames
+    }
+
+    /// The optional figures, written after the required members and `savedVideo`, in this order.
+    private var figures: [(Key, Double?)] {
+        [(.grantedFramesPerSecond, grantedFramesPerSecond), (.achievedFramesPerSecond, achievedFramesPerSecond),
+         (.frames, frames.map(Double.init)), (.framesWithFace, framesWithFace.map(Double.init)),
+         (.droppedFrames, droppedFrames.map(Double.init)), (.detectorRuns, detectorRuns.map(Double.init)),
+         (.lagMedianMilliseconds, lagMedianMilliseconds), (.lagP95Milliseconds, lagP95Milliseconds),
+         (.cpuSeconds, cpuSeconds), (.cpuPercentOfOneCore, cpuPercentOfOneCore)]
+    }
+
     /// The `recorder` object, members in the order a recorder writes them.
     public var jsonValue: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("version", .string(version)),
-            ("source", .string(sourceKind.rawValue)),
-            (sourceKind == .camera ? "camera" : "input", .string(sourceName)),
-            ("resolution", .array([.number(Double(width)), .number(Double(height))])),
-            ("requestedFramesPerSecond", .number(requestedFramesPerSecond)),
-            ("model", .string(modelPath)),
-        ]
-        if let headPoseModel { members.append(("headPoseModel", .string(headPoseModel))) }
-        if let focalLengthPixels { members.append(("focalLengthPixels", .number(focalLengthPixels))) }
-        if let mirrored { members.append(("mirrored", .string(mirrored.rawValue))) }
-        if let cameraControls {
-            members.append(("cameraControls", .object(cameraControls.map { ($0.name, .number(Double($0.value))) })))
-        }
-        if let savedVideo {
-            members.append(("savedVideo", .object([("path", .string(savedVideo.path)),
-                                                   ("frames", .number(Double(savedVideo.frames))),
-                                                   ("droppedFrames", .number(Double(savedVideo.droppedFrames)))])))
-        }
-        func add(_ name: String, _ value: Double?) { if let value { members.append((name, .number(value))) } }
-        add("grantedFramesPerSecond", grantedFramesPerSecond)
-        add("achievedFramesPerSecond", achievedFramesPerSecond)
-        add("frames", frames.map(Double.init))
-        add("framesWithFace", framesWithFace.map(Double.init))
-        add("droppedFrames", droppedFrames.map(Double.init))
-        add("detectorRuns", detectorRuns.map(Double.init))
-        add("lagMedianMilliseconds", lagMedianMilliseconds)
-        add("lagP95Milliseconds", lagP95Milliseconds)
-        add("cpuSeconds", cpuSeconds)
-        add("cpuPercentOfOneCore", cpuPercentOfOneCore)
+        var members: [(String, JSONValue)] = []
+        func add(_ key: Key, _ value: JSONValue?) { if let value { members.append((key.rawValue, value)) } }
+        add(.version, .string(version))
+        add(.source, .string(sourceKind.rawValue))
+        add(sourceKind == .camera ? .camera : .input, .string(sourceName))
+        add(.resolution, .array([.number(Double(width)), .number(Double(height))]))
+        add(.requestedFramesPerSecond, .number(requestedFramesPerSecond))
+        add(.model, .string(modelPath))
+        add(.headPoseModel, headPoseModel.map(JSONValue.string))
+        add(.focalLengthPixels, focalLengthPixels.map(JSONValue.number))
+        add(.mirrored, mirrored.map { .string($0.rawValue) })
+        add(.cameraControls, cameraControls.map { .object($0.map { ($0.name, .number(Double($0.value))) }) })
+        add(.savedVideo, savedVideo.map {
+            .object([(VideoKey.path.rawValue, .string($0.path)), (VideoKey.frames.rawValue, .number(Double($0.frames))),
+                     (VideoKey.droppedFrames.rawValue, .number(Double($0.droppedFrames)))])
+        })
+        for (key, value) in figures { add(key, value.map(JSONValue.number)) }
+        add(.seatingAdvice, seatingAdvice.map(JSONValue.string))
         return .object(members)
     }
 
     init?(json: JSONValue) {
-        guard case .string(let version)? = json["version"], case .string(let kindText)? = json["source"],
+        func member(_ key: Key) -> JSONValue? { json[key.rawValue] }
+        func number(_ key: Key) -> Double? { if case .number(let value)? = member(key) { value } else { nil } }
+        guard case .string(let version)? = member(.version), case .string(let kindText)? = member(.source),
               let kind = SourceKind(rawValue: kindText),
-              case .string(let name)? = json[kind == .camera ? "camera" : "input"],
-              let resolution = json["resolution"]?.arrayValue, resolution.count == 2,
+              case .string(let name)? = member(kind == .camera ? .camera : .input),
+              let resolution = member(.resolution)?.arrayValue, resolution.count == 2,
               case .number(let width) = resolution[0], case .number(let height) = resolution[1],
-              case .number(let requested)? = json["requestedFramesPerSecond"],
-              case .string(let model)? = json["model"] else { return nil }
+              let requested = number(.requestedFramesPerSecond),
+              case .string(let model)? = member(.model) else { return nil }
         self.init(version: version, sourceKind: kind, sourceName: name, width: Int(width), height: Int(height),
                   requestedFramesPerSecond: requested, modelPath: model)
-        func number(_ key: String) -> Double? { if case .number(let value)? = json[key] { value } else { nil } }
-        if case .string(let headPoseModel)? = json["headPoseModel"] { self.headPoseModel = headPoseModel }
-        if case .number(let focal)? = json["focalLengthPixels"] { focalLengthPixels = focal }
-        if case .string(let reason)? = json["mirrored"] {
+        if case .string(let headPoseModel)? = member(.headPoseModel) { self.headPoseModel = headPoseModel }
+        focalLengthPixels = number(.focalLengthPixels)
+        if case .string(let reason)? = member(.mirrored) {
             guard let mirrored = MirrorReason(rawValue: reason) else { return nil }
             self.mirrored = mirrored
         }
-        if let video = json["savedVideo"] {
-            guard case .string(let path)? = video["path"], case .number(let frames)? = video["frames"],
-                  case .number(let dropped)? = video["droppedFrames"] else { return nil }
+        if let video = member(.savedVideo) {
+            guard case .string(let path)? = video[VideoKey.path.rawValue], case .number(let frames)? = video[VideoKey.frames.rawValue],
+                  case .number(let dropped)? = video[VideoKey.droppedFrames.rawValue] else { return nil }
             savedVideo = SavedVideo(path: path, frames: Int(frames), droppedFrames: Int(dropped))
         }
-        if case .object(let controls)? = json["cameraControls"] {
+        if case .object(let controls)? = member(.cameraControls) {
             cameraControls = []
             for (name, value) in controls {
                 guard case .number(let number) = value, number == number.rounded() else { return nil }
                 cameraControls?.append(NamedValue(name: name, value: Int(number)))
             }
         }
-        grantedFramesPerSecond = number("grantedFramesPerSecond")
-        achievedFramesPerSecond = number("achievedFramesPerSecond")
-        frames = number("frames").map { Int($0) }
-        framesWithFace = number("framesWithFace").map { Int($0) }
-        droppedFrames = number("droppedFrames").map { Int($0) }
-        detectorRuns = number("detectorRuns").map { Int($0) }
-        lagMedianMilliseconds = number("lagMedianMilliseconds")
-        lagP95Milliseconds = number("lagP95Milliseconds")
-        cpuSeconds = number("cpuSeconds")
-        cpuPercentOfOneCore = number("cpuPercentOfOneCore")
+        grantedFramesPerSecond = number(.grantedFramesPerSecond)
+        achievedFramesPerSecond = number(.achievedFramesPerSecond)
+        frames = number(.frames).map { Int($0) }
+        framesWithFace = number(.framesWithFace).map { Int($0) }
+        droppedFrames = number(.droppedFrames).map { Int($0) }
+        detectorRuns = number(.detectorRuns).map { Int($0) }
+        lagMedianMilliseconds = number(.lagMedianMilliseconds)
+        lagP95Milliseconds = number(.lagP95Milliseconds)
+        cpuSeconds = number(.cpuSeconds)
+        cpuPercentOfOneCore = number(.cpuPercentOfOneCore)
+        if case .string(let advice)? = member(.seatingAdvice) { seatingAdvice = advice }
     }
 }
 
@@ -448,59 +461,34 @@ extension SessionExtensionCodec {
     /// `elements` (flat memory), the other members into the returned extension.
     static func read(_ reader: JSONReader, into elements: SessionExtensionElements) throws -> SessionExtension {
         guard try reader.peek() == 0x7B else { throw reader.error("expected an object, found \(try reader.describeNext())") }
-        try reader.expect(0x7B, "'{'")
         var members: [(String, JSONValue)] = []
         var streamed = Set<String>()
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let key = try reader.readString("a key in double quotes")
-                try reader.expect(0x3A, "':' after a key")
-                reader.path.append(.key(key))
-                switch key {
-                case SessionExtension.Name.frames where streamed.insert(key).inserted:
-                    try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
-                case SessionExtension.Name.expressions where streamed.insert(key).inserted:
-                    try readArray(reader, of: "expression samples", element: "an expression object") {
-                        try elements.expression(try readExpression(reader))
-                    }
-                case SessionExtension.Name.blinks where streamed.insert(key).inserted:
-                    try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
-                case SessionExtension.Name.markers where streamed.insert(key).inserted:
-                    try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
-                default:
-                    guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
-                    members.append((key, try reader.readValue()))
+        try reader.forEachNamedMember(of: "'{'", key: "a key in double quotes") { key in
+            switch key {
+            case SessionExtension.Name.frames where streamed.insert(key).inserted:
+                try readArray(reader, of: "frames", element: "a frame object") { try elements.frame(try readFrame(reader)) }
+            case SessionExtension.Name.expressions where streamed.insert(key).inserted:
+                try readArray(reader, of: "expression samples", element: "an expression object") {
+                    try elements.expression(try readExpression(reader))
                 }
-                reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+            case SessionExtension.Name.blinks where streamed.insert(key).inserted:
+                try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
+            case SessionExtension.Name.markers where streamed.insert(key).inserted:
+                try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
+            default:
+                guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
+                members.append((key, try reader.readValue()))
+            }
         }
         return SessionExtension(json: .object(members))!
     }
 
     /// Reads an array of objects, calling `body` after each element's `{`, with its index on the path.
     private static func readArray(_ reader: JSONReader, of what: String, element: String, _ body: () throws -> Void) throws {
-        try reader.expect(0x5B, "an array of \(what)")
-        if try reader.consume(0x5D) { return }
-        var index = 0
-        repeat {
-            reader.path.append(.index(index))
+        try reader.forEachElement(of: "an array of \(what)") { _ in
             try reader.expect(0x7B, element)
             try body()
-            reader.path.removeLast()
-            index += 1
-        } while try reader.nextSeparator(close: 0x5D)
-    }
-
-    /// Reads an object's members after its `{`: `body` gets each key's index in `keys` (nil for
-    /// others, which it skips) with the key on the path.
-    private static func readMembers(_ reader: JSONReader, keys: KeyTable, _ body: (Int?) throws -> Void) throws {
-        if try reader.consume(0x7D) { return }
-        repeat {
-            let index = try reader.readKey(matching: keys)
-            reader.path.append(.key(reader.lastKey))
-            try body(index)
-            reader.path.removeLast()
-        } while try reader.nextSeparator(close: 0x7D)
+        }
     }
 
     /// The keys of a frame object: timestamp, trackingState, confidence, the optional values, appearance.
@@ -513,7 +501,7 @@ extension SessionExtensionCodec {
         var timestamp = Double.nan, state = "", confidence = Double.nan
         var optional = [Double?](repeating: nil, count: FrameTable.optionalColumns.count)
         var appearance: EyeAppearance?
-        try readMembers(reader, keys: frameKeys) { index in
+        try reader.forEachMember(keys: frameKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case 1?: state = try reader.readString()
@@ -552,7 +540,7 @@ extension SessionExtensionCodec {
     private static func readExpression(_ reader: JSONReader) throws -> ExpressionSample {
         var timestamp: Double?
         var values = [Double?](repeating: nil, count: ExpressionTable.valueColumns.count)
-        try readMembers(reader, keys: expressionKeys) { index in
+        try reader.forEachMember(keys: expressionKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case let column?:
@@ -573,7 +561,7 @@ extension SessionExtensionCodec {
     /// One blink object after its `{`.
     private static func readBlink(_ reader: JSONReader) throws -> BlinkEvent {
         var start: Double?, end: Double?, eyes: String?, kind: String?, minimum: Double?
-        try readMembers(reader, keys: blinkKeys) { index in
+        try reader.forEachMember(keys: blinkKeys) { index in
             switch index {
             case 0?: start = try reader.readNumber()
             case 1?: end = try reader.readNumber()
@@ -600,7 +588,7 @@ extension SessionExtensionCodec {
     /// One marker object after its `{`.
     private static func readMarker(_ reader: JSONReader) throws -> Marker {
         var timestamp: Double?, label: String?, data: String?
-        try readMembers(reader, keys: markerKeys) { index in
+        try reader.forEachMember(keys: markerKeys) { index in
             switch index {
             case 0?: timestamp = try reader.readNumber()
             case 1?: label = try reader.readString()

@@ -110,16 +110,7 @@ final class SessionImporter {
         case 0x7B:
             try importSession(reader, source: source)
         case 0x5B:
-            try reader.expect(0x5B, "'['")
-            if !(try reader.consume(0x5D)) {
-                var index = 0
-                repeat {
-                    reader.path.append(.index(index))
-                    try importSession(reader, source: source)
-                    reader.path.removeLast()
-                    index += 1
-                } while try reader.nextSeparator(close: 0x5D)
-            }
+            try reader.forEachElement(of: "'['") { _ in try importSession(reader, source: source) }
         default:
             throw reader.error("not EyeTracking JSON: the file begins \(try reader.describeStart()); expected a session object "
                                + "or an array of sessions, as the EyeTracking package and an export write them")
@@ -184,19 +175,12 @@ final class SessionImporter {
     private func readSessionMembers(_ reader: JSONReader, sessionRowID rowid: Int64) throws -> SessionMembers {
         var members = SessionMembers()
         var seen = Set<SessionKey>()
-        if try reader.consume(0x7D) { return members }
-        repeat {
-            let index = try reader.readKey(matching: sessionKeys.0)
-            reader.path.append(.key(reader.lastKey))
-            if let index {
-                let key = sessionKeys.1[index]
-                guard seen.insert(key).inserted else { throw reader.error("duplicate key") }
-                try readSessionMember(key, reader, sessionRowID: rowid, into: &members)
-            } else {
-                try reader.skipValue()
-            }
-            reader.path.removeLast()
-        } while try reader.nextSeparator(close: 0x7D)
+        try reader.forEachMember(keys: sessionKeys.0) { index in
+            guard let index else { return try reader.skipValue() }
+            let key = sessionKeys.1[index]
+            guard seen.insert(key).inserted else { throw reader.error("duplicate key") }
+            try readSessionMember(key, reader, sessionRowID: rowid, into: &members)
+        }
         return members
     }
 
@@ -254,35 +238,29 @@ final class SessionImporter {
     }
 
     private func readDeviceInfo(_ reader: JSONReader) throws -> DeviceInfo {
-        try reader.expect(0x7B, "an object")
         var model: String?
         var size: (Double, Double)?
         var systemName: String?
         var systemVersion: String?
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let index = try reader.readKey(matching: deviceKeys.0)
-                reader.path.append(.key(reader.lastKey))
-                switch index.map({ deviceKeys.1[$0] }) {
-                case .model?: model = try reader.readString()
-                case .systemName?: systemName = try reader.readString()
-                case .systemVersion?: systemVersion = try reader.readString()
-                case .screenSize?:
-                    try reader.expect(0x5B, "an array [width, height]")
-                    reader.path.append(.index(0))
-                    let width = try readScreenSide(reader, "width")
-                    reader.path.removeLast()
-                    try reader.expect(0x2C, "',' and the height: screenSize is [width, height]")
-                    reader.path.append(.index(1))
-                    let height = try readScreenSide(reader, "height")
-                    reader.path.removeLast()
-                    try reader.expect(0x5D, "']': screenSize is [width, height]")
-                    size = (width, height)
-                default:
-                    try reader.skipValue()
-                }
+        try reader.forEachMember(of: "an object", keys: deviceKeys.0) { index in
+            switch index.map({ deviceKeys.1[$0] }) {
+            case .model?: model = try reader.readString()
+            case .systemName?: systemName = try reader.readString()
+            case .systemVersion?: systemVersion = try reader.readString()
+            case .screenSize?:
+                try reader.expect(0x5B, "an array [width, height]")
+                reader.path.append(.index(0))
+                let width = try readScreenSide(reader, "width")
                 reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+                try reader.expect(0x2C, "',' and the height: screenSize is [width, height]")
+                reader.path.append(.index(1))
+                let height = try readScreenSide(reader, "height")
+                reader.path.removeLast()
+                try reader.expect(0x5D, "']': screenSize is [width, height]")
+                size = (width, height)
+            default:
+                try reader.skipValue()
+            }
         }
         func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
         guard let model else { throw missing(.model) }
@@ -379,29 +357,20 @@ final class SessionImporter {
     }
 
     private func readScanPath(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
-        try reader.expect(0x5B, "an array of gaze samples")
-        if try reader.consume(0x5D) { return 0 }
         var seq = 0
         var previous = -Double.infinity
         var batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
-        repeat {
-            reader.path.append(.index(seq))
-            try reader.expect(0x7B, "a gaze sample object")
+        try reader.forEachElement(of: "an array of gaze samples") { _ in
             var timestamp: Double?, x: Double?, y: Double?, orientation: Int?, state: String?
-            if !(try reader.consume(0x7D)) {
-                repeat {
-                    let index = try reader.readKey(matching: gazeKeys.0)
-                    reader.path.append(.key(reader.lastKey))
-                    switch index.map({ gazeKeys.1[$0] }) {
-                    case .timestamp?: timestamp = try reader.readNumber()
-                    case .x?: x = try reader.readNumber()
-                    case .y?: y = try reader.readNumber()
-                    case .orientation?: orientation = try reader.readInteger()
-                    case .trackingState?: state = try readTrackingState(reader)
-                    default: try reader.skipValue()
-                    }
-                    reader.path.removeLast()
-                } while try reader.nextSeparator(close: 0x7D)
+            try reader.forEachMember(of: "a gaze sample object", keys: gazeKeys.0) { index in
+                switch index.map({ gazeKeys.1[$0] }) {
+                case .timestamp?: timestamp = try reader.readNumber()
+                case .x?: x = try reader.readNumber()
+                case .y?: y = try reader.readNumber()
+                case .orientation?: orientation = try reader.readInteger()
+                case .trackingState?: state = try readTrackingState(reader)
+                default: try reader.skipValue()
+                }
             }
             func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
             guard let timestamp else { throw missing(.timestamp) }
@@ -415,56 +384,43 @@ final class SessionImporter {
             batch.second.append(y)
             batch.orientations.append(Int64(orientation))
             batch.trackingStates.append(state)
-            reader.path.removeLast()
             seq += 1
             if batch.count == SampleInserter.batchSize {
                 try inserter.submit(batch)
                 batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
             }
-        } while try reader.nextSeparator(close: 0x5D)
+        }
         if batch.count > 0 { try inserter.submit(batch) }
         return seq
     }
 
     private func readBlendShapes(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
-        try reader.expect(0x7B, "an object of blend-shape series")
-        if try reader.consume(0x7D) { return 0 }
         var total = 0
         var names = Set<String>()
-        repeat {
-            let name = try reader.readString("a blend-shape name in double quotes")
-            try reader.expect(0x3A, "':' after a key")
-            reader.path.append(.key(name))
+        try reader.forEachNamedMember(of: "an object of blend-shape series", key: "a blend-shape name in double quotes") { name in
             guard !name.isEmpty else { throw reader.error("empty blend-shape name") }
             guard names.insert(name).inserted else { throw reader.error("duplicate blend-shape series") }
             try inserter.drain()
             let seriesRowID = try BlendShapeTable.insertSeries(db, sessionRowID: sessionRowID, name: name)
             total += try readBlendShapeSeries(reader, name: name, seriesRowID: seriesRowID)
-            reader.path.removeLast()
-        } while try reader.nextSeparator(close: 0x7D)
+        }
         return total
     }
 
     /// One series' array of samples, handed to the insert thread in batches; returns how many.
     private func readBlendShapeSeries(_ reader: JSONReader, name: String, seriesRowID: Int64) throws -> Int {
-        try reader.expect(0x5B, "an array of blend-shape samples")
         var seq = 0
         var previous = -Double.infinity
         var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
-        if !(try reader.consume(0x5D)) {
-            repeat {
-                reader.path.append(.index(seq))
-                try reader.expect(0x7B, "a blend-shape sample object")
-                try readBlendShapeSample(reader, name: name, into: &batch)
-                try checkTimeOrder(batch.timestamps[batch.timestamps.count - 1], after: &previous, reader)
-                reader.path.removeLast()
-                seq += 1
-                if batch.count == SampleInserter.batchSize {
-                    try inserter.submit(batch)
-                    batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq,
-                                        capacity: SampleInserter.batchSize)
-                }
-            } while try reader.nextSeparator(close: 0x5D)
+        try reader.forEachElement(of: "an array of blend-shape samples") { _ in
+            try reader.expect(0x7B, "a blend-shape sample object")
+            try readBlendShapeSample(reader, name: name, into: &batch)
+            try checkTimeOrder(batch.timestamps[batch.timestamps.count - 1], after: &previous, reader)
+            seq += 1
+            if batch.count == SampleInserter.batchSize {
+                try inserter.submit(batch)
+                batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
+            }
         }
         if batch.count > 0 { try inserter.submit(batch) }
         return seq
@@ -473,25 +429,20 @@ final class SessionImporter {
     /// One blend-shape sample object after its `{`, appended to `batch`.
     private func readBlendShapeSample(_ reader: JSONReader, name: String, into batch: inout SampleBatch) throws {
         var location: String?, value: Double?, timestamp: Double?, orientation: Int?, state: String?
-        if !(try reader.consume(0x7D)) {
-            repeat {
-                let index = try reader.readKey(matching: blendKeys.0)
-                reader.path.append(.key(reader.lastKey))
-                switch index.map({ blendKeys.1[$0] }) {
-                case .blendShapeLocation?:
-                    let text = try reader.readString()
-                    guard text == name else {
-                        throw reader.error("'\(text)' differs from its series key '\(name)'")
-                    }
-                    location = text
-                case .value?: value = try reader.readNumber()
-                case .timestamp?: timestamp = try reader.readNumber()
-                case .orientation?: orientation = try reader.readInteger()
-                case .trackingState?: state = try readTrackingState(reader)
-                default: try reader.skipValue()
+        try reader.forEachMember(keys: blendKeys.0) { index in
+            switch index.map({ blendKeys.1[$0] }) {
+            case .blendShapeLocation?:
+                let text = try reader.readString()
+                guard text == name else {
+                    throw reader.error("'\(text)' differs from its series key '\(name)'")
                 }
-                reader.path.removeLast()
-            } while try reader.nextSeparator(close: 0x7D)
+                location = text
+            case .value?: value = try reader.readNumber()
+            case .timestamp?: timestamp = try reader.readNumber()
+            case .orientation?: orientation = try reader.readInteger()
+            case .trackingState?: state = try readTrackingState(reader)
+            default: try reader.skipValue()
+            }
         }
         func missing(_ key: SessionKey) -> JSONError { reader.error(missingKey(key)) }
         guard location != nil else { throw missing(.blendShapeLocation) }

@@ -63,6 +63,11 @@ enum SessionTable {
         try Int64.fetchAll(db, sql: "SELECT rowid FROM session ORDER BY beginTime, id")
     }
 
+    /// The row ids of the sessions recorded under `appID` (exactly), oldest first.
+    static func rowids(_ db: Database, appID: String) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT rowid FROM session WHERE appID = ? ORDER BY beginTime, id", arguments: [appID])
+    }
+
     /// The ids of every session, oldest first.
     static func ids(_ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT id FROM session ORDER BY beginTime, id")

@@ -31,6 +31,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case notSessionDatabase(path: String, reason: String)
     /// A shortened id fits more than one calibration.
     case ambiguousCalibration(prefix: String, matches: [String])
+    /// No session and no calibration carries this app id (the label a participant was recorded under).
+    case noSessionsWithAppID(label: String, databasePath: String)
 
     public var description: String {
         switch self {
@@ -62,6 +64,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case let .ambiguousCalibration(prefix, matches):
             return "the id prefix \(prefix) fits several calibrations (\(matches.joined(separator: ", "))\(matches.count >= 5 ? ", …" : "")). "
                 + "Give more of the id."
+        case let .noSessionsWithAppID(label, path):
+            return "no session in \(path) has the app id '\(label)', and no calibration is named so; nothing was deleted."
         case let .outdatedSchema(path):
             return "\(path) was written by an older gazerec and cannot be upgraded here: it is not writable. "
                 + "Open a writable copy once with this version (any command upgrades it), then read that."

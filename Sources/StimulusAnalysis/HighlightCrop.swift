@@ -12,7 +12,7 @@ extension HighlightFinder {
         let largestWidth = Swift.min(width, height * aspect)
         let points = viewings.flatMap { $0.samples.filter { $0.seconds >= start && $0.seconds < end }.compactMap(\.pixel) }
         let xs = points.map(\.x).sorted(), ys = points.map(\.y).sorted()
-        let margin = criteria.cropMarginDegrees * (Statistics.median(viewings.map(\.pixelsPerDegree)) ?? 0)
+        let margin = criteria.cropMarginDegrees * (median(ofPresent: viewings.map(\.pixelsPerDegree)) ?? 0)
         let left = (Statistics.quantile(xs, 0.05) ?? width / 2) - margin, right = (Statistics.quantile(xs, 0.95) ?? width / 2) + margin
         let top = (Statistics.quantile(ys, 0.05) ?? height / 2) - margin, bottom = (Statistics.quantile(ys, 0.95) ?? height / 2) + margin
         let needed = Swift.max(right - left, (bottom - top) * aspect)

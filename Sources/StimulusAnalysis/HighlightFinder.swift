@@ -129,6 +129,6 @@ public enum HighlightFinder {
                 if steps.contains(step) { perStep[step - steps.lowerBound].append(pixel) }
             }
         }
-        return Statistics.median(perStep.compactMap { Statistics.centre($0)?.dispersion })
+        return median(ofPresent: perStep.compactMap { Statistics.centre($0)?.dispersion })
     }
 }

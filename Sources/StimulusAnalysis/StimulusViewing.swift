@@ -105,14 +105,6 @@ public struct StimulusViewing: Sendable {
 
 /// Small statistics the stimulus analyses share.
 enum Statistics {
-    /// The median of `values` (the mean of the two middle ones for an even count); nil when empty.
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
     /// The `fraction` quantile by linear interpolation between order statistics; nil when empty.
     static func quantile(_ sortedValues: [Double], _ fraction: Double) -> Double? {
         guard !sortedValues.isEmpty else { return nil }
@@ -123,9 +115,9 @@ enum Statistics {
 
     /// The median point (coordinate-wise) and the median distance of the points from it; nil when empty.
     static func centre(_ points: [Point2]) -> (point: Point2, dispersion: Double)? {
-        guard let x = median(points.map(\.x)), let y = median(points.map(\.y)) else { return nil }
+        guard let x = median(ofPresent: points.map(\.x)), let y = median(ofPresent: points.map(\.y)) else { return nil }
         let centre = Point2(x, y)
-        return (centre, median(points.map { $0.distance(to: centre) })!)
+        return (centre, median(points.map { $0.distance(to: centre) }))
     }
 
     /// The element-wise mean of probability vectors; nil when empty.

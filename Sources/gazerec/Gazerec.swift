@@ -21,36 +21,33 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Lab.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Stimulus.self, Plot.self, Replay.self, List.self, Show.self, Export.self,
-                      Import.self, Delete.self, Repair.self]
+        subcommands: [Position.self, Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Lab.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Stimulus.self, Plot.self, Replay.self, List.self, Show.self, Export.self,
+                      Import.self, Delete.self, Repair.self, Backup.self]
     )
 }
 
 @main
 enum Main {
     static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        // `gazerec --database PATH <subcommand> …`: a global option before the subcommand.
-        if arguments.count >= 2, arguments[0] == "--database" {
-            setenv("GAZEREC_DATABASE", arguments[1], 1)
-            arguments.removeFirst(2)
-        } else if let first = arguments.first, first.hasPrefix("--database=") {
-            setenv("GAZEREC_DATABASE", String(first.dropFirst("--database=".count)), 1)
-            arguments.removeFirst()
-        }
-        arguments = ArgumentCheck.joiningNegativeValues(Gazerec.Start.givingOptionalValues(arguments))
-        if let refusal = StoreOptions.serverRefusal(arguments) {
-            Console.error(refusal)
-            Foundation.exit(ExitCode.validationFailure.rawValue)
-        }
-        if let typo = ArgumentCheck.typo(in: arguments, root: Gazerec.self) {
-            Console.error(typo)
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+        // ArgumentParser reads the options before the subcommand (`gazerec --database PATH delete
+        // --database`) on their own; the subcommand's words go to `Gazerec` as they are.
+        let arguments: [String]
+        do {
+            let leading = try LeadingOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            LeadingOptions.databasePath = leading.databasePath
+            arguments = leading.command
+        } catch {
+            exit(with: error, arguments: [])
         }
         var command: ParsableCommand
         do {
             command = try Gazerec.parseAsRoot(arguments)
         } catch {
+            // A mistyped name is the mistake to name, whatever ArgumentParser met first.
+            if let typo = ArgumentCheck.typo(in: arguments, root: Gazerec.self, rootOptions: LeadingOptions.self) {
+                Console.error(typo)
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             exit(with: error, arguments: arguments)
         }
         do {

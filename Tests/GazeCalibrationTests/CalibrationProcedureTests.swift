@@ -254,7 +254,7 @@ extension CalibrationProcedureTests {
                 participant.frame(target, pupil: true, openness: k % 2 == 0 ? 0.05 : 0.9, steady: k % 2 == 0)
             })
         }
-        let mapping = try CalibrationFitter(featureSets: [.pupilPolynomial]).fit(calibration).mapping
+        let mapping = try CalibrationFitter { $0.featureSets = [.pupilPolynomial] }.fit(calibration).mapping
         var procedure = CalibrationProcedure(validating: mapping, targets: [CalibrationTarget(kind: .validation, position: targets[0])],
                                              scripted: false, settleSeconds: 0.3, collectSeconds: 0.5)
         procedure.pressSpace()

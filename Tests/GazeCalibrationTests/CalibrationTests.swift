@@ -146,7 +146,7 @@ struct CalibrationFitTests {
         // blinks leaving the patches short there
         let points = participant.nineTargets(shortForPatches: 4, shortPupilShift: 0.05, pupilsElsewhere: true)
         // When fitted with the lowest cross-validated error winning (no preferred set)
-        let fit = try CalibrationFitter(preferredSet: nil).fit(points)
+        let fit = try CalibrationFitter { $0.preferredSet = nil }.fit(points)
         // Then the patches' own error, over the 8 targets without the hard one, is the lower; but
         // over those 8 the polynomial set predicts better, so it wins and keeps all nine
         let own = fit.candidateErrorPoints
@@ -154,7 +154,7 @@ struct CalibrationFitTests {
         #expect(fit.mapping.featureSet == .pupilPolynomial)
         #expect(fit.skipped.isEmpty)
         // Whatever order the sets are tried in
-        let reversed = try CalibrationFitter(featureSets: [.pupilPolynomial, .shape, .patches, .appearance], preferredSet: nil)
+        let reversed = try CalibrationFitter { $0.featureSets = [.pupilPolynomial, .shape, .patches, .appearance]; $0.preferredSet = nil }
             .fit(points)
         #expect(reversed.mapping.featureSet == .pupilPolynomial)
     }

@@ -104,7 +104,7 @@ struct SetCombinationTests {
             points.append(CalibrationPointSamples(target: target, samples: samples))
         }
         // When the fit blends the linear sets
-        let fit = try CalibrationFitter(combination: .inverseErrorBlend).fit(points)
+        let fit = try CalibrationFitter { $0.combination = .inverseErrorBlend }.fit(points)
         // Then every linear set is in the blend, the patch-reading ones weighing more than the shape alone
         let weights = fit.blendWeights
         #expect(Set(weights.keys) == [.patches, .shape, .appearance])

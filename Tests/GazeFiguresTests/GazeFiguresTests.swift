@@ -91,3 +91,13 @@ struct GazeFiguresTests {
         #expect(svg.contains("gaze s/deg²") && svg.contains("clip-path=\"url(#screen-clip)\""))
     }
 }
+
+extension GazeFiguresTests {
+    @Test("a PNG's image data is compressed: a flat 400 × 300 image takes a small fraction of its raw bytes, and equal pixels give equal bytes")
+    func pngCompressed() throws {
+        let pixels: [UInt8] = (0..<(400 * 300 * 4)).map { $0 % 4 == 3 ? 255 : 40 }
+        let bytes = PNGEncoder(width: 400, height: 300, pixels: pixels).bytes
+        #expect(bytes.count < pixels.count / 50, "\(bytes.count) bytes for \(pixels.count) bytes of pixels")
+        #expect(bytes == PNGEncoder(width: 400, height: 300, pixels: pixels).bytes)
+    }
+}

@@ -82,4 +82,50 @@ struct UprightFaceCheckTests {
             #expect(try check.uprightness(of: turnedBox, in: turned) == .turned(clockwiseDegrees: 270), "\(name)")
         }
     }
+
+    /// The astronaut portrait with glasses drawn where the reference landmarks put the eyes: round
+    /// rims `rim` × the eyes' distance thick (0.3: thick black frames), or, with `lenses`, lenses
+    /// filled dark (sunglasses). dlib's HOG detector misses the face in both; the CNN finds it.
+    static func astronautWithGlasses(rim: Double, lenses: Bool) throws -> GrayImage {
+        var image = try VisionFixtures.image("faces/astronaut.png")
+        let points = try #require(try VisionFixtures.imageFace("faces/astronaut.png")).landmarks
+        func centre(_ range: Range<Int>) -> Point2 {
+            Point2(range.map { points[$0].x }.reduce(0, +) / Double(range.count), range.map { points[$0].y }.reduce(0, +) / Double(range.count))
+        }
+        let eyes = [centre(36..<42), centre(42..<48)]
+        let distance = eyes[0].distance(to: eyes[1]), radius = 0.45 * distance
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let gaps = eyes.map { Point2(Double(x), Double(y)).distance(to: $0) - radius }
+                if gaps.contains(where: { lenses ? $0 < 0 : abs($0) < rim * distance / 2 }) { image.pixels[y * image.width + x] = 20 }
+            }
+        }
+        return image
+    }
+
+    @Test("a frontal face that HOG misses and the CNN finds (the astronaut with thick frames or dark lenses drawn) is upright, and turned by 90° it is still turned",
+          .enabled(if: available, reason))
+    func frontalFaceOnlyTheCNNFinds() throws {
+        for lenses in [false, true] {
+            let image = try Self.astronautWithGlasses(rim: 0.3, lenses: lenses)
+            let pipeline = try FramePipeline(model: VisionFixtures.model(), width: image.width, height: image.height,
+                                             finding: FaceFinding(cnnModelPath: Self.cnnPath))
+            let (features, _) = try pipeline.process(Frame(index: 0, timestampSeconds: 0, image: image))
+            let finds = pipeline.tracker.finder.finds
+            // Only the CNN found it: the case the check is for.
+            #expect(finds[.hogShrunk] == nil && finds[.hogFull] == nil && finds[.hogEqualized] == nil, "lenses \(lenses): \(finds)")
+            #expect(finds[.cnnShrunk, default: 0] + finds[.cnnFull, default: 0] == 1, "lenses \(lenses): \(finds)")
+            // Before the CNN's look in the check, this frontal face was dropped as unconfirmed.
+            #expect(features.face != nil && features.headPose != nil, "lenses \(lenses)")
+            #expect(pipeline.framesNotUpright == 0 && pipeline.tracker.uprightness == .upright, "lenses \(lenses)")
+
+            let check = UprightFaceCheck(cnnModelPath: Self.cnnPath)
+            let box = try #require(try pipeline.tracker.finder.find(image, timeSeconds: 1)).box
+            #expect(try check.uprightness(of: box, in: image) == .upright)
+            let turned = image.turnedClockwise(quarterTurns: 1)
+            let turnedBox = FaceBox(left: image.height - 1 - box.bottom, top: box.left, right: image.height - 1 - box.top,
+                                    bottom: box.right)
+            #expect(try check.uprightness(of: turnedBox, in: turned) == .turned(clockwiseDegrees: 270), "lenses \(lenses)")
+        }
+    }
 }

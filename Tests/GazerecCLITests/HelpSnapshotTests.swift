@@ -11,12 +11,12 @@ import TestSupport
 struct HelpSnapshotTests {
     /// Every command path, nested ones included.
     static let commands: [[String]] = [
-        [], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["push"], ["lab"], ["lab", "init"],
-        ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["calibrations"],
+        [], ["position"], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["push"], ["lab"], ["lab", "init"],
+        ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["lab", "erase"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
         ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["stimulus"],
         ["stimulus", "timeline"], ["stimulus", "aoi"], ["stimulus", "highlights"], ["plot"], ["replay"],
-        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"],
+        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["backup"],
     ]
 
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("Tests/GazerecCLITests/HelpSnapshots")

@@ -86,3 +86,31 @@ struct JSONStreamTests {
         #expect(sink.text == expected)
     }
 }
+
+extension JSONStreamTests {
+    struct Video: Encodable { var path: String; var frames: Int }
+    struct Facts: Encodable {
+        var version: String
+        var focalLength: Double?
+        var resolution: [Int]
+        var savedVideo: Video?
+        var mirrored: Bool
+    }
+
+    @Test("a Codable value encodes into JSONValue with members in declaration order, nil optionals left out, integers as integers")
+    func valueEncoder() throws {
+        let facts = Facts(version: "1.2", focalLength: nil, resolution: [640, 480], savedVideo: Video(path: "v.mkv", frames: 202),
+                          mirrored: false)
+        let value = try JSONValueEncoder().encode(facts)
+        #expect(value == .object([("version", .string("1.2")), ("resolution", .array([.number(640), .number(480)])),
+                                  ("savedVideo", .object([("path", .string("v.mkv")), ("frames", .number(202))])),
+                                  ("mirrored", .bool(false))]))
+        let sink = MemoryByteSink()
+        let writer = JSONWriter(sink: sink, pretty: false)
+        try writer.value(value)
+        try writer.flush()
+        #expect(sink.text == #"{"version":"1.2","resolution":[640,480],"savedVideo":{"path":"v.mkv","frames":202},"mirrored":false}"#)
+        #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Facts(version: "", focalLength: .nan, resolution: [],
+                                                                                  savedVideo: nil, mirrored: true)) }
+    }
+}

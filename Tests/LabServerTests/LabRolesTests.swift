@@ -35,10 +35,10 @@ struct LabRolesTests {
                 "\(early.stderr)")
 
         let first = try Binary.run(["lab", "init", "--server", lab.admin])
-        #expect(first.status == 0 && first.stdout.isEmpty && first.stderr.contains("created the lab's schema (version 3)"),
+        #expect(first.status == 0 && first.stdout.isEmpty && first.stderr.contains("created the lab's schema (version 4)"),
                 "\(first.stderr)")
         let second = try Binary.run(["lab", "init", "--server", lab.admin])
-        #expect(second.status == 0 && second.stderr.contains("at version 3"), "\(second.stderr)")
+        #expect(second.status == 0 && second.stderr.contains("at version 4"), "\(second.stderr)")
 
         let password = folder.path("password")
         try "lab-secret\n".write(toFile: password, atomically: true, encoding: .utf8)
@@ -205,12 +205,12 @@ struct LabRolesTests {
         try #require(loaded.status == 0, "\(loaded.stderr)")
         let oldAnalysis = "postgres://gazerec_analysis@127.0.0.1:\(lab.port)/\(lab.name)"
         let early = try Binary.run(["--database", oldAnalysis, "list"])
-        #expect(early.status == 1 && early.stderr.contains("version 2, older than this gazerec's (3)"), "\(early.stderr)")
+        #expect(early.status == 1 && early.stderr.contains("version 2, older than this gazerec's (4)"), "\(early.stderr)")
 
         let migrated = try Binary.run(["lab", "init", "--server", lab.admin])
-        #expect(migrated.status == 0 && migrated.stderr.contains("migrated the lab's schema from version 2 to 3"), "\(migrated.stderr)")
+        #expect(migrated.status == 0 && migrated.stderr.contains("migrated the lab's schema from version 2 to 4"), "\(migrated.stderr)")
         _ = try lab.addRole("add-analyst", "analyst-\(lab.suffix)")
-        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "3")
+        #expect(try lab.value("SELECT max(version) FROM gazerec_schema") == "4")
         // Keys on both child tables; the BRIN index and the delete trigger are gone.
         #expect(try lab.value("""
             SELECT string_agg(conrelid::regclass || ':' || contype::text, ',' ORDER BY conrelid::regclass::text, contype)
@@ -235,7 +235,7 @@ struct LabRolesTests {
         let duplicate = try Self.psql(lab.admin, "INSERT INTO gaze_sample SELECT session_id, seq, 0, 0, 0, 'normal' FROM gaze_sample LIMIT 1")
         #expect(duplicate.status != 0 && duplicate.stderr.contains("duplicate key"), "\(duplicate.stderr)")
         let again = try Binary.run(["lab", "init", "--server", lab.admin])
-        #expect(again.status == 0 && again.stderr.contains("at version 3"), "\(again.stderr)")
+        #expect(again.status == 0 && again.stderr.contains("at version 4"), "\(again.stderr)")
     }
 
     /// Holds the recorder lock of `database` for `sessionID`, as a running recorder does, until `release`.

@@ -12,7 +12,7 @@ struct ProcedureOptions: ParsableArguments {
     var screenSizeMillimetres: MillimetreSize?
 
     @Option(name: .customLong("distance-mm"),
-            help: ArgumentHelp("Eye-to-screen distance in millimetres, for accuracy in degrees (validate: default the "
+            parsing: .unconditional, help: ArgumentHelp("Eye-to-screen distance in millimetres, for accuracy in degrees (validate: default the "
                                + "calibration's).", valueName: "mm"))
     var distanceMillimetres: Double?
 
@@ -20,14 +20,14 @@ struct ProcedureOptions: ParsableArguments {
                                valueName: "file"))
     var script: String?
 
-    @Option(help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
                                + "script's 'settle' line).", valueName: "seconds"))
     var settle: Double?
 
-    @Option(help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
     var collect: Double = 1.2
 
-    @Option(help: ArgumentHelp("Usable samples a target needs (when calibrating, after outliers are dropped).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Usable samples a target needs (when calibrating, after outliers are dropped).",
                                valueName: "n"))
     var minimumSamples: Int = 8
 

@@ -15,10 +15,10 @@ struct SmoothingOptions: ParsableArguments {
                                + "light on saccades). Recorded with the session.", valueName: "filter"))
     var smoothing: SmoothingFilter?
 
-    @Option(help: ArgumentHelp("1€ filter: cutoff frequency for a still gaze, Hz (default 1).", valueName: "hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("1€ filter: cutoff frequency for a still gaze, Hz (default 1).", valueName: "hz"))
     var minCutoff: Double?
 
-    @Option(help: ArgumentHelp("1€ filter: how fast the cutoff rises with gaze speed, per point/s (default 0.01).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("1€ filter: how fast the cutoff rises with gaze speed, per point/s (default 0.01).",
                                valueName: "beta"))
     var beta: Double?
 

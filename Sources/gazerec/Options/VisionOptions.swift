@@ -14,7 +14,7 @@ struct VisionOptions: ParsableArguments {
                                valueName: "path"))
     var detectorModel: String?
 
-    @Option(help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Camera focal length in pixels for head pose (default: the frame width).", valueName: "pixels"))
     var focalLength: Double?
 
     func validate() throws {

@@ -83,6 +83,8 @@ extension Gazerec {
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
                                              focalLengthPixels: vision.focalLength,
                                              finding: vision.faceFinding(live: input.kind == .camera))
+            let seating = SeatingWarning(deferred: !scripted)
+            pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
@@ -103,6 +105,7 @@ extension Gazerec {
                     return makeProcedure(targets, scripted: false, screen: size, settle: nil)
                 }
             }
+            seating.flush()
             try runner.requireFinished(procedure, sourceName: input.path, inputEnded: inputEnded)
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
@@ -162,18 +165,17 @@ extension CalibrationScript {
 
 /// The report printed after calibrating and by `calibrations show`.
 enum CalibrationReport {
-    /// A sentence when the validation says the calibration is poor: above 2.5° (or, without a
-    /// viewing geometry, above 5 % of the screen's diagonal), or a validation target without samples.
+    /// A sentence when the validation says the calibration is poor (`ValidationReport.quality`).
     static func qualityWarning(_ validation: ValidationReport?, screenWidth: Double, screenHeight: Double) -> String? {
-        guard let validation else { return nil }
-        if validation.points.contains(where: { $0.samples == 0 }) {
+        switch validation?.quality(screenWidth: screenWidth, screenHeight: screenHeight) {
+        case .targetWithoutSamples:
             return "warning: a validation target got no gaze samples; the accuracy is measured on the others only."
+        case .poor:
+            return "warning: the validation accuracy is poor for webcam eye tracking (usually 1–2.5°); check the light, "
+                + "the camera's view of the eyes and the seating, and calibrate again before recording."
+        case .acceptable, nil:
+            return nil
         }
-        let diagonal = (screenWidth * screenWidth + screenHeight * screenHeight).squareRoot()
-        let poor = validation.accuracyDegrees.map { $0 > 2.5 } ?? (validation.accuracyPoints > 0.05 * diagonal)
-        guard poor else { return nil }
-        return "warning: the validation accuracy is poor for webcam eye tracking (usually 1–2.5°); check the light, "
-            + "the camera's view of the eyes and the seating, and calibrate again before recording."
     }
 
     static func text(_ record: CalibrationRecord) -> String {

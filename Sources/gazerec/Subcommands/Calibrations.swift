@@ -18,7 +18,7 @@ extension Gazerec {
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List stored calibrations, oldest first.")
 
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: ReadableStoreOptions
 
             @Flag(help: "Print only the ids, one per line.")
             var ids = false
@@ -48,7 +48,7 @@ extension Gazerec {
             static let configuration = CommandConfiguration(
                 abstract: "Show a calibration's targets and accuracy report ('latest' for the newest).")
 
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: ReadableStoreOptions
 
             @Argument(help: "The calibration id (or an unambiguous prefix of it), or 'latest'.")
             var id: String
@@ -88,7 +88,7 @@ extension Gazerec {
             static let configuration = CommandConfiguration(
                 abstract: "Write calibrations as JSON: one object for one id, an array for several or --all.")
 
-            @OptionGroup var store: StoreOptions
+            @OptionGroup var store: ReadableStoreOptions
 
             @Argument(help: "Calibration ids or unambiguous prefixes ('latest' for the newest).")
             var ids: [String] = []
@@ -197,7 +197,7 @@ extension Gazerec {
             }
         }
 
-        static func openRecord(_ store: StoreOptions, _ id: String) throws -> CalibrationRecord {
+        static func openRecord(_ store: some DatabaseLocation, _ id: String) throws -> CalibrationRecord {
             try store.openForReading(sessions: .none).calibrationRecord(id: id)
         }
     }
@@ -207,9 +207,5 @@ extension CalibrationError: RuntimeFailure {}
 
 extension RecalibrationError: RuntimeFailure {}
 
-/// A calibration that cannot map these head poses (another face model measured them).
-struct CalibrationMismatch: RuntimeFailure {
-    var description: String
-}
 extension CalibrationDocumentError: RuntimeFailure {}
 extension CalibrationScript.ParseError: UsageFailure {}

@@ -11,7 +11,9 @@ extension Gazerec {
         static let configuration = CommandConfiguration(
             abstract: "Delete sessions, every session (--all), or the database file itself (--database).",
             discussion: """
-                Ids are deleted in one transaction: if one is unknown, none is deleted. A session's \
+                Ids are deleted in one transaction: if one is unknown, none is deleted. --app-id LABEL \
+                deletes a participant who withdrew: every session recorded with that app id, their \
+                videos, and the calibrations named LABEL or used by those sessions alone. A session's \
                 saved face video (start --save-video) is removed with it in the same step, and every \
                 file removed is named on stderr; a video that cannot be removed fails the deletion, \
                 naming it, with the session kept. --all and \
@@ -23,6 +25,11 @@ extension Gazerec {
         @Argument(help: "Session ids (case-insensitive).")
         var ids: [String] = []
 
+        @Option(help: ArgumentHelp("Delete every session recorded with this app id (a participant who withdrew), "
+                                   + "their videos, and the calibrations named so or used by those sessions alone.",
+                                   valueName: "label"))
+        var appID: String?
+
         @Flag(help: "Delete every session, keeping the (empty) database.")
         var all = false
 
@@ -33,14 +40,17 @@ extension Gazerec {
         var yes = false
 
         func validate() throws {
-            let modes = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (deleteDatabase ? 1 : 0)
-            if modes == 0 { throw ValidationError("Give session ids, --all or --database.") }
-            if modes > 1 { throw ValidationError("Give only one of: session ids, --all, --database.") }
+            let modes = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (deleteDatabase ? 1 : 0) + (appID == nil ? 0 : 1)
+            if modes == 0 { throw ValidationError("Give session ids, --app-id LABEL, --all or --database.") }
+            if modes > 1 { throw ValidationError("Give only one of: session ids, --app-id LABEL, --all, --database.") }
+            if let appID { try LabelArgument.check(appID, as: "--app-id") }
             try StoreOptions.checkNotEmpty(nil)
+            try StoreOptions.refuseServerDeletion(StoreOptions.resolve(nil))
         }
 
         func run() throws {
             let path = StoreOptions.resolve(nil)
+            if let appID { return try deleteParticipant(appID, path: path) }
             if !ids.isEmpty {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw StoreError.unknownSession(id: ids[0], databasePath: path)
@@ -82,6 +92,24 @@ extension Gazerec {
                     Console.note("deleted \(path)")
                 }
             }
+        }
+
+        /// `--app-id LABEL`: the participant's sessions, videos and calibrations, in one step.
+        private func deleteParticipant(_ label: String, path: String) throws {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreError.noSessionsWithAppID(label: label, databasePath: path)
+            }
+            let theirs = Set(try SessionDatabase.openForReading(path: path).summaries()
+                .filter { $0.header.appID == label }.map { $0.header.id.uppercased() })
+            let report = try RecorderLock.whileNotRecording(
+                databasePath: path, action: "delete the sessions of \(label)",
+                allowed: { !theirs.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
+            ) { try SessionDatabase(path: path).deleteParticipant(appID: label) }
+            Console.output((report.deletion.sessionIDs + report.calibrationIDs).map { $0 + "\n" }.joined())
+            Self.tell(report.deletion)
+            Console.note("deleted \(Formatting.counted(report.deletion.sessionIDs.count, "session")) and "
+                         + "\(Formatting.counted(report.calibrationIDs.count, "calibration")) of \(label); exported files "
+                         + "(JSON, CSV, BIDS) and copies on a lab server are not touched (docs/Lab.md, Withdrawal)")
         }
 
         /// Names on stderr every file removed with the sessions, and every file a session named that

@@ -29,7 +29,7 @@ extension Gazerec {
                 --screen-size-mm and --distance-mm (docs/ExportFormat.md).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: "Session ids (case-insensitive); with --format bids, the dataset's folder first.")
         var ids: [String] = []
@@ -85,10 +85,8 @@ extension Gazerec {
                                                        outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
-            let selected = all ? try database.sessionIDs() : try Self.once(ids.map { try database.canonicalID($0) })
-            if fixations {
-                options.derivedExtension = Self.fixationMembers
-            }
+            let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
+            options.fixations = fixations
             if format == .csv {
                 try exportCSV(database, selected)
                 return
@@ -101,25 +99,6 @@ extension Gazerec {
             try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
         }
 
-        /// Each session once, in the order first named (an id given twice, or with a prefix of it,
-        /// would write the session twice, and such an export could not be imported).
-        static func once(_ ids: [String]) -> [String] {
-            var seen: Set<String> = []
-            let unique = ids.filter { seen.insert($0).inserted }
-            if unique.count < ids.count {
-                Console.note("\(ids.count - unique.count) id\(ids.count - unique.count == 1 ? "" : "s") named a session "
-                             + "already given; each session is exported once")
-            }
-            return unique
-        }
-
-        /// The fixations and movement labels for the `"gazerec"` object.
-        static func fixationMembers(_ header: SessionHeader, _ samples: [GazeSample]) -> ExportedMovement {
-            let detector = SessionViewing.detector(header, screenWidth: header.deviceInfo.screenWidth)
-            let (found, labels) = detector.detect(samples)
-            return ExportedMovement(fixations: found.map(\.jsonValue), movement: labels.map(\.rawValue))
-        }
-
         /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.
         private func exportCSV(_ database: SessionDatabase, _ selected: [String]) throws {
             let style: KeyStyle = snakeCase ? .snakeCase : .camelCase
@@ -128,9 +107,9 @@ extension Gazerec {
             // before the export's read transaction, one byte per sample.
             let vocabulary = EyeMovement.allCases
             func labels(_ id: String) throws -> [UInt8] {
-                let (samples, screenWidth, _) = try database.scanPath(id: id)
+                let (samples, _, _) = try database.scanPath(id: id)
                 let header = try database.summary(id: id).header
-                return SessionViewing.detector(header, screenWidth: screenWidth).detect(samples).labels
+                return header.fixationScale().defaultDetector.detect(samples).labels
                     .map { UInt8(vocabulary.firstIndex(of: $0)!) }
             }
             func write(_ ids: [String], _ sink: ByteSink) throws {

@@ -30,7 +30,7 @@ struct BIDSExportOptions: ParsableArguments {
                                + "(else its calibration's).", valueName: "WxH"))
     var screenSizeMm: MillimetreSize?
 
-    @Option(help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))
     var distanceMm: Double?
 
     /// Whether any of these options was given (they apply to BIDS only).
@@ -94,7 +94,7 @@ extension Gazerec.Export {
         try checkBIDSArguments()
         let folder = ids[0]
         let database = try store.openForReading(sessions: all ? .all : .named(Array(ids.dropFirst())))
-        let selected = all ? try database.sessionIDs() : try Self.once(ids.dropFirst().map { try database.canonicalID($0) })
+        let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.dropFirst().map { try database.canonicalID($0) })
         let exporter = BIDSSessionExporter(
             dataset: BIDSDataset(rootPath: folder), subject: bids.subject.map { .label($0) } ?? .appID,
             sessionLabel: bids.sessionLabel, task: bids.task!, viewing: bids.viewing)

@@ -40,7 +40,7 @@ extension Gazerec {
                 (Salvucci & Goldberg 2000). Samples more than 100 ms apart never share a fixation.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @OptionGroup var interval: IntervalOptions
 
@@ -56,16 +56,16 @@ extension Gazerec {
         @Option(help: ArgumentHelp("Physical screen size in millimetres (WxH).", valueName: "WxH"))
         var screenSizeMm: MillimetreSize?
 
-        @Option(help: ArgumentHelp("Eye-to-screen distance in millimetres.", valueName: "mm"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Eye-to-screen distance in millimetres.", valueName: "mm"))
         var distanceMm: Double?
 
-        @Option(help: ArgumentHelp("I-DT dispersion threshold in degrees.", valueName: "degrees"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("I-DT dispersion threshold in degrees.", valueName: "degrees"))
         var dispersion: Double = 1.5
 
-        @Option(help: ArgumentHelp("I-VT velocity threshold in degrees per second.", valueName: "deg/s"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("I-VT velocity threshold in degrees per second.", valueName: "deg/s"))
         var velocity: Double = 30
 
-        @Option(help: ArgumentHelp("Minimum fixation duration in seconds.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Minimum fixation duration in seconds.", valueName: "seconds"))
         var minimumDuration: Double = 0.08
 
         func validate() throws {
@@ -88,7 +88,7 @@ extension Gazerec {
                 }
             }
             let (pointsPerDegree, geometrySource) = SessionViewing.pointsPerDegree(try database.summary(id: id).header,
-                                                                                 screenWidth: screenWidth, explicit: explicit)
+                                                                                 explicit: explicit)
             let detector = FixationDetector(method: method, pointsPerDegree: pointsPerDegree,
                                             velocityThresholdDegreesPerSecond: velocity, dispersionThresholdDegrees: dispersion,
                                             minimumDurationSeconds: minimumDuration)

@@ -12,9 +12,10 @@ extension Gazerec {
                 postgres://postgres@lab-server/gazerec; the password from PGPASSFILE, ~/.pgpass or \
                 PGPASSWORD). Each station pushes as its own role, which the server records with every \
                 session; a station adds its own sessions, reads only those and changes nothing already \
-                pushed; an analyst reads every session and may replace or delete (docs/Lab.md).
+                pushed; an analyst reads every session and may replace or delete. When a participant \
+                withdraws, 'gazerec lab erase' removes their sessions from the server for good (docs/Lab.md).
                 """,
-            subcommands: [Initialise.self, AddStation.self, AddAnalyst.self, ListStations.self])
+            subcommands: [Initialise.self, AddStation.self, AddAnalyst.self, ListStations.self, Erase.self])
     }
 }
 
@@ -78,6 +79,48 @@ extension Gazerec.Lab {
         func run() throws {
             let stations = try LabAdministration(address: options.server).stations()
             Console.output(stations.map { $0 + "\n" }.joined())
+        }
+    }
+}
+
+extension Gazerec.Lab {
+    /// `gazerec lab erase (ID... | --app-id LABEL) --server ADMIN_URL`: a participant withdraws.
+    struct Erase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "erase",
+            abstract: "Erase a withdrawn participant's sessions and calibrations from the server; refuse them for good.",
+            discussion: """
+                In one transaction: every row of the sessions (ids, or every session of --app-id LABEL), \
+                the calibrations only they used (and, with --app-id, the calibrations named LABEL), and an \
+                id given that names a calibration. Their ids are kept as withdrawn (ids and the time, \
+                nothing else), and the server refuses any later push of them from any station. Prints the \
+                ids erased, one per line. Delete the station's own copies with 'gazerec delete --app-id \
+                LABEL' on each station; exported files are removed by hand (docs/Lab.md, Withdrawal).
+                """)
+
+        @Argument(help: "Ids (or unambiguous prefixes) of the sessions, or calibrations, to erase.")
+        var ids: [String] = []
+
+        @Option(help: ArgumentHelp("Erase every session recorded with this app id.", valueName: "label"))
+        var appID: String?
+
+        @OptionGroup var options: LabServerOption
+
+        func validate() throws {
+            if ids.isEmpty == (appID == nil) {
+                throw ValidationError("Say whom to erase: session ids, or --app-id LABEL (one of them).")
+            }
+            if let appID { try LabelArgument.check(appID, as: "--app-id") }
+        }
+
+        func run() throws {
+            let request: LabErasureRequest = appID.map { .appID($0) } ?? .ids(ids)
+            let erasure = try LabAdministration(address: options.server).erase(request)
+            Console.output((erasure.sessionIDs + erasure.calibrationIDs).map { $0 + "\n" }.joined())
+            for id in erasure.alreadyWithdrawn { Console.note("\(id) was withdrawn before: nothing left to erase") }
+            Console.note("erased \(Formatting.counted(erasure.sessionIDs.count, "session")) and "
+                         + "\(Formatting.counted(erasure.calibrationIDs.count, "calibration")) from \(options.server); "
+                         + "their ids are kept as withdrawn and a push of them is refused")
         }
     }
 }

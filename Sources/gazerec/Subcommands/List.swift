@@ -13,7 +13,7 @@ extension Gazerec {
             abstract: "List the stored sessions, oldest first.",
             discussion: "Columns: id, appID, begin time (UTC), duration (s), scanPath samples, blend-shape samples.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Flag(help: "Print a JSON array of session summaries.")
         var json = false

@@ -24,7 +24,7 @@ extension Gazerec {
         @Argument(help: "The marker's label, e.g. 'stimulus-A'.")
         var label: String
 
-        @Option(help: ArgumentHelp("When it happened, in Unix seconds (default: now): from the session's begin until now.",
+        @Option(parsing: .unconditional, help: ArgumentHelp("When it happened, in Unix seconds (default: now): from the session's begin until now.",
                                    valueName: "seconds"))
         var at: Double?
 

@@ -23,7 +23,7 @@ extension Gazerec {
                 --output ending in .png is rendered by rsvg-convert.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @OptionGroup var interval: IntervalOptions
 
@@ -55,24 +55,17 @@ extension Gazerec {
             if !(sigma > 0 && sigma <= 10) { throw ValidationError("--sigma must be more than 0 and at most 10 degrees.") }
         }
 
-        /// The screen as the samples saw it: the iOS package stores the portrait size, and landscape
-        /// samples (orientation 3 or 4) are on the screen turned sideways.
-        static func orientedScreen(_ samples: [GazeSample], _ width: Double, _ height: Double) -> (Double, Double) {
-            let landscape = samples.filter { $0.orientation == 3 || $0.orientation == 4 }.count * 2 > samples.count
-            return landscape == (width < height) ? (height, width) : (width, height)
-        }
-
         func run() throws {
             TemporaryFileCleanup.install()
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
             let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
-            let (width, height) = Self.orientedScreen(samples, storedWidth, storedHeight)
+            let (width, height) = GazeSample.screen(of: samples, width: storedWidth, height: storedHeight)
             let points = samples
-            let found = SessionViewing.detector(summary.header, screenWidth: storedWidth).detect(points).fixations
+            let found = summary.header.fixationScale().defaultDetector.detect(points).fixations
             let all = !heatmap && !scanpath && !fixations
             var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
-            let perDegree = SessionViewing.pointsPerDegree(summary.header, screenWidth: storedWidth)
+            let perDegree = SessionViewing.pointsPerDegree(summary.header)
             plot.pointsPerDegree = perDegree.value
             plot.kernelSigmaDegrees = sigma
             plot.heatmap = all || heatmap

@@ -19,15 +19,16 @@ extension Gazerec {
                 never the command line, and TLS is used when the server offers it. Each session is one \
                 transaction: the server has it whole or not at all, so an interrupted push is simply run \
                 again. A session whose recorder died is closed first (as 'gazerec repair' does) and sent; \
-                one still being recorded is skipped and named. A session the server already has with the \
+                one still being recorded is skipped and named. Every calibration of the station goes too, \
+                and the summary counts them. A session or calibration the server already has with the \
                 same content is skipped; the same id with other content is an error unless --replace \
-                (which needs an analyst role). Prints one line per session: its id and added, unchanged \
-                or replaced. Exits 0 when every session asked for was sent, or skipped as still being \
-                recorded. Read the server back with 'gazerec --database ADDRESS list|show|export|…' \
+                (which needs an analyst role); one withdrawn ('gazerec lab erase') is refused, named. \
+                Prints one line per session: its id and added, unchanged or replaced. Exits 0 when every \
+                session and calibration was sent, or skipped as still being recorded. Read the server back with 'gazerec --database ADDRESS list|show|export|…' \
                 (docs/Lab.md).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: ArgumentHelp("The server: a PostgreSQL URI or connection string.", valueName: "address"))
         var address: String
@@ -156,7 +157,15 @@ extension Gazerec {
             var tally = PushTally()
             for calibration in try database.calibrations() {
                 let document = try database.calibration(id: calibration.id).document
-                _ = try server.pushCalibration(id: calibration.id, document: Data(document.utf8), host: host, replace: replace)
+                do {
+                    tally.countCalibration(try server.pushCalibration(id: calibration.id, document: Data(document.utf8),
+                                                                      host: host, replace: replace))
+                } catch let error as LabServerError {
+                    guard case .withdrawn = error else { throw error }
+                    tally.withdrawnCalibrations += 1
+                    tally.failures += 1
+                    Console.error(ErrorHints.message(for: error))
+                }
             }
             for summary in sessions {
                 let id = summary.header.id
@@ -191,9 +200,24 @@ struct PushTally {
     var unchanged = 0
     var stillRecording: [String] = []
     var failures = 0
+    var calibrationsSent = 0
+    var calibrationsUnchanged = 0
+    var withdrawnCalibrations = 0
 
     mutating func count(_ outcome: LabDatabase.Outcome) {
         if outcome == .unchanged { unchanged += 1 } else { sent += 1 }
+    }
+
+    mutating func countCalibration(_ outcome: LabDatabase.Outcome) {
+        if outcome == .unchanged { calibrationsUnchanged += 1 } else { calibrationsSent += 1 }
+    }
+
+    /// What became of the station's calibrations, for the summary.
+    private var calibrations: String {
+        var parts = ["\(calibrationsSent) sent"]
+        if calibrationsUnchanged > 0 { parts.append("\(calibrationsUnchanged) already there unchanged") }
+        if withdrawnCalibrations > 0 { parts.append("\(withdrawnCalibrations) withdrawn, refused (see above)") }
+        return "calibrations: " + parts.joined(separator: ", ")
     }
 
     /// The one line on stderr after a push.
@@ -203,8 +227,8 @@ struct PushTally {
         if !stillRecording.isEmpty {
             text += "; skipped \(stillRecording.count) still being recorded: " + stillRecording.joined(separator: ", ")
         }
-        if failures > 0 { text += "; \(failures) not sent (see above)" }
-        return text
+        if failures > withdrawnCalibrations { text += "; \(failures - withdrawnCalibrations) not sent (see above)" }
+        return text + "; " + calibrations
     }
 
     /// A session left open whose recorder is gone, in a database this process may not write to.

@@ -58,8 +58,9 @@ extension Gazerec {
             var request = Reanalysis.Request(
                 sessionID: header.id, videoPath: path, modelPath: LandmarkModel.resolvePath(vision.model),
                 calibration: applied, smoothing: header.gazerecExtension?.smoothing ?? .none,
-                focalLengthPixels: vision.focalLength ?? header.gazerecExtension?.recorder?.focalLengthPixels
-                    ?? applied?.focalLengthPixels,
+                focalLengthPixels: FocalLength.pixels(given: vision.focalLength,
+                                                      recorded: header.gazerecExtension?.recorder?.focalLengthPixels,
+                                                      calibration: applied?.focalLengthPixels),
                 faceFinding: try vision.faceFinding(live: false))
             request.expressions = expressions
             let result = try Reanalysis.run(request, database: database)

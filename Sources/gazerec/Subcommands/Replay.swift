@@ -18,14 +18,14 @@ extension Gazerec {
                 numbered as they happen. q, Ctrl-C or the end of the session restores the terminal.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @OptionGroup var interval: IntervalOptions
 
         @Argument(help: "The session id.")
         var id: String
 
-        @Option(help: "Playback speed (2 = twice as fast).")
+        @Option(parsing: .unconditional, help: "Playback speed (2 = twice as fast).")
         var speed: Double = 1
 
         func validate() throws {
@@ -39,11 +39,11 @@ extension Gazerec {
             guard TerminalScreen.available else {
                 throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }
-            let (width, height) = Plot.orientedScreen(samples, storedWidth, storedHeight)
+            let (width, height) = GazeSample.screen(of: samples, width: storedWidth, height: storedHeight)
             let first = samples[0], last = samples[samples.count - 1]
             let points = samples
             let header = try database.summary(id: id).header
-            let fixations = SessionViewing.detector(header, screenWidth: storedWidth).detect(points).fixations
+            let fixations = header.fixationScale().defaultDetector.detect(points).fixations
             let duration = last.timestampSeconds - first.timestampSeconds
 
             let stop = StopRequest()

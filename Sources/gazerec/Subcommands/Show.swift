@@ -17,7 +17,7 @@ extension Gazerec {
                 session recorded with --expressions, and the mean smile shape).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: ReadableStoreOptions
 
         @Argument(help: "The session id (case-insensitive).")
         var id: String
@@ -56,11 +56,6 @@ extension Gazerec {
                 lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
                 let gaze = scanPath.filter { $0.timestampSeconds >= interval.start && $0.timestampSeconds < interval.end }
                 if !gaze.isEmpty {
-                    func median(_ values: [Double]) -> Double {
-                        let sorted = values.sorted()
-                        return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-                            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-                    }
                     lines.append(("", "  gaze: median at (\(Formatting.fixed(median(gaze.map(\.x)), 0)), "
                                   + "\(Formatting.fixed(median(gaze.map(\.y)), 0))) pt over \(gaze.count) samples"))
                 }

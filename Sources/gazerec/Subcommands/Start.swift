@@ -68,7 +68,7 @@ extension Gazerec {
         @Option(help: "Interface orientation stored with every sample.")
         var orientation: Orientation = .landscapeRight
 
-        @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
         var duration: Double?
 
         @Option(help: ArgumentHelp("Write each sample to stdout as it is produced: 'ndjson' (one JSON object a line, "
@@ -94,15 +94,15 @@ extension Gazerec {
                                  + "(docs/Lab.md)."))
         var lsl = false
 
-        @Option(help: ArgumentHelp("With --lsl, wait up to this long before recording for a client (LabRecorder) to "
+        @Option(parsing: .unconditional, help: ArgumentHelp("With --lsl, wait up to this long before recording for a client (LabRecorder) to "
                                    + "subscribe to the gaze stream, so it receives every frame.", valueName: "seconds"))
         var lslWait: Double?
 
-        @Option(help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
+        @Option(defaultAsFlag: "", parsing: .next, help: ArgumentHelp("Keep the frames as analysed (gray, lossless FFV1 in Matroska, each at its time) so "
                                    + "'gazerec reanalyze' can run a later pipeline over them: into this .mkv file, or, "
                                    + "given no path, <database folder>/videos/<session id>.mkv. Written on its own thread.",
                                    valueName: "path"))
-        var saveVideo: String?
+        var saveVideo: String? = nil
 
         @OptionGroup var smoothingOptions: SmoothingOptions
 
@@ -112,7 +112,7 @@ extension Gazerec {
 
         @OptionGroup var expressionOptions: ExpressionOptions
 
-        @Option(help: .hidden)
+        @Option(parsing: .unconditional, help: .hidden)
         var notifyFd: Int32?
 
         func validate() throws {
@@ -234,7 +234,7 @@ extension Gazerec {
                 source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
                 appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
-                maximumDurationSeconds: duration, focalLengthPixels: vision.focalLength ?? applied?.focalLengthPixels)
+                maximumDurationSeconds: duration, focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: applied?.focalLengthPixels))
             configuration.calibration = applied
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
@@ -332,21 +332,6 @@ extension Gazerec {
             }
         }
 
-        /// `--save-video` given without a path (at the end, or before another option) gets an empty one
-        /// (ArgumentParser has no options with an optional value): the default location.
-        static func givingOptionalValues(_ arguments: [String]) -> [String] {
-            guard arguments.first == "start" else { return arguments }
-            var result: [String] = []
-            for (index, argument) in arguments.enumerated() {
-                if argument == "--save-video", index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
-                    result += ["--save-video", ""]
-                } else {
-                    result.append(argument)
-                }
-            }
-            return result
-        }
-
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
         private func resolveCalibration() throws -> AppliedCalibration? {
             let quiet = notifyFd != nil
@@ -356,8 +341,8 @@ extension Gazerec {
                 if case .id(let id) = request { throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath) }
                 return try noCalibration(quiet: quiet)
             }
-            let record = try Self.chooseCalibration(
-                database, request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
+            let record = try database.chooseCalibration(
+                request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
                 focalLengthPixels: vision.focalLength)
             guard let record else { return try noCalibration(quiet: quiet) }
             if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
@@ -369,25 +354,6 @@ extension Gazerec {
                              + "give --calibration none to record without gaze.")
             }
             return AppliedCalibration(record)
-        }
-
-        /// The library's choice of calibration, its refusals worded with the options that caused them.
-        static func chooseCalibration(_ database: SessionDatabase, _ request: CalibrationRequest,
-                                      screen: CalibrationChoiceError.Size?, focalLengthPixels: Double?) throws
-            -> CalibrationRecord? {
-            do {
-                return try database.chooseCalibration(request, screen: screen, focalLengthPixels: focalLengthPixels)
-            } catch let error as CalibrationChoiceError {
-                switch error {
-                case .otherScreen:
-                    throw UsageError(message: "--screen: \(error) Calibrate on this screen, or leave out --screen.")
-                case .otherFocalLength:
-                    throw UsageError(message: "--focal-length: \(error) Leave out --focal-length (the calibration's is "
-                                     + "used), or calibrate with this one.")
-                case .otherHeadPoseModel:
-                    throw CalibrationMismatch(description: "\(error) Or record without gaze: --calibration none.")
-                }
-            }
         }
 
         private func noCalibration(quiet: Bool) throws -> AppliedCalibration? {

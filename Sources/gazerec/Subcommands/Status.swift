@@ -18,29 +18,10 @@ extension Gazerec {
             let recorder = RecorderLock.running(databasePath: path)
             let status = recorder == nil ? nil : RecorderStatus.read(databasePath: path)
             if json {
+                let report = StatusReport(recorder: recorder, status: status)
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try writer.beginObject()
-                try writer.key("running"); try writer.bool(recorder != nil)
-                if let recorder {
-                    try writer.key("sessionID"); try writer.string(recorder.sessionID)
-                    try writer.key("pid"); try writer.integer(Int64(recorder.pid))
-                }
-                if let status {
-                    try writer.key("source"); try writer.string(status.source)
-                    try writer.key("elapsedSeconds"); try writer.number(status.elapsedSeconds.rounded(toDecimals: 3))
-                    try writer.key("frames"); try writer.integer(Int64(status.frames))
-                    try writer.key("achievedFramesPerSecond"); try writer.number(status.achievedFramesPerSecond.rounded(toDecimals: 2))
-                    try writer.key("droppedFrames"); try writer.integer(Int64(status.droppedFrames))
-                    try writer.key("faceFoundPercent"); try writer.number(status.faceFoundPercent.rounded(toDecimals: 1))
-                    try writer.key("blinks"); try writer.integer(Int64(status.blinks))
-                    try writer.key("trackingState"); try writer.string(status.trackingState.description)
-                    if let cpu = status.cpuPercentOfOneCore {
-                        try writer.key("cpuPercentOfOneCore"); try writer.number(cpu.rounded(toDecimals: 1))
-                    }
-                    if let warning = status.warning { try writer.key("warning"); try writer.string(warning) }
-                }
-                try writer.endObject()
+                try writer.value(try JSONValueEncoder().encode(report))
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)
@@ -66,5 +47,39 @@ extension Gazerec {
             }
             Console.output(lines.joined(separator: "\n") + "\n")
         }
+    }
+}
+
+/// `status --json`: members in this order, those without a value left out; figures rounded as shown.
+struct StatusReport: Encodable {
+    var running: Bool
+    var sessionID: String?
+    var pid: Int32?
+    var source: String?
+    var elapsedSeconds: Double?
+    var frames: Int?
+    var achievedFramesPerSecond: Double?
+    var droppedFrames: Int?
+    var faceFoundPercent: Double?
+    var blinks: Int?
+    var trackingState: String?
+    var cpuPercentOfOneCore: Double?
+    var warning: String?
+
+    init(recorder: RecorderInfo?, status: RecorderStatus?) {
+        running = recorder != nil
+        sessionID = recorder?.sessionID
+        pid = recorder?.pid
+        guard let status else { return }
+        source = status.source
+        elapsedSeconds = status.elapsedSeconds.rounded(toDecimals: 3)
+        frames = status.frames
+        achievedFramesPerSecond = status.achievedFramesPerSecond.rounded(toDecimals: 2)
+        droppedFrames = status.droppedFrames
+        faceFoundPercent = status.faceFoundPercent.rounded(toDecimals: 1)
+        blinks = status.blinks
+        trackingState = status.trackingState.description
+        cpuPercentOfOneCore = status.cpuPercentOfOneCore?.rounded(toDecimals: 1)
+        warning = status.warning
     }
 }

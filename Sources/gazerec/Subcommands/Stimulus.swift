@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GazeModel
 import JSONStream
 import SessionStore
 import StimulusAnalysis
@@ -21,80 +22,123 @@ extension Gazerec {
     }
 }
 
-/// Output formats of the stimulus tables.
-enum StimulusFormat: String, CaseIterable, ExpressibleByArgument {
-    case csv, json
-}
+/// `gazerec stimulus timeline`: one row per session and bin.
+struct StimulusTimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Per bin of stimulus time: samples, on-stimulus share, median gaze in stimulus pixels, fixations, blinks, expressions.")
 
-/// `X,Y,W,H` in screen points.
-struct ScreenRect: ExpressibleByArgument {
-    var x: Double, y: Double, width: Double, height: Double
+    @OptionGroup var options: StimulusOptions
 
-    init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
-              [x, y, width, height].allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
+    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+                               valueName: "label"))
+    var end: String?
 
-/// What every stimulus subcommand takes: the sessions, the stimulus, where it was shown and when it appeared.
-struct StimulusOptions: ParsableArguments {
-    @OptionGroup var store: StoreOptions
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bin width in seconds.", valueName: "seconds"))
+    var bin: Double = 1
 
-    @Argument(help: "Session ids or id prefixes (case-insensitive).")
-    var ids: [String] = []
+    @Flag(help: "Add one row per bin over all the sessions (session \"group\").")
+    var group = false
 
-    @Flag(help: "Every stored session.")
-    var all = false
-
-    @Option(help: ArgumentHelp("The stimulus: an image or a video (its size, rate and duration are read from it).", valueName: "file"))
-    var stimulus: String
-
-    @Option(help: ArgumentHelp("Where the stimulus was shown, in screen points: left, top, width, height.", valueName: "X,Y,W,H"))
-    var rect: ScreenRect
-
-    @Option(help: ArgumentHelp("The marker at which the stimulus appeared (default: the session's start).", valueName: "label"))
-    var start: String?
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
 
     func validate() throws {
-        if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
-        if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
-        if start?.isEmpty == true { throw ValidationError("--start is empty: give a marker label.") }
+        if !(bin > 0) || !bin.isFinite { throw ValidationError("--bin must be a positive number of seconds.") }
+        if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
     }
 
-    /// The database, the sessions' canonical ids and the study (the stimulus measured).
-    func open(end: String? = nil) throws -> (database: SessionDatabase, ids: [String], study: StimulusStudy) {
-        let database = try store.openForReading(sessions: all ? .all : .named(ids))
-        var selected: [String] = []
-        for id in all ? try database.sessionIDs() : try ids.map({ try database.canonicalID($0) }) where !selected.contains(id) {
-            selected.append(id)
-        }
-        let file = try StimulusFile.read(path: stimulus)
-        let study = try StimulusStudy(stimulus: file, screenX: rect.x, screenY: rect.y, screenWidth: rect.width,
-                                      screenHeight: rect.height, startLabel: start, endLabel: end)
-        return (database, selected, study)
-    }
-
-    /// Names each session left out on stderr, then prints the table.
-    static func print(_ report: StimulusReport, format: StimulusFormat) throws {
-        for skipped in report.skipped { Console.note("gazerec: warning: " + ErrorHints.message(for: skipped)) }
-        switch format {
-        case .csv:
-            Console.output(report.table.csv)
-        case .json:
-            let sink = MemoryByteSink()
-            let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.value(report.table.json)
-            try writer.byte(0x0A)
-            try writer.flush()
-            Console.output(sink.text)
-        }
+    func run() throws {
+        let (database, ids, study) = try options.open(end: end)
+        try StimulusOptions.print(try study.timeline(database, ids: ids, binSeconds: bin, group: group), format: format)
     }
 }
 
-extension StimulusError: RuntimeFailure {}
-extension StimulusStudyError: RuntimeFailure {}
+/// `gazerec stimulus aoi`: one row per session and area of interest.
+struct StimulusAOICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aoi",
+        abstract: "Dwell, time to first fixation, first fixation, fixations and visits per session and area of interest.",
+        discussion: """
+            --aois is a JSON array of areas in stimulus pixels: {"name", "rect": [x, y, w, h]}, \
+            {"name", "ellipse": [cx, cy, rx, ry]}, {"name", "polygon": [[x, y], ...]}, or {"name", \
+            "keyframes": [{"t": seconds, "rect": [...]}, ...]} moving linearly between keyframes and \
+            existing only from the first to the last. Areas may overlap: each counts on its own.
+            """)
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: ArgumentHelp("The areas of interest (JSON).", valueName: "file"))
+    var aois: String
+
+    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+                               valueName: "label"))
+    var end: String?
+
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
+
+    func validate() throws {
+        if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+    }
+
+    func run() throws {
+        let areas = try StimulusStudy.areas(path: aois)
+        let (database, ids, study) = try options.open(end: end)
+        try StimulusOptions.print(try study.areasOfInterest(database, ids: ids, areas: areas), format: format)
+    }
+}
+
+extension ExpressionName: ExpressibleByArgument {}
+
+/// `gazerec stimulus highlights`: intervals most participants showed an expression while looking together.
+struct StimulusHighlightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "highlights",
+        abstract: "Intervals where an expression dominated for most participants while their gaze concentrated, ranked, with a crop.",
+        discussion: """
+            A participant is in a run while the expression dominates their mean probabilities per 0.1 s \
+            (gaps up to 0.5 s bridged) for at least --min-seconds; a highlight is an interval of at least \
+            --min-seconds in which more than --majority of the participants with expression data are in \
+            a run and the median spread of their gaze (median distance from its median point, per 0.1 s) \
+            is at most --max-dispersion. The crop holds the central 90 % of the gaze with 2 degrees around it.
+            """)
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: "The expression that must dominate.")
+    var expression: ExpressionName = .happy
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long it must dominate, in seconds.", valueName: "seconds"))
+    var minSeconds: Double = 2
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The share of participants that must be in a run, exceeded (0 to below 1).", valueName: "share"))
+    var majority: Double = 0.5
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest spread of the gaze, in stimulus pixels (default: a quarter of the stimulus's shorter side).",
+                               valueName: "pixels"))
+    var maxDispersion: Double?
+
+    @Option(help: ArgumentHelp("The crop's aspect (default: the stimulus's own; 9:16 for a vertical short).", valueName: "W:H"))
+    var aspect: AspectRatio?
+
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
+
+    func validate() throws {
+        if !(minSeconds > 0) || !minSeconds.isFinite { throw ValidationError("--min-seconds must be a positive number of seconds.") }
+        if !(majority >= 0 && majority < 1) { throw ValidationError("--majority must be a share from 0 up to (not including) 1.") }
+        if let maxDispersion, !(maxDispersion > 0) { throw ValidationError("--max-dispersion must be a positive number of pixels.") }
+    }
+
+    func run() throws {
+        var criteria = HighlightCriteria()
+        criteria.expression = expression
+        criteria.minimumSeconds = minSeconds
+        criteria.majority = majority
+        criteria.maximumDispersionPixels = maxDispersion
+        criteria.cropAspect = aspect?.value
+        let (database, ids, study) = try options.open()
+        try StimulusOptions.print(try study.highlights(database, ids: ids, criteria: criteria).report, format: format)
+    }
+}

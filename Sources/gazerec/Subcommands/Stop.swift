@@ -13,7 +13,7 @@ extension Gazerec {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: ArgumentHelp("How long to wait for the session to close.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the session to close.", valueName: "seconds"))
         var timeout: Double = 15
 
         func validate() throws {

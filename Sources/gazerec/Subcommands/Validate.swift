@@ -47,8 +47,7 @@ extension Gazerec {
                 throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
             }
             let database = try store.openForReading(sessions: .none)
-            let record = try Start.chooseCalibration(database, .id(calibration), screen: nil,
-                                                     focalLengthPixels: vision.focalLength)!
+            let record = try database.chooseCalibration(.id(calibration), screen: nil, focalLengthPixels: vision.focalLength)!
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let model = try vision.loadModel()
@@ -56,7 +55,7 @@ extension Gazerec {
             let source = input.start()
             defer { input.stop() }
             let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength ?? record.focalLengthPixels,
+                                             focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: record.focalLengthPixels),
                                              finding: vision.faceFinding(live: input.kind == .camera))
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)

@@ -1,15 +1,19 @@
 import ArgumentParser
+import Foundation
 
 /// Typos in command and option names, named before anything else is said about the arguments.
 ///
 /// ArgumentParser reports a missing argument or a failed `validate()` before an unknown option
 /// (`export --al` said "Give one or more session ids, or --all"), and an unknown subcommand as an
-/// unknown option of the root (`exprot --all` said "Unknown option '--all'"). This check runs
-/// first: it finds the subcommand the words name and every `--option` that command does not
-/// know, and suggests the nearest name.
+/// unknown option of the root (`exprot --all` said "Unknown option '--all'"); its own "did you
+/// mean" covers only options, and only once `validate()` passed. When ArgumentParser refuses the
+/// arguments, this check looks first: it finds the subcommand the words name and every `--option`
+/// that command does not know (the names ArgumentParser's own description of the command lists),
+/// and suggests the nearest name.
 enum ArgumentCheck {
     /// The usage error for the first unknown command or option in `arguments`, if any.
-    static func typo(in arguments: [String], root: any ParsableCommand.Type) -> String? {
+    static func typo(in arguments: [String], root: any ParsableCommand.Type,
+                     rootOptions: any ParsableArguments.Type) -> String? {
         var command: any ParsableCommand.Type = root
         var path = [root.configuration.commandName ?? "gazerec"]
         var index = 0
@@ -28,7 +32,7 @@ enum ArgumentCheck {
             path.append(word)
             index += 1
         }
-        let known = optionNames(of: command)
+        let known = optionNames(of: command).union(command == root ? optionNames(of: rootOptions) : [])
         for word in arguments[index...] {
             if word == "--" { break }
             guard word.hasPrefix("--"), word.count > 2 else { continue }
@@ -53,55 +57,27 @@ enum ArgumentCheck {
         return path.joined(separator: " ")
     }
 
-    /// `--option -1` as `--option=-1`: ArgumentParser reads a word that begins with `-` as an
-    /// option, so a negative number after an option was "Missing value" instead of reaching the
-    /// option's own check (`--duration must be a positive number of seconds`).
-    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word == "--" {
-                result += arguments[index...]
-                break
-            }
-            if word.hasPrefix("--"), word.count > 2, !word.contains("="), index + 1 < arguments.count,
-               isNegativeNumber(arguments[index + 1]) {
-                result.append(word + "=" + arguments[index + 1])
-                index += 2
-                continue
-            }
-            result.append(word)
-            index += 1
-        }
-        return result
-    }
-
-    /// Whether `word` is a negative number such as `-1`, `-0.5` or `-.5`.
-    static func isNegativeNumber(_ word: String) -> Bool {
-        word.count > 1 && word.hasPrefix("-") && Double(word) != nil && !word.dropFirst().hasPrefix("-")
-    }
-
     static func name(of command: any ParsableCommand.Type) -> String {
         command.configuration.commandName ?? command._commandName
     }
 
-    /// Every long option name a command accepts, hidden ones included, read from its full help.
-    static func optionNames(of command: any ParsableCommand.Type) -> Set<String> {
-        let help = command.helpMessage(includeHidden: true, columns: 10_000)
+    /// Every long option name a command accepts, hidden ones included, as ArgumentParser describes
+    /// the command (`--experimental-dump-help`).
+    static func optionNames(of command: any ParsableArguments.Type) -> Set<String> {
         var names: Set<String> = ["--help", "--version", "--experimental-dump-help", "--generate-completion-script"]
-        var current = ""
-        for character in help + " " {
-            if character == "-" || character.isLetter || character.isNumber {
-                current.append(character)
-                continue
-            }
-            if current.hasPrefix("--"), current.count > 2, current.dropFirst(2).first?.isLetter == true {
-                names.insert(current)
-            }
-            current = ""
+        guard let tool = try? JSONDecoder().decode(ToolDescription.self, from: Data(command._dumpHelp().utf8)) else { return names }
+        for argument in tool.command.arguments ?? [] {
+            for name in argument.names ?? [] where name.kind == "long" { names.insert("--" + name.name) }
         }
         return names
+    }
+
+    /// The part of ArgumentParser's description of a command read here.
+    private struct ToolDescription: Decodable {
+        struct Name: Decodable { let kind: String, name: String }
+        struct Argument: Decodable { let names: [Name]? }
+        struct Command: Decodable { let arguments: [Argument]? }
+        let command: Command
     }
 
     /// The candidate closest to `word` by edit distance, when close enough to be the one meant.

@@ -12,14 +12,13 @@ enum BackgroundRecorder {
         if let running = RecorderLock.running(databasePath: databasePath) {
             throw RecorderError.alreadyRecording(sessionID: running.sessionID, pid: running.pid, databasePath: databasePath)
         }
-        setenv("GAZEREC_DATABASE", databasePath, 1)
         let logPath = databasePath + ".recorder.log"
         var pipeEnds: [Int32] = [0, 0]
         // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
         guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
         let pid: pid_t
         do {
-            pid = try spawn(arguments + ["--notify-fd", "3"], logPath: logPath, pipeEnds: pipeEnds)
+            pid = try spawn(arguments + ["--notify-fd", "3"], databasePath: databasePath, logPath: logPath, pipeEnds: pipeEnds)
         } catch {
             close(pipeEnds[0])
             throw error
@@ -37,8 +36,9 @@ enum BackgroundRecorder {
     }
 
     /// Starts this executable with `arguments` in a session of its own: stdin and stdout on /dev/null,
-    /// stderr appended to `logPath`, the pipe's write end at descriptor 3 (closed here once started).
-    private static func spawn(_ arguments: [String], logPath: String, pipeEnds: [Int32]) throws -> pid_t {
+    /// stderr appended to `logPath`, the pipe's write end at descriptor 3 (closed here once started);
+    /// its environment is this one's with `GAZEREC_DATABASE` naming the database this one resolved.
+    private static func spawn(_ arguments: [String], databasePath: String, logPath: String, pipeEnds: [Int32]) throws -> pid_t {
         // Nothing but the notification pipe (dup'ed to 3) may reach the background recorder: a descriptor it
         // inherited by accident (say, one a parent process watches for EOF) would keep that parent waiting.
         for descriptor in Int32(3)..<Int32(1024) { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -62,8 +62,12 @@ enum BackgroundRecorder {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAZEREC_DATABASE"] = databasePath
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(pipeEnds[1])
         guard code == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(code))) }
         return pid

@@ -25,7 +25,8 @@ enum ErrorHints {
     /// Whether the error is the user's input to fix (exit status 64) though its type also has runtime failures.
     static func isUsage(_ error: Any) -> Bool {
         switch error {
-        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress: return true
+        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
+             CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter: return true
         default: return false
         }
@@ -67,8 +68,13 @@ enum ErrorHints {
             return "Install it with 'apt-get install libdlib-data', or give its path with --model or GAZEREC_MODEL."
         case LabServerError.noSchema, LabServerError.olderSchema:
             return "The lab's admin runs 'gazerec lab init --server ADMIN_URL'."
+        case let LabServerError.withdrawn(kind, id, _):
+            return "Delete this station's copy: " + (kind == "session" ? "'gazerec delete \(id)'" : "'gazerec calibrations delete \(id)'")
+                + ", or every copy of the participant with 'gazerec delete --app-id LABEL'."
         case LabServerError.roleTaken:
             return "Run 'gazerec lab list-stations --server ADMIN_URL' to see the names in use."
+        case CalibrationChoiceError.otherHeadPoseModel:
+            return "Or record without gaze: --calibration none."
         case VisionError.modelUnreadable:
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
         case RecorderError.alreadyRecording:
@@ -85,6 +91,10 @@ enum ErrorHints {
     /// The whole message, for errors whose hint stands inside the library's sentence.
     private static func rewording(of error: Any) -> String? {
         switch error {
+        case CalibrationChoiceError.otherScreen:
+            return "--screen: \(error) Calibrate on this screen, or leave out --screen."
+        case CalibrationChoiceError.otherFocalLength:
+            return "--focal-length: \(error) Leave out --focal-length (the calibration's is used), or calibrate with this one."
         case let RecorderError.stopTimedOut(id, pid, seconds):
             return "recorder \(pid) did not close session \(id) within \(Int(seconds)) s. It may still be flushing; "
                 + "check 'gazerec status', or stop it with kill \(pid) (the session can be closed later by 'gazerec repair')."
@@ -102,3 +112,7 @@ enum ErrorHints {
         }
     }
 }
+
+/// A stored calibration that does not fit the run (another screen or focal length: the user's
+/// input to fix; another face model: a runtime failure).
+extension CalibrationChoiceError: RuntimeFailure {}

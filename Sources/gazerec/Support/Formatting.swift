@@ -25,6 +25,9 @@ enum Formatting {
     }
 
     /// Left-aligned columns separated by two spaces.
+    /// "1 session", "2 sessions": a count and its noun.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     static func table(_ rows: [[String]]) -> String {
         guard let first = rows.first else { return "" }
         var widths = [Int](repeating: 0, count: first.count)
@@ -36,14 +39,6 @@ enum Formatting {
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
-    }
-}
-
-extension Fixation {
-    /// A fixation as `export --fixations` and `fixations --format json` write it.
-    var jsonValue: JSONValue {
-        .object([("start", .number(startSeconds)), ("end", .number(endSeconds)), ("x", .number(x)), ("y", .number(y)),
-                 ("samples", .number(Double(sampleCount))), ("dispersion", .number(dispersionPoints))])
     }
 }
 

@@ -54,7 +54,7 @@ extension ServerSnapshot {
         let server = try LabDatabase(address: address)
         try server.reading {
             // Each session once, however often it is named (as a station's export does).
-            let selected = try ids.map { Gazerec.Export.once(try server.resolveSessionIDs($0)) } ?? server.sessionIDs()
+            let selected = try ids.map { ExportSelection.once(try server.resolveSessionIDs($0)) } ?? server.sessionIDs()
             if let outputDirectory {
                 try SessionDatabase.createFolder(outputDirectory)
                 for id in selected {

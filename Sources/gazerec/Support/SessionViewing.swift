@@ -43,18 +43,13 @@ enum SessionViewing {
     }
 
     /// Points per degree, and where the figure came from (for messages).
-    static func pointsPerDegree(_ header: SessionHeader, screenWidth: Double,
-                                explicit: ScreenGeometry? = nil) -> (value: Double, source: String) {
-        if let explicit { return (explicit.pointsPerDegree, "--screen-size-mm and --distance-mm") }
-        if let calibration = header.gazerecExtension?.calibration, let viewing = calibration.viewing, screenWidth > 0 {
-            let geometry = viewing.geometry(widthPoints: screenWidth, heightPoints: header.deviceInfo.screenHeight)
-            return (geometry.pointsPerDegree, "the viewing geometry of calibration \(calibration.id)")
+    static func pointsPerDegree(_ header: SessionHeader, explicit: ScreenGeometry? = nil) -> (value: Double, source: String) {
+        let scale = header.fixationScale(given: explicit)
+        switch scale.source {
+        case .given: return (scale.pointsPerDegree, "--screen-size-mm and --distance-mm")
+        case .calibration:
+            return (scale.pointsPerDegree, "the viewing geometry of calibration \(header.gazerecExtension?.calibration?.id ?? "")")
+        case .assumed: return (scale.pointsPerDegree, "40 points per degree (no screen size and distance known)")
         }
-        return (ScreenGeometry.assumedPointsPerDegree, "40 points per degree (no screen size and distance known)")
-    }
-
-    /// The default fixation detector (I-DT) with the session's points per degree.
-    static func detector(_ header: SessionHeader, screenWidth: Double) -> FixationDetector {
-        FixationDetector(pointsPerDegree: pointsPerDegree(header, screenWidth: screenWidth).value)
     }
 }

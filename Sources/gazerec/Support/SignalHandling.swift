@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import JSONStream
 import Recorder
 import SessionStore
 

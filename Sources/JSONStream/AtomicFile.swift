@@ -1,0 +1,65 @@
+import Foundation
+
+/// Output files written whole or not at all: through a temporary sibling, synced, renamed into
+/// place. The one writer of the files gazerec produces (exports, figures, calibration documents,
+/// BIDS datasets); each module words its failures in its own errors.
+public enum AtomicFile {
+    /// What a temporary sibling's name adds to the file's, before the process id.
+    public static let temporarySuffix = ".tmp-"
+
+    /// The writer's own failure, said of the file asked for (not of its temporary sibling);
+    /// `action` is a verb (write).
+    public struct Failure: Error, Equatable {
+        public let action: String
+        public let path: String
+        public let reason: String
+    }
+
+    /// Writes a file through a temporary sibling and a rename, so readers never see half a file.
+    ///
+    /// The sibling is `<path>.tmp-<process id>`, locked while it is written and registered with
+    /// `TemporaryFiles` (a termination signal removes it); one left by a process that was killed
+    /// outright (`kill -9`) is removed the next time `path` is written. Errors of `body` pass
+    /// through as they are; the writer's own are `Failure`s.
+    public static func write(to path: String, _ body: (FileByteSink) throws -> Void) throws {
+        let temporary = path + temporarySuffix + "\(getpid())"
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
+        let folder = (path as NSString).deletingLastPathComponent
+        let existing = folder.isEmpty ? "." : folder
+        var info = stat()
+        guard stat(existing, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Failure(action: "write", path: path, reason: "the folder \(existing) does not exist")
+        }
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(action: "write", path: path, reason: "it is a folder")
+        }
+        StaleFiles.sweep(folder: existing, prefix: (path as NSString).lastPathComponent + temporarySuffix)
+        var lock: Int32 = -1
+        defer { if lock >= 0 { close(lock) } }
+        do {
+            let sink: FileByteSink
+            do {
+                sink = try FileByteSink(creating: temporary)
+            } catch JSONError.io(_, _, let reason) {
+                throw Failure(action: "write", path: path, reason: reason)
+            }
+            lock = StaleFiles.lock(temporary)
+            try body(sink)
+            try sink.synchronize()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(action: "write", path: path, reason: reason)
+        }
+    }
+
+    /// Writes `bytes` to `path` as `write(to:_:)` does.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try write(to: path) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
+    }
+}
