@@ -41,30 +41,49 @@ public struct BIDSDataset: Sendable {
         try createFolder("\(rootPath)/\(folder)")
         let run = try nextRunNumber(in: "\(rootPath)/\(folder)", labels: labels)
         let base = "\(folder)/\(labels.subjectPrefix)_task-\(labels.task)_run-\(run)"
+        // The run is written into a scratch folder beside where it goes, then renamed into place:
+        // a failure (a full disk) leaves no part of it in the dataset.
+        let scratch = "\(rootPath)/\(folder)/.gazerec-run-\(getpid())"
+        try createFolder(scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         var written: [String] = []
-        func write(_ name: String, _ bytes: [UInt8], compressed: Bool = false) throws {
-            let path = "\(rootPath)/\(name)"
+        try writeRun(recording, signals: signals, labels: labels, base: base) { name, bytes, compressed in
+            let path = "\(scratch)/\((name as NSString).lastPathComponent)"
             try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
             written.append(name)
         }
+        try IndexFiles.addParticipant("sub-\(labels.subject)", to: "\(rootPath)/participants.tsv")
+        let physioFiles = written.filter { $0.hasSuffix("_physio.tsv.gz") }
+        try IndexFiles.addScans(physioFiles.map { String($0.dropFirst(labels.subjectFolder.count + 1)) },
+                                at: recording.beginSeconds, to: "\(rootPath)/\(labels.subjectFolder)/\(labels.subjectPrefix)_scans.tsv")
+        var moved: [String] = []
+        for name in written {
+            guard rename("\(scratch)/\((name as NSString).lastPathComponent)", "\(rootPath)/\(name)") == 0 else {
+                let reason = String(cString: strerror(errno))
+                for done in moved { unlink("\(rootPath)/\(done)") }
+                throw BIDSExportError.io(action: "move into place", path: "\(rootPath)/\(name)", reason: reason)
+            }
+            moved.append(name)
+        }
+        return BIDSRun(runNumber: run, files: written)
+    }
+
+    /// Writes the run's files through `write` (name relative to the root, bytes, gzip-compressed).
+    private func writeRun(_ recording: BIDSRecording, signals: [PhysioRecording.Signal], labels: BIDSRunLabels, base: String,
+                          write: (String, [UInt8], Bool) throws -> Void) throws {
         let events = EventTables.markers(recording)
-        try write("\(base)_events.tsv", events.text(header: true))
-        try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)))
+        try write("\(base)_events.tsv", events.text(header: true), false)
+        try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)), false)
         let detected = EventTables.detected(recording)
         for (index, signal) in signals.enumerated() {
             guard let physio = PhysioRecording.table(signal, recording) else { continue }
             let prefix = "\(base)_recording-eye\(index + 1)"
-            try write("\(prefix)_physio.tsv.gz", physio.table.text(header: false), compressed: true)
-            try write("\(prefix)_physio.json", SidecarJSON.bytes(Sidecars.physio(physio, task: labels.task, recording)))
+            try write("\(prefix)_physio.tsv.gz", physio.table.text(header: false), true)
+            try write("\(prefix)_physio.json", SidecarJSON.bytes(Sidecars.physio(physio, task: labels.task, recording)), false)
             guard index == 0, !detected.rows.isEmpty else { continue }
-            try write("\(prefix)_physioevents.tsv.gz", detected.text(header: false), compressed: true)
-            try write("\(prefix)_physioevents.json", SidecarJSON.bytes(Sidecars.physioEvents(detected, task: labels.task)))
+            try write("\(prefix)_physioevents.tsv.gz", detected.text(header: false), true)
+            try write("\(prefix)_physioevents.json", SidecarJSON.bytes(Sidecars.physioEvents(detected, task: labels.task)), false)
         }
-        let physioFiles = written.filter { $0.hasSuffix("_physio.tsv.gz") }
-        try IndexFiles.addScans(physioFiles.map { String($0.dropFirst(labels.subjectFolder.count + 1)) },
-                                at: recording.beginSeconds, to: "\(rootPath)/\(labels.subjectFolder)/\(labels.subjectPrefix)_scans.tsv")
-        try IndexFiles.addParticipant("sub-\(labels.subject)", to: "\(rootPath)/participants.tsv")
-        return BIDSRun(runNumber: run, files: written)
     }
 
     private func writeDescriptionIfMissing(softwareVersion: String) throws {

@@ -7,8 +7,10 @@ public enum ExpressionError: Error, CustomStringConvertible, Equatable {
     /// The model ran and failed.
     case inferenceFailed(reason: String)
 
-    static let howToInstall = "install ONNX Runtime and the expression model with Scripts/setup-expressions.sh from "
-        + "gazerec's source folder (or point GAZEREC_ONNXRUNTIME and GAZEREC_EXPRESSION_MODEL at them)"
+    static let howToInstall = "install ONNX Runtime and the expression model with the set-up command "
+        + "'bash Scripts/setup-expressions.sh', run in a clone of gazerec's repository (it puts both in "
+        + "$XDG_DATA_HOME/gazerec/expressions, by default ~/.local/share/gazerec/expressions, where gazerec looks), "
+        + "or point GAZEREC_ONNXRUNTIME and GAZEREC_EXPRESSION_MODEL at them"
 
     public var description: String {
         switch self {

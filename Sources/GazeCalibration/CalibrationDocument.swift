@@ -33,122 +33,14 @@ extension CalibrationRecord {
     public func document(pretty: Bool = false) throws -> String {
         let sink = MemoryByteSink()
         let writer = JSONWriter(sink: sink, pretty: pretty)
-        try writer.value(jsonValue)
+        try writer.value(try jsonValue)
         try writer.flush()
         return sink.text
     }
 
-    /// The calibration as a JSON value (docs/Calibration.md lists the members).
+    /// The calibration as a JSON value (docs/Calibration.md lists the members; `CalibrationJSON` is their shape).
     public var jsonValue: JSONValue {
-        var screen: [(String, JSONValue)] = [("width", .number(screenWidth)), ("height", .number(screenHeight))]
-        if let screenWidthMillimetres { screen.append(("widthMillimetres", .number(screenWidthMillimetres))) }
-        if let screenHeightMillimetres { screen.append(("heightMillimetres", .number(screenHeightMillimetres))) }
-        if let distanceMillimetres { screen.append(("distanceMillimetres", .number(distanceMillimetres))) }
-        var members: [(String, JSONValue)] = [
-            ("formatVersion", .number(Double(Self.formatVersion))),
-            ("id", .string(id)),
-        ]
-        if let name { members.append(("name", .string(name))) }
-        members += [
-            ("createdAt", .number(createdAtSeconds)),
-            ("gazerecVersion", .string(gazerecVersion)),
-            ("screen", .object(screen)),
-            ("source", .object([("kind", .string(sourceKind)), ("name", .string(sourceName)),
-                                ("resolution", numbers([Double(sourceWidth), Double(sourceHeight)]))]
-                               + (focalLengthPixels.map { [("focalLengthPixels", JSONValue.number($0))] } ?? [])
-                               + [("headPoseModel", .string(headPoseModel))])),
-            ("procedure", .object([("mode", .string(mode)), ("settleSeconds", .number(settleSeconds)),
-                                   ("collectSeconds", .number(collectSeconds))])),
-            ("model", .object(modelMembers)),
-            ("targets", .array(targetValues)),
-        ]
-        if let validation {
-            var summary: [(String, JSONValue)] = [("accuracyPoints", number(validation.accuracyPoints)),
-                                                  ("precisionPoints", number(validation.precisionPoints))]
-            if geometry != nil {
-                summary.append(("accuracyDegrees", number(validation.accuracyDegrees)))
-                summary.append(("precisionDegrees", number(validation.precisionDegrees)))
-            }
-            members.append(("validation", .object(summary)))
-        }
-        members.append(("samples", .array(samples.map { sample in
-            let f = sample.features
-            var members: [(String, JSONValue)] = [
-                ("target", .number(Double(sample.target))), ("timestamp", .number(f.timestampSeconds)),
-                ("leftU", number(f.pupilLeft?.x)), ("leftV", number(f.pupilLeft?.y)),
-                ("rightU", number(f.pupilRight?.x)), ("rightV", number(f.pupilRight?.y)),
-                ("yawDegrees", .number(f.yawDegrees)), ("pitchDegrees", .number(f.pitchDegrees)),
-                ("headX", .number(f.headX)), ("headY", .number(f.headY)), ("trackingNormal", .bool(f.trackingNormal)),
-            ]
-            if let openness = f.opennessLeft { members.append(("opennessLeft", .number(openness))) }
-            if let openness = f.opennessRight { members.append(("opennessRight", .number(openness))) }
-            if let appearance = f.appearance {
-                members.append(("appearance", .string(Data(appearance.encoded).base64EncodedString())))
-            }
-            return .object(members)
-        })))
-        return .object(members)
-    }
-
-    /// The `model` object's members: the set, its standardisation and coefficients, the fit's figures.
-    private var modelMembers: [(String, JSONValue)] {
-        var model: [(String, JSONValue)]
-        if mapping.featureSet == .pupilPolynomial {
-            model = [
-                ("kind", .string(Self.modelKind)),
-                ("features", .array(GazeMapping.featureNames.map { .string($0) })),
-                ("terms", .array(GazeMapping.termNames.map { .string($0) })),
-            ]
-        } else {
-            model = [
-                ("kind", .string(Self.appearanceModelKind)),
-                ("featureSet", .string(mapping.featureSet.rawValue)),
-                ("featureCount", .number(Double(mapping.featureSet.featureCount))),
-            ]
-        }
-        model += [
-            ("featureMeans", numbers(mapping.featureMeans)),
-            ("featureScales", numbers(mapping.featureScales)),
-            ("coefficientsX", numbers(mapping.coefficientsX)),
-            ("coefficientsY", numbers(mapping.coefficientsY)),
-        ]
-        if mapping.featureSet == .pupilPolynomial {
-            model.append(("eyeDifference", numbers([mapping.eyeDifference.x, mapping.eyeDifference.y])))
-        }
-        if !blendWeights.isEmpty {
-            model.append(("blend", .object(GazeFeatureSet.allCases.compactMap { set in
-                blendWeights[set].map { (set.rawValue, JSONValue.number($0)) }
-            })))
-        }
-        model += [
-            ("ridgePenalty", .number(mapping.ridgePenalty)),
-            ("trainingErrorPoints", number(trainingErrorPoints)),
-            ("crossValidationErrorPoints", number(crossValidationErrorPoints)),
-        ]
-        return model
-    }
-
-    /// The `targets` array: each target's place, samples and figures.
-    private var targetValues: [JSONValue] {
-        targets.map { target in
-            var members: [(String, JSONValue)] = [("kind", .string(target.kind.rawValue)), ("x", .number(target.position.x)),
-                                                  ("y", .number(target.position.y)), ("collected", .number(Double(target.collected)))]
-            if let used = target.used { members.append(("used", .number(Double(used)))) }
-            if let error = target.meanErrorPoints { members.append(("meanErrorPoints", number(error))) }
-            if let skipped = target.skipped { members.append(("skipped", .string(skipped))) }
-            if let result = target.validation {
-                members.append(("samples", .number(Double(result.samples))))
-                members.append(("meanGazeX", number(result.samples > 0 ? result.meanGaze.x : nil)))
-                members.append(("meanGazeY", number(result.samples > 0 ? result.meanGaze.y : nil)))
-                members.append(("accuracyPoints", number(result.accuracyPoints)))
-                members.append(("precisionPoints", number(result.precisionPoints)))
-                if result.accuracyDegrees != nil || geometry != nil {
-                    members.append(("accuracyDegrees", number(result.accuracyDegrees)))
-                    members.append(("precisionDegrees", number(result.precisionDegrees)))
-                }
-            }
-            return .object(members)
-        }
+        get throws { try JSONValueEncoder().encode(CalibrationJSON(self)) }
     }
 
     // MARK: - Reading
@@ -406,8 +298,3 @@ struct DocumentReader {
         }
     }
 }
-
-/// A finite number, or null (JSON has no NaN or infinity).
-private func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .number($0) : nil } ?? .null }
-
-private func numbers(_ values: [Double]) -> JSONValue { .array(values.map { .number($0) }) }

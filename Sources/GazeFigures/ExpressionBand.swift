@@ -24,8 +24,12 @@ public struct ExpressionBand: Sendable {
         self.markers = markers
     }
 
-    /// Picture pixels the band takes: the band, the marker labels and the colour key.
-    public static let height = 86.0
+    /// Picture pixels the band takes: the band, two rows of marker labels and the colour key.
+    public static let height = 98.0
+    /// Label rows under the band; a label with no room in either is shortened to the room there is.
+    static let labelRows = 2
+    /// Pixels of one character of the 11 px labels (an upper bound for the sans-serif rsvg draws).
+    static let characterWidth = 6.5
     static let bandHeight = 36.0
     /// A stretch longer than this between samples (no face) is left blank.
     static let gapSeconds = 0.5
@@ -57,13 +61,18 @@ public struct ExpressionBand: Sendable {
             let points = smile.map { "\(f(px($0.timestampSeconds))),\(f(y + Self.bandHeight * (1 - Swift.max(0, Swift.min(1, $0.value)))))" }
             out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\"/>\n"
         }
-        for marker in markers where marker.timestampSeconds >= startSeconds && marker.timestampSeconds <= endSeconds {
+        let shown = markers.filter { $0.timestampSeconds >= startSeconds && $0.timestampSeconds <= endSeconds }
+        let labels = Self.layLabels(shown.map { (px($0.timestampSeconds), $0.label) })
+        for (marker, label) in zip(shown, labels) {
             let mx = px(marker.timestampSeconds)
             out += "<line x1=\"\(f(mx))\" y1=\"\(f(y - 3))\" x2=\"\(f(mx))\" y2=\"\(f(y + Self.bandHeight + 3))\" stroke=\"#d62728\" stroke-width=\"1\"/>"
-            out += "<text x=\"\(f(mx + 2))\" y=\"\(f(y + Self.bandHeight + 14))\">\(ScanPathPlot.escape(marker.label))</text>\n"
+            guard !label.text.isEmpty else { out += "\n"; continue }
+            let title = label.text == marker.label ? "" : "<title>\(ScanPathPlot.escape(marker.label))</title>"
+            out += "<text x=\"\(f(label.x))\" y=\"\(f(y + Self.bandHeight + 14 + 12 * Double(label.row)))\">"
+                + "\(ScanPathPlot.escape(label.text))\(title)</text>\n"
         }
         var keyX = x
-        let keyY = y + Self.bandHeight + 32
+        let keyY = y + Self.bandHeight + 44
         for name in ExpressionName.allCases {
             out += "<rect x=\"\(f(keyX))\" y=\"\(f(keyY - 9))\" width=\"10\" height=\"10\" fill=\"\(Self.colour(name))\"/>"
             out += "<text x=\"\(f(keyX + 13))\" y=\"\(f(keyY))\">\(name.rawValue)</text>\n"
@@ -71,6 +80,23 @@ public struct ExpressionBand: Sendable {
         }
         out += "<text x=\"\(f(keyX + 6))\" y=\"\(f(keyY))\">— line: smile (0…1); red ticks: markers</text>\n"
         return out + "</g>\n"
+    }
+
+    /// Where each marker's label goes so that no two overlap: just right of its tick, the rows
+    /// taken in turn (the first marker's label in the first row, the next in the second, …), each
+    /// label shortened (ending in "…") to end before the next label of its row, or left out when
+    /// not even one character fits (the tick stays). `ticks` are the markers' x and labels in time
+    /// order; the last label of a row keeps its whole length.
+    static func layLabels(_ ticks: [(x: Double, label: String)]) -> [(x: Double, row: Int, text: String)] {
+        ticks.enumerated().map { index, tick in
+            let x = tick.x + 2
+            let row = index % labelRows
+            let next = index + labelRows < ticks.count ? ticks[index + labelRows].x + 2 : Double.infinity
+            let room = next - 4 - x
+            if Double(tick.label.count) * characterWidth <= room { return (x, row, tick.label) }
+            let characters = Int((room / characterWidth).rounded(.down)) - 1
+            return (x, row, characters >= 1 ? String(tick.label.prefix(characters)) + "…" : "")
+        }
     }
 
     /// A stretch of consecutive samples with the same most probable expression.

@@ -59,46 +59,11 @@ public struct SeatingMeasurement: Sendable {
         distanceMillimetres = features.headPose?.translation.z
         yawDegrees = features.headPose?.yawDegrees
         pitchDegrees = features.headPose?.pitchDegrees
-        let light = Self.light(in: image, box: faceBox)
+        let light = FaceLight(in: image, box: faceBox)
         (brightness, contrast, backgroundBrightness) = (light.face, light.contrast, light.background)
-        glare = features.appearance.map { appearance in
-            Double(appearance.patches.reduce(0) { $0 + ($1 >= Self.saturatedLevel ? 1 : 0) }) / Double(appearance.patches.count)
-        }
+        glare = features.appearance.map { FaceLight.saturatedShare($0.patches, from: Self.saturatedLevel) }
     }
 
     /// The gray level from which an eye-patch pixel counts as saturated.
     public static let saturatedLevel: UInt8 = 250
-
-    /// The face box's mean luma and its standard deviation, and the mean luma around it, all over
-    /// 255, from a grid of about 32 × 32 samples in the box and 32 × 24 in the picture (cheap
-    /// beside the landmark fit).
-    static func light(in image: GrayImage, box: (minX: Double, minY: Double, maxX: Double, maxY: Double))
-        -> (face: Double, contrast: Double, background: Double) {
-        let x0 = max(0, Int(box.minX)), x1 = min(image.width - 1, Int(box.maxX))
-        let y0 = max(0, Int(box.minY)), y1 = min(image.height - 1, Int(box.maxY))
-        var sum = 0.0, squares = 0.0, count = 0.0
-        if x1 > x0, y1 > y0 {
-            let stepX = max(1, (x1 - x0) / 32), stepY = max(1, (y1 - y0) / 32)
-            for y in stride(from: y0, through: y1, by: stepY) {
-                for x in stride(from: x0, through: x1, by: stepX) {
-                    let value = Double(image[x, y]) / 255
-                    sum += value
-                    squares += value * value
-                    count += 1
-                }
-            }
-        }
-        let mean = count > 0 ? sum / count : 0
-        let deviation = count > 0 ? max(0, squares / count - mean * mean).squareRoot() : 0
-        var outside = 0.0, outsideCount = 0.0
-        let stepX = max(1, image.width / 32), stepY = max(1, image.height / 24)
-        for y in stride(from: stepY / 2, to: image.height, by: stepY) {
-            for x in stride(from: stepX / 2, to: image.width, by: stepX) where !(x0...max(x0, x1)).contains(x)
-                || !(y0...max(y0, y1)).contains(y) {
-                outside += Double(image[x, y]) / 255
-                outsideCount += 1
-            }
-        }
-        return (mean, deviation, outsideCount > 0 ? outside / outsideCount : mean)
-    }
 }

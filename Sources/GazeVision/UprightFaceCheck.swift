@@ -55,14 +55,14 @@ public enum FaceUprightness: Sendable, Equatable {
 ///    the CNN scores 1.04–1.08 in the right turn, 0.1–0.95 in the others).
 /// 3. Else the face is upright when HOG, with its threshold lowered to `relaxedThreshold`, still
 ///    finds it as shown (the frontal faces above score −0.6 to 0 there, and every other turn of
-///    them −0.78 or less); otherwise it is unconfirmed (a profile: the frontal model sees no
-///    frontal face even then).
+///    them −0.78 or less); otherwise it is unconfirmed (meant for a profile, where the frontal
+///    model should see no frontal face even then; no lawful profile footage measured it).
 ///
 /// Runs only when a face is acquired by the CNN (at most once per acquisition), on a part of
-/// about 2 × 2 box sides shrunk so the face is 100–199 pixels across: four HOG looks at about
-/// 200 × 200 pixels, and for a face HOG cannot see four CNN looks of that size (each about a
-/// tenth of the CNN stage's own look at the shrunk frame). Not thread-safe (it owns detectors):
-/// one per tracker.
+/// about 2 × 2 box sides shrunk so the face is 100–199 pixels across (a part of 200–400 pixels
+/// square): four HOG looks, and for a face HOG cannot see four CNN looks, each on half to twice
+/// the pixels of the CNN stage's own look at the frame shrunk to 320 pixels across (not timed).
+/// Not thread-safe (it owns detectors): one per tracker.
 public final class UprightFaceCheck {
     /// The part looked at: the box grown by this fraction of its side on each side.
     public var margin = 0.5

@@ -152,3 +152,39 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
     }
 }
+
+/// A member name known only at run time (a blend-shape name), as a coding key.
+public struct JSONKey: CodingKey {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+
+    public init(_ name: String) { stringValue = name }
+    public init?(stringValue: String) { self.init(stringValue) }
+    public init?(intValue: Int) { nil }
+}
+
+/// A value tree inside a `Codable` document (a report built as `JSONValue`), members in order.
+extension JSONValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .number(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for (name, member) in members { try container.encode(member, forKey: JSONKey(name)) }
+        }
+    }
+}

@@ -37,9 +37,12 @@ final class ActiveRecording {
         if let camera = input.camera, !camera.appliedControls.isEmpty {
             facts.cameraControls = camera.appliedControls.map { .init(name: $0.name, value: $0.value) }
         }
-        self.facts = facts
         let sessionID = UUID().uuidString
         saver = try configuration.videoDestination.map { try Self.saver($0, sessionID: sessionID, input: input) }
+        // The video is named from the first moment, so a deletion finds it however the recording
+        // ends (its counts are filled in by the close; a recorder that dies leaves them 0).
+        facts.savedVideo = saver.map { RecordingFacts.SavedVideo(path: $0.path, frames: 0, droppedFrames: 0) }
+        self.facts = facts
         session = try RecordingSession(
             database: database, id: sessionID, appID: configuration.appID, beginTimeSeconds: begin,
             device: DeviceInfo(model: input.deviceModel, screenWidth: configuration.screenWidth,

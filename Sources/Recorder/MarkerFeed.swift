@@ -69,16 +69,36 @@ public final class MarkerFeed: @unchecked Sendable {
         self.warning = warning
     }
 
-    /// Starts reading on the feed's own thread; a regular file from its current end.
+    /// Starts reading on the feed's own thread; a regular file from its current end (saying once,
+    /// through `warning`, that the lines already in it are skipped).
     public func start() {
         var status = stat()
         if fstat(input.descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
-            lseek(input.descriptor, 0, SEEK_END)
+            let end = lseek(input.descriptor, 0, SEEK_END)
+            if end > 0 {
+                let lines = Self.lineCount(input.descriptor, upTo: end)
+                warning("\(input.name) already holds \(lines) line\(lines == 1 ? "" : "s") from before this recording: "
+                        + "they are skipped, and only lines added from now on become markers")
+            }
         }
         let thread = Thread { [self] in run() }
         thread.name = "gazerec markers"
         self.thread = thread
         thread.start()
+    }
+
+    /// The lines in the first `end` bytes of `descriptor` (a last line without its newline counts).
+    static func lineCount(_ descriptor: Int32, upTo end: off_t) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0, lines = 0, last: UInt8 = 0x0A
+        while offset < end {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, Int(end - offset)), offset) }
+            guard count > 0 else { break }
+            lines += buffer[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            last = buffer[count - 1]
+            offset += off_t(count)
+        }
+        return lines + (last == 0x0A ? 0 : 1)
     }
 
     /// Stops storing: lines read from now on are dropped. Returns the number of markers stored.

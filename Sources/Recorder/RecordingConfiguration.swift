@@ -41,6 +41,10 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var seating = SeatingThresholds()
     /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
     public var labStreaming: LabStreamingRequest?
+    /// Warnings about the whole recording known before it starts (a calibration flagged poor): told
+    /// through `run`'s `warning` once it holds the recorder lock (a background recorder's log starts
+    /// then), and shown in the recorder's status while no warning of the moment is.
+    public var warnings: [String] = []
 
     public init(source: FrameSourceRequest, databasePath: String, modelPath: String, appID: String,
                 blendShapes: [BlendShapeName], screenWidth: Double, screenHeight: Double, orientation: Int,

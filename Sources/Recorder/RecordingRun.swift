@@ -46,6 +46,7 @@ public final class RecordingRun {
         let lock = try RecorderLock(databasePath: configuration.databasePath)
         defer { lock.release() }
         locked()
+        for text in configuration.warnings { warning(text) }
         let database = try SessionDatabase(path: configuration.databasePath)
         // A recorder that died left its session open: close it now.
         _ = try database.repairInterruptedSessions()
@@ -133,7 +134,8 @@ public final class RecordingRun {
         let now = SystemClock.monotonic()
         guard now - tally.lastStatus >= 0.5 else { return }
         tally.lastStatus = now
-        let current = active.status(.frame(trackingState), startMonotonic: tally.startMonotonic)
+        var current = active.status(.frame(trackingState), startMonotonic: tally.startMonotonic)
+        current.warning = current.warning ?? configuration.warnings.first
         current.write(databasePath: configuration.databasePath)
         progress(current)
     }
@@ -145,13 +147,15 @@ public final class RecordingRun {
         active.finishMarkers()
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
+        // The last samples; a store that refuses them (a full disk) ended the recording.
+        var failure = failure
+        if let refused = session.settle() { failure = failure ?? refused }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)
         let input = active.input
         let endTime = input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
         facts.savedVideo = video?.video
         facts.seatingAdvice = tally.seatingAdvice
-        var failure = failure
         var closed = true
         do {
             try session.close(endTimeSeconds: endTime, facts: facts, endedBy: failure.map { "\($0)" })

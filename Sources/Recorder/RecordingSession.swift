@@ -158,6 +158,24 @@ public final class RecordingSession {
         commits += 1
     }
 
+    /// Commits what is pending; when the store refuses it (a full disk), leaves it out and counts
+    /// only what was stored, so the close that follows (smaller than a batch of samples, and written
+    /// where the refused batch was) can still record the session's end and why. Returns the error.
+    public func settle() -> (any Error)? {
+        do {
+            try commit()
+            return nil
+        } catch {
+            frames -= pending.frames.count
+            framesWithFace -= pending.frames.filter(\.hasFace).count
+            gazeSamples -= pending.gaze.count
+            expressionSamples -= pending.expressions.count
+            blinks -= pending.blinks.filter { $0.kind == .blink }.count
+            pending = SampleBatchToAppend()
+            return error
+        }
+    }
+
     /// Ends the session: the pending samples, then the end time and the completed extension, each in
     /// its own transaction. `facts` replaces the recorder's facts; `endedBy` names an error that
     /// ended the recording early.

@@ -19,12 +19,4 @@ extension Array where Element: TableColumn {
 
     /// One `?` per column, comma-separated.
     var placeholders: String { map { _ in "?" }.joined(separator: ", ") }
-
-    /// Where `column` stands in this list (the index a stepped statement reads it at).
-    func position(_ column: Element) -> Int32 {
-        guard let index = firstIndex(where: { $0.rawValue == column.rawValue }) else {
-            preconditionFailure("\(column.rawValue) is not among the columns \(names)")
-        }
-        return Int32(index)
-    }
 }

@@ -57,6 +57,13 @@ struct ExpressionClassifierTests {
         #expect(!message.contains("\n") && message.contains("Scripts/setup-expressions.sh") && message.contains(files.runtimePath))
     }
 
+    @Test("A missing model names the set-up command and where it installs, not a source folder a packaged install lacks")
+    func missingModelNamesTheSetUp() {
+        let message = "\(ExpressionError.modelUnavailable(path: "/nonexistent/model.onnx", reason: "no such file"))"
+        #expect(message.contains("set-up command 'bash Scripts/setup-expressions.sh'"), "\(message)")
+        #expect(message.contains("~/.local/share/gazerec/expressions") && !message.contains("source folder"), "\(message)")
+    }
+
     @Test("Without the model, or with a library that is not ONNX Runtime, loading fails saying which file")
     func missingModel() throws {
         let notRuntime = Fixtures.path("faces/sergey.png")

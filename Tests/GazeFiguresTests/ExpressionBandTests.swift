@@ -48,3 +48,44 @@ struct ExpressionBandTests {
         #expect(!without.contains(#"id="expressions""#))
     }
 }
+
+/// Marker labels under the band: laid out so that none overlaps another.
+@Suite("Expression band labels")
+struct ExpressionBandLabelTests {
+    /// The marker labels of the band's SVG: x, baseline y and text (the key's labels left out).
+    static func labels(_ svg: String, markers: [String]) -> [(x: Double, y: Double, text: String)] {
+        svg.components(separatedBy: "<text x=\"").dropFirst().compactMap { part in
+            let x = Double(part.prefix { $0 != "\"" }) ?? .nan
+            guard let yStart = part.range(of: "y=\"")?.upperBound, let close = part.range(of: "\">")?.upperBound else { return nil }
+            let y = Double(part[yStart...].prefix { $0 != "\"" }) ?? .nan
+            let text = String(part[close...].prefix { $0 != "<" })
+            return markers.contains(where: { text == $0 || (text.hasSuffix("…") && $0.hasPrefix(text.dropLast())) })
+                ? (x, y, text) : nil
+        }
+    }
+
+    @Test("markers close together get labels that do not overlap, each at its tick; a far one keeps its whole label")
+    func noOverlap() {
+        let names = (0..<12).map { "stimulus-\($0)" } + ["end-of-trial"]
+        let times = (0..<12).map { Double($0) * 0.25 } + [9]
+        let band = ExpressionBand(startSeconds: 0, endSeconds: 10, samples: [],
+                                  markers: zip(times, names).map { Marker(timestampSeconds: $0, label: $1) })
+        let svg = band.svg(x: 0, y: 0, width: 600)
+        let placed = Self.labels(svg, markers: names)
+        #expect(placed.count == names.count, "\(placed)")
+        // 11 px labels: at most 6.5 px a character, 11 px tall.
+        var overlaps: [String] = []
+        for (i, a) in placed.enumerated() {
+            for b in placed[(i + 1)...] where abs(a.y - b.y) < 11 {
+                if a.x < b.x + 6.5 * Double(b.text.count) && b.x < a.x + 6.5 * Double(a.text.count) {
+                    overlaps.append("\(a.text) and \(b.text)")
+                }
+            }
+        }
+        #expect(overlaps.isEmpty, "\(overlaps)")
+        #expect(zip(placed.prefix(12), times).allSatisfy { abs($0.x - (60 * $1 + 2)) < 0.01 }, "\(placed)")
+        #expect(placed.last?.text == "end-of-trial")
+        // A shortened label keeps its whole text as the title a viewer shows on hover.
+        #expect(!placed.contains { $0.text.hasSuffix("…") } || svg.contains("<title>stimulus-0</title>"))
+    }
+}

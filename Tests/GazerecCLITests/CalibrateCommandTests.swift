@@ -398,6 +398,18 @@ extension CalibrateCommandTests {
         #expect(start.status == 0, "\(start.stderr)")
         #expect(start.stderr.contains("warning: calibration \(id) (mislabelled) was flagged poor when it was made"), "\(start.stderr)")
         #expect(start.stderr.contains("--calibration none"))
+        // A background recorder says it in its log and in status.
+        let detached = try gazerec(["start", "--input", clip, "--detach"], database: database)
+        #expect(detached.status == 0, "\(detached.stderr)")
+        var status = ""
+        for _ in 0..<100 where !status.contains("flagged poor") {
+            usleep(100_000)
+            status = try gazerec(["status"], database: database).stdout
+        }
+        #expect(status.contains("calibration \(id) (mislabelled) was flagged poor"), "\(status)")
+        #expect(try gazerec(["stop"], database: database).status == 0)
+        let log = (try? String(contentsOfFile: database + ".recorder.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("warning: calibration \(id) (mislabelled) was flagged poor when it was made"), "\(log)")
         let good = try gazerec(["calibrate", "--input", clip, "--script", Self.headTurns20s], database: database)
         try #require(good.status == 0, "\(good.stderr)")
         if !good.stderr.contains("warning: the validation accuracy is poor") {

@@ -180,4 +180,46 @@ struct ExpressionCommandTests {
         #expect(lines[b + 2].hasSuffix("face: 3 frames with expressions: happy 100.0 %; mean smile 0.60"), "\(text)")
         #expect(lines.contains { $0.hasPrefix("Expressions") && $0.hasSuffix("6 frames with expressions: neutral 50.0 %, happy 50.0 %; mean smile 0.40") })
     }
+
+    @Test("show and show --json give each interval its start and median gaze point, so intervals with the same label are told apart")
+    func repeatedLabels() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        // Gaze at 0.0 … 0.5 s; markers A at 0.0, B at 0.2, A again at 0.4.
+        let times = (0..<6).map { 1_790_000_000.0 + Double($0) / 10 }
+        let xs = [100.0, 300, 500, 700, 900, 1100], ys = [10.0, 30, 50, 70, 90, 110]
+        let id = "0A1B2C3D-0000-0000-0000-000000000002"
+        let document = """
+            {"id":"\(id)","appID":"t","beginTime":\(times[0]),"endTime":\(times[5] + 0.1),
+             "deviceInfo":{"model":"m","screenSize":[1280,800],"systemName":"Linux","systemVersion":"6"},
+             "scanPath":[\((0..<6).map { #"{"x":\#(xs[$0]),"y":\#(ys[$0]),"timestamp":\#(times[$0]),"orientation":3}"# }.joined(separator: ","))], "blendShapes":{},
+             "gazerec":{"frames":[\((0..<6).map { #"{"timestamp":\#(times[$0]),"trackingState":"normal","confidence":0.9}"# }.joined(separator: ","))],
+                        "markers":[{"timestamp":\(times[0]),"label":"A"},{"timestamp":\(times[2]),"label":"B"},
+                                   {"timestamp":\(times[4]),"label":"A"}]}}
+            """
+        let file = workspace.folder.path("s.json")
+        try document.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try workspace.run(["import", file])
+        try #require(imported.status == 0, "\(imported.stderr)")
+
+        let text = try workspace.run(["show", id]).stdout
+        let lines = text.split(separator: "\n").map(String.init)
+        let first = try #require(lines.firstIndex { $0.contains("A (0.2 s) from +0.000 s:") }, "\(text)")
+        let second = try #require(lines.firstIndex { $0.contains("A (0.2 s) from +0.400 s:") }, "\(text)")
+        #expect(lines[first + 1].hasSuffix("gaze: median at (200, 20) pt over 2 samples"), "\(text)")
+        #expect(lines[second + 1].hasSuffix("gaze: median at (1000, 100) pt over 2 samples"), "\(text)")
+
+        let json = try JSONValue.parse(Array(try workspace.run(["show", id, "--json"]).stdout.utf8))
+        guard case .array(let intervals)? = json["gaze"]?["intervals"] else {
+            Issue.record("no gaze.intervals in show --json")
+            return
+        }
+        #expect(intervals.count == 3)
+        let figures = intervals.map { interval -> [Double?] in
+            [Self.number(interval["start"]), Self.number(interval["samples"]), Self.number(interval["medianX"]),
+             Self.number(interval["medianY"])]
+        }
+        #expect(figures == [[times[0], 2, 200, 20], [times[2], 2, 600, 60], [times[4], 2, 1000, 100]])
+        #expect(intervals.map { if case .string(let label)? = $0["label"] { label } else { "" } } == ["A", "B", "A"])
+    }
 }

@@ -85,4 +85,23 @@ struct OneFileTests {
         #expect(stop.status == 0, "\(stop.stderr)")
         try Self.expectSame(try Self.copyAlone(work), as: work, ids: [running], after: "stop")
     }
+
+    @Test("a recorder killed with SIGKILL while saving its video: delete removes the video with the session",
+          .enabled(if: RecordingCommandTests.ready, RecordingCommandTests.reason))
+    func killedRecordersVideoGoesWithItsSession() throws {
+        let work = try Work()
+        defer { work.folder.remove() }
+        let id = try work.detach(["--save-video"])
+        let video = work.folder.path("videos/\(id).mkv")
+        let status = try work.waitForFrames(40)
+        guard case .number(let number)? = status["pid"] else { Issue.record("no pid in \(status)"); return }
+        kill(Int32(number), SIGKILL)
+        while kill(Int32(number), 0) == 0 { usleep(20_000) }
+        #expect(FileManager.default.fileExists(atPath: video))
+        let deleted = try work.run(["delete", id])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stderr.contains(video), "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: video), "the video of the deleted session stayed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.folder.path("videos")).isEmpty)
+    }
 }

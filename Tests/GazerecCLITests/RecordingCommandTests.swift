@@ -234,6 +234,13 @@ struct DiskFullTests {
         #expect(exported.status == 0)
         let frames = try JSONValue.parse(Array(exported.stdoutData))["gazerec"]?["frames"]?.arrayValue?.count ?? 0
         #expect(frames > 10 && frames < 500)
+        // It was closed with why it ended, not left for a repair to call a crash.
+        let gazerec = try JSONValue.parse(Array(exported.stdoutData))["gazerec"]
+        #expect(gazerec?["interrupted"] == nil)
+        guard case .string(let endedBy)? = gazerec?["endedBy"] else { Issue.record("no endedBy: \(String(describing: gazerec))"); return }
+        #expect(endedBy.contains("cannot record samples"))
+        #expect(gazerec?["recorder"]?["frames"] == .number(Double(frames)))
+        #expect(!list.stderr.contains("closed 1 session whose recorder had died"))
         // The session imported before is untouched.
         #expect(try Binary.run(["export", "3BE54760-F1E8-4799-A3CB-78806270E72A"], environment: environment).status == 0)
     }

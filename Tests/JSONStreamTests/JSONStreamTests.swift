@@ -110,6 +110,8 @@ extension JSONStreamTests {
         try writer.value(value)
         try writer.flush()
         #expect(sink.text == #"{"version":"1.2","resolution":[640,480],"savedVideo":{"path":"v.mkv","frames":202},"mirrored":false}"#)
+        let tree = JSONValue.object([("z", .null), ("a", .array([.bool(true), .object([])])), ("m", .string("x")), ("n", .number(-1.5))])
+        #expect(try JSONValueEncoder().encode(tree) == tree)
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Facts(version: "", focalLength: .nan, resolution: [],
                                                                                   savedVideo: nil, mirrored: true)) }
     }

@@ -32,6 +32,25 @@ struct MarkerFeedTests {
         return markers
     }
 
+    @Test("a log file with earlier lines: they are skipped, and the feed says so once, counting them")
+    func saysEarlierLinesAreSkipped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.path("markers.log")
+        try "old-run-1\nold-run-2\tnot json\nold-run-3".write(toFile: log, atomically: true, encoding: .utf8)
+        let database = try SessionDatabase()
+        let session = try Self.recording(database)
+        let warnings = WarningLog()
+        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
+                              clock: { 1_790_000_005 }, warning: { warnings.add($0) })
+        feed.start()
+        try Self.append("\nstimulus-A\n", to: log)
+        _ = try Self.markers(database, id: session.id, count: 1)
+        feed.finish()
+        #expect(warnings.lines == ["\(log) already holds 3 lines from before this recording: they are skipped, "
+                                   + "and only lines added from now on become markers"])
+    }
+
     @Test("a log file's earlier lines are not markers; lines appended after the start are, each at its arrival")
     func followedFromItsEnd() throws {
         let folder = try TemporaryFolder()

@@ -8,7 +8,7 @@ import JSONStream
 struct ProcedureOptions: ParsableArguments {
     @Option(name: .customLong("screen-size-mm"),
             help: ArgumentHelp("Visible screen area in millimetres, for accuracy in degrees (validate: default the "
-                               + "calibration's).", valueName: "WxH"))
+                               + "calibration's).", valueName: "WxH"), transform: MillimetreSize.parse)
     var screenSizeMillimetres: MillimetreSize?
 
     @Option(name: .customLong("distance-mm"),

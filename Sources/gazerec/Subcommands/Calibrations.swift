@@ -112,7 +112,7 @@ extension Gazerec {
                 let database = try store.openForReading(sessions: .none)
                 let names = all ? try database.calibrations().map(\.id) : ids
                 let records = Self.once(try names.map { try database.calibrationRecord(id: $0) })
-                try write(records.count == 1 && !all ? records[0].jsonValue : .array(records.map(\.jsonValue)))
+                try write(records.count == 1 && !all ? try records[0].jsonValue : .array(try records.map { try $0.jsonValue }))
             }
 
             /// Each calibration once, in the order first named (an id given twice, or with a prefix of
@@ -180,6 +180,10 @@ extension Gazerec {
                         throw CalibrationDocumentError(source: name, path: "", reason: "not valid JSON (\(error))")
                     }
                     let elements = root.arrayValue ?? [root]
+                    if elements.isEmpty {
+                        throw CalibrationDocumentError(source: name, path: "",
+                                                       reason: "it is an empty array, with no calibration to import; nothing was imported")
+                    }
                     for (index, element) in elements.enumerated() {
                         let record = try CalibrationRecord(value: element, source: root.arrayValue == nil ? name : "\(name) [\(index)]")
                         if let first = seen[record.id] {

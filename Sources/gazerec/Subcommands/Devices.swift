@@ -35,7 +35,7 @@ extension Gazerec {
                 }
             }
             if json {
-                try writeJSON(descriptions)
+                Console.output(try Self.jsonText(descriptions))
             } else {
                 for camera in descriptions {
                     Console.output("\(camera.path)  \(camera.card)  (driver \(camera.driver), \(camera.busInfo))\n")
@@ -57,77 +57,75 @@ extension Gazerec {
             if failures > 0 { throw ExitCode.failure }
         }
 
-        private func writeJSON(_ cameras: [CameraDescription]) throws {
+        /// The cameras as `devices --json` prints them: a pretty JSON array and a newline.
+        static func jsonText(_ cameras: [CameraDescription]) throws -> String {
             let sink = MemoryByteSink()
             let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.beginArray()
-            for camera in cameras {
-                try writer.element()
-                try writer.beginObject()
-                try writer.key("path"); try writer.string(camera.path)
-                try writer.key("card"); try writer.string(camera.card)
-                try writer.key("driver"); try writer.string(camera.driver)
-                try writer.key("busInfo"); try writer.string(camera.busInfo)
-                try writer.key("formats")
-                try writer.beginArray()
-                for format in camera.formats { try Self.write(format, to: writer) }
-                try writer.endArray()
-                try writer.key("controls")
-                try writer.beginArray()
-                for control in camera.controls { try Self.write(control, to: writer) }
-                try writer.endArray()
-                try writer.endObject()
-            }
-            try writer.endArray()
+            try writer.value(try JSONValueEncoder().encode(cameras.map(CameraDocument.init)))
             try writer.byte(0x0A)
             try writer.flush()
-            Console.output(sink.text)
+            return sink.text
         }
+    }
+}
 
-        /// One format with its frame sizes and their rates, as an array element.
-        private static func write(_ format: CameraDescription.Format, to writer: JSONWriter) throws {
-            try writer.element()
-            try writer.beginObject()
-            try writer.key("format"); try writer.string(format.name)
-            try writer.key("supported"); try writer.bool(format.supported)
-            try writer.key("sizes")
-            try writer.beginArray()
-            for size in format.sizes {
-                try writer.element()
-                try writer.beginObject()
-                try writer.key("width"); try writer.integer(Int64(size.width))
-                try writer.key("height"); try writer.integer(Int64(size.height))
-                try writer.key("framesPerSecond")
-                try writer.beginArray()
-                for rate in size.framesPerSecond { try writer.element(); try writer.number(rate) }
-                try writer.endArray()
-                try writer.endObject()
-            }
-            try writer.endArray()
-            try writer.endObject()
+/// A camera as `devices --json` writes it: members in declaration order, `value` only when the
+/// control has one, `menu` (item value → name, in the driver's order) only for menu controls.
+private struct CameraDocument: Encodable {
+    var path: String
+    var card: String
+    var driver: String
+    var busInfo: String
+    var formats: [Format]
+    var controls: [Control]
+
+    struct Format: Encodable {
+        var format: String
+        var supported: Bool
+        var sizes: [Size]
+    }
+
+    struct Size: Encodable {
+        var width: Int
+        var height: Int
+        var framesPerSecond: [Double]
+    }
+
+    struct Control: Encodable {
+        var name: String
+        var label: String
+        var kind: String
+        var value: Int?
+        var `default`: Int
+        var minimum: Int
+        var maximum: Int
+        var step: Int
+        var menu: Menu?
+        var inactive: Bool
+        var readOnly: Bool
+    }
+
+    struct Menu: Encodable {
+        var items: [CameraControl.MenuItem]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for item in items { try container.encode(item.name, forKey: JSONKey(String(item.value))) }
         }
+    }
 
-        /// One control with its value, default, range and menu, as an array element.
-        private static func write(_ control: CameraControl, to writer: JSONWriter) throws {
-            try writer.element()
-            try writer.beginObject()
-            try writer.key("name"); try writer.string(control.name)
-            try writer.key("label"); try writer.string(control.label)
-            try writer.key("kind"); try writer.string(control.kind.rawValue)
-            if let value = control.value { try writer.key("value"); try writer.integer(Int64(value)) }
-            try writer.key("default"); try writer.integer(Int64(control.defaultValue))
-            try writer.key("minimum"); try writer.integer(Int64(control.minimum))
-            try writer.key("maximum"); try writer.integer(Int64(control.maximum))
-            try writer.key("step"); try writer.integer(Int64(control.step))
-            if !control.menu.isEmpty {
-                try writer.key("menu")
-                try writer.beginObject()
-                for item in control.menu { try writer.key(String(item.value)); try writer.string(item.name) }
-                try writer.endObject()
-            }
-            try writer.key("inactive"); try writer.bool(control.inactive)
-            try writer.key("readOnly"); try writer.bool(control.readOnly)
-            try writer.endObject()
+    init(_ camera: CameraDescription) {
+        (path, card, driver, busInfo) = (camera.path, camera.card, camera.driver, camera.busInfo)
+        formats = camera.formats.map { format in
+            Format(format: format.name, supported: format.supported, sizes: format.sizes.map {
+                Size(width: $0.width, height: $0.height, framesPerSecond: $0.framesPerSecond)
+            })
+        }
+        controls = camera.controls.map { control in
+            Control(name: control.name, label: control.label, kind: control.kind.rawValue, value: control.value,
+                    default: control.defaultValue, minimum: control.minimum, maximum: control.maximum, step: control.step,
+                    menu: control.menu.isEmpty ? nil : Menu(items: control.menu), inactive: control.inactive,
+                    readOnly: control.readOnly)
         }
     }
 }

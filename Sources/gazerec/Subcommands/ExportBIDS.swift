@@ -27,7 +27,7 @@ struct BIDSExportOptions: ParsableArguments {
     var task: String?
 
     @Option(help: ArgumentHelp("With --format bids: the physical screen size in millimetres (WxH), for every session "
-                               + "(else its calibration's).", valueName: "WxH"))
+                               + "(else its calibration's).", valueName: "WxH"), transform: MillimetreSize.parse)
     var screenSizeMm: MillimetreSize?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))

@@ -19,10 +19,25 @@ struct MillimetreSize: ExpressibleByArgument {
     var height: Double
 
     init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0 else { return nil }
+        guard let size = try? Self.parse(argument) else { return nil }
+        self = size
+    }
+
+    private init(width: Double, height: Double) {
         self.width = width
         self.height = height
+    }
+
+    /// The size `text` gives, or an error saying what is wrong with it (the options' `transform`).
+    static func parse(_ text: String) throws -> MillimetreSize {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width.isFinite, height.isFinite else {
+            throw ValidationError("write the width and height in millimetres as WxH, e.g. 531x299")
+        }
+        guard width > 0, height > 0 else {
+            throw ValidationError("a screen's width and height are more than 0 mm; give the visible area's size, e.g. 531x299")
+        }
+        return MillimetreSize(width: width, height: height)
     }
 }
 
@@ -53,7 +68,8 @@ extension Gazerec {
         @Option(help: "Output format.")
         var format: FixationFormat = .table
 
-        @Option(help: ArgumentHelp("Physical screen size in millimetres (WxH).", valueName: "WxH"))
+        @Option(help: ArgumentHelp("Physical screen size in millimetres (WxH).", valueName: "WxH"),
+                transform: MillimetreSize.parse)
         var screenSizeMm: MillimetreSize?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Eye-to-screen distance in millimetres.", valueName: "mm"))

@@ -147,10 +147,14 @@ struct LabRoleArguments: ParsableArguments {
     }
 
     private func readPassword() throws -> String {
-        guard let data = FileManager.default.contents(atPath: passwordFile) else {
-            let reason = FileManager.default.fileExists(atPath: passwordFile) ? "it cannot be read" : "no such file"
-            throw PasswordFileError(message: "cannot read the password file \(passwordFile): \(reason).")
+        // FileHandle reads what `contents(atPath:)` gives up on: /dev/null, a pipe, a device (all read to their end).
+        guard FileManager.default.fileExists(atPath: passwordFile) else {
+            throw PasswordFileError(message: "cannot read the password file \(passwordFile): no such file.")
         }
+        guard let handle = FileHandle(forReadingAtPath: passwordFile), let data = try? handle.readToEnd() ?? Data() else {
+            throw PasswordFileError(message: "cannot read the password file \(passwordFile): \(String(cString: strerror(errno))).")
+        }
+        try? handle.close()
         var text = String(decoding: data, as: UTF8.self)
         while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
         if text.isEmpty {

@@ -84,28 +84,56 @@ extension Gazerec {
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
     static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
-                      to writer: JSONWriter) throws {
+                      intervalGaze: [IntervalGaze]? = nil, to writer: JSONWriter) throws {
+        let document = SummaryDocument(summary: summary, attention: attention?.jsonValue,
+                                       expressions: expressions.map(ExpressionText.json),
+                                       gaze: intervalGaze.map(SummaryDocument.gazeJSON))
+        try writer.value(try JSONValueEncoder().encode(document))
+    }
+}
+
+/// A session summary as `list --json` and `show --json` write it: members in `CodingKeys` order,
+/// `endTime`, `attention` and `expressions` only when known, `durationSeconds` and
+/// `achievedRateHz` null when unknown, blend-shape sample counts by name.
+struct SummaryDocument: Encodable {
+    var summary: SessionSummary
+    var attention: JSONValue?
+    var expressions: JSONValue?
+    /// Each marker interval's gaze (`show --json`).
+    var gaze: JSONValue?
+
+    enum CodingKeys: String, CodingKey {
+        case id, appID, beginTime, endTime, durationSeconds, gazeSamples, achievedRateHz, blendShapeSamples, interrupted
+        case deviceModel, attention, expressions, gaze
+    }
+
+    func encode(to encoder: any Encoder) throws {
         let header = summary.header
-        try writer.beginObject()
-        try writer.key("id"); try writer.string(header.id)
-        try writer.key("appID"); try writer.string(header.appID)
-        try writer.key("beginTime"); try writer.number(header.beginTimeSeconds)
-        if let end = header.endTimeSeconds { try writer.key("endTime"); try writer.number(end) }
-        try writer.key("durationSeconds")
-        if let duration = summary.durationSeconds { try writer.number(duration) } else { try writer.null() }
-        try writer.key("gazeSamples"); try writer.integer(Int64(summary.gazeSampleCount))
-        try writer.key("achievedRateHz")
-        if let rate = summary.achievedRateHz { try writer.number(rate) } else { try writer.null() }
-        try writer.key("blendShapeSamples")
-        try writer.beginObject()
-        for (name, count) in summary.blendShapeSampleCounts {
-            try writer.key(name); try writer.integer(Int64(count))
-        }
-        try writer.endObject()
-        try writer.key("interrupted"); try writer.bool(summary.interrupted)
-        try writer.key("deviceModel"); try writer.string(header.deviceInfo.model)
-        if let attention { try writer.key("attention"); try writer.value(attention.jsonValue) }
-        if let expressions { try writer.key("expressions"); try writer.value(ExpressionText.json(expressions)) }
-        try writer.endObject()
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(header.id, forKey: .id)
+        try container.encode(header.appID, forKey: .appID)
+        try container.encode(header.beginTimeSeconds, forKey: .beginTime)
+        try container.encodeIfPresent(header.endTimeSeconds, forKey: .endTime)
+        try container.encode(summary.durationSeconds, forKey: .durationSeconds)
+        try container.encode(summary.gazeSampleCount, forKey: .gazeSamples)
+        try container.encode(summary.achievedRateHz, forKey: .achievedRateHz)
+        var shapes = container.nestedContainer(keyedBy: JSONKey.self, forKey: .blendShapeSamples)
+        for (name, count) in summary.blendShapeSampleCounts { try shapes.encode(count, forKey: JSONKey(name)) }
+        try container.encode(summary.interrupted, forKey: .interrupted)
+        try container.encode(header.deviceInfo.model, forKey: .deviceModel)
+        try container.encodeIfPresent(attention, forKey: .attention)
+        try container.encodeIfPresent(expressions, forKey: .expressions)
+        try container.encodeIfPresent(gaze, forKey: .gaze)
+    }
+
+    /// `"gaze"`: each marker interval's label, start and end (Unix s), its scan-path samples and
+    /// their median point (screen points; absent without samples).
+    static func gazeJSON(_ intervals: [IntervalGaze]) -> JSONValue {
+        .object([("intervals", .array(intervals.map { interval in
+            var members: [(String, JSONValue)] = [("label", .string(interval.label)), ("start", .number(interval.start)),
+                                                  ("end", .number(interval.end)), ("samples", .number(Double(interval.samples)))]
+            if let x = interval.medianX, let y = interval.medianY { members += [("medianX", .number(x)), ("medianY", .number(y))] }
+            return .object(members)
+        }))])
     }
 }

@@ -13,7 +13,7 @@ extension Gazerec {
             discussion: """
                 With markers, each marker's interval (until the next marker) gets its own figures: where \
                 the gaze was (the share of frames with a face and with gaze on the screen, the median gaze \
-                point), blinks, and what the face did (the share of frames each expression was the most probable in, for a \
+                point), blinks, when it starts (seconds after the session's begin; Unix seconds in --json), and what the face did (the share of frames each expression was the most probable in, for a \
                 session recorded with --expressions, and the mean smile shape).
                 """)
 
@@ -47,17 +47,19 @@ extension Gazerec {
             return text
         }
 
-        /// One line per marker interval (its attention figures), each followed by where the gaze was
-        /// (the median gaze point of its scan-path samples, with gaze) and what the face did in it.
+        /// One line per marker interval (its attention figures, and when it starts after the session's
+        /// begin), each followed by where the gaze was (`IntervalGaze`: the median gaze point of its
+        /// scan-path samples, when it has any) and what the face did in it.
         static func intervalLines(_ attention: AttentionReport?, _ expressions: ExpressionReport?,
-                                  scanPath: [GazeSample] = []) -> [(String, String)] {
+                                  scanPath: [GazeSample] = [], beginSeconds: Double) -> [(String, String)] {
             var lines: [(String, String)] = []
-            for (index, interval) in (attention?.intervals ?? []).enumerated() {
-                lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval)))
-                let gaze = scanPath.filter { $0.timestampSeconds >= interval.start && $0.timestampSeconds < interval.end }
-                if !gaze.isEmpty {
-                    lines.append(("", "  gaze: median at (\(Formatting.fixed(median(gaze.map(\.x)), 0)), "
-                                  + "\(Formatting.fixed(median(gaze.map(\.y)), 0))) pt over \(gaze.count) samples"))
+            let intervals = attention?.intervals ?? []
+            let gaze = IntervalGaze.of(scanPath, over: intervals)
+            for (index, interval) in intervals.enumerated() {
+                lines.append((index == 0 ? "Intervals" : "", AttentionText.text(interval, beginSeconds: beginSeconds)))
+                if let x = gaze[index].medianX, let y = gaze[index].medianY {
+                    lines.append(("", "  gaze: median at (\(Formatting.fixed(x, 0)), \(Formatting.fixed(y, 0))) pt "
+                                  + "over \(gaze[index].samples) samples"))
                 }
                 if let expressions, index < expressions.intervals.count {
                     lines.append(("", "  face: " + ExpressionText.text(expressions.intervals[index].figures)))
@@ -73,6 +75,13 @@ extension Gazerec {
                     : "\(video.droppedFrames) left out (writing fell behind the camera; reanalysis skips them)")
         }
 
+        /// The scan path, read only when there are marker intervals to place it in.
+        static func scanPath(_ database: SessionDatabase, _ summary: SessionSummary,
+                             _ attention: AttentionReport?) throws -> [GazeSample] {
+            attention?.intervals.isEmpty == false && summary.gazeSampleCount > 0
+                ? try database.scanPath(id: summary.header.id).samples : []
+        }
+
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
@@ -82,7 +91,9 @@ extension Gazerec {
             if json {
                 let sink = MemoryByteSink()
                 let writer = JSONWriter(sink: sink, pretty: true)
-                try SummaryJSON.write(summary, attention: attention, expressions: expressions, to: writer)
+                let gaze = IntervalGaze.of(try Self.scanPath(database, summary, attention), over: attention?.intervals ?? [])
+                try SummaryJSON.write(summary, attention: attention, expressions: expressions,
+                                      intervalGaze: attention?.intervals.isEmpty == false ? gaze : nil, to: writer)
                 try writer.byte(0x0A)
                 try writer.flush()
                 Console.output(sink.text)
@@ -120,9 +131,8 @@ extension Gazerec {
                 lines.append(("Attention", AttentionText.text(attention.session)))
             }
             if let expressions { lines.append(("Expressions", ExpressionText.text(expressions.session))) }
-            let scanPath = attention?.intervals.isEmpty == false && summary.gazeSampleCount > 0
-                ? try database.scanPath(id: header.id).samples : []
-            lines += Self.intervalLines(attention, expressions, scanPath: scanPath)
+            let scanPath = try Self.scanPath(database, summary, attention)
+            lines += Self.intervalLines(attention, expressions, scanPath: scanPath, beginSeconds: header.beginTimeSeconds)
             for (index, warning) in (header.gazerecExtension?.warnings ?? []).enumerated() {
                 lines.append((index == 0 ? "Warnings" : "", warning))
             }

@@ -221,7 +221,8 @@ extension Gazerec {
         private func recordingConfiguration() throws -> RecordingConfiguration {
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
-            let applied = try resolveCalibration()
+            var warnings: [String] = []
+            let applied = try resolveCalibration(warnings: &warnings)
             let source = FrameSourceRequest.cameraOrFile(
                 file: input, device: device, width: resolution?.width, height: resolution?.height,
                 framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
@@ -236,6 +237,7 @@ extension Gazerec {
                 screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
                 maximumDurationSeconds: duration, focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: applied?.focalLengthPixels))
             configuration.calibration = applied
+            configuration.warnings = warnings
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
             configuration.videoDestination = saveVideo.map { videoDestination($0, databasePath: databasePath) }
@@ -333,7 +335,7 @@ extension Gazerec {
         }
 
         /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
-        private func resolveCalibration() throws -> AppliedCalibration? {
+        private func resolveCalibration(warnings: inout [String]) throws -> AppliedCalibration? {
             let quiet = notifyFd != nil
             let request = CalibrationRequest(calibration)
             guard request != .none else { return nil }
@@ -346,12 +348,13 @@ extension Gazerec {
                 focalLengthPixels: vision.focalLength)
             guard let record else { return try noCalibration(quiet: quiet) }
             if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
-            // Said in the background recorder's log too: a poor calibration makes every gaze point doubtful.
+            // Told once the recorder holds its lock (a background recorder's log starts then) and shown
+            // by status: a poor calibration makes every gaze point doubtful.
             if CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,
                                                 screenHeight: record.screenHeight) != nil {
-                Console.note("warning: calibration \(record.id)\(record.name.map { " (\($0))" } ?? "") was flagged poor "
-                             + "when it was made\(Self.accuracyText(record)); its gaze is doubtful. Calibrate again, or "
-                             + "give --calibration none to record without gaze.")
+                warnings.append("calibration \(record.id)\(record.name.map { " (\($0))" } ?? "") was flagged poor "
+                                + "when it was made\(Self.accuracyText(record)); its gaze is doubtful. Calibrate again, or "
+                                + "give --calibration none to record without gaze.")
             }
             return AppliedCalibration(record)
         }

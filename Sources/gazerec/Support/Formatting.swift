@@ -65,8 +65,10 @@ enum AttentionText {
         return "\(figures.frames) frames: " + parts.joined(separator: ", ")
     }
 
-    static func text(_ interval: IntervalAttention) -> String {
-        "\(interval.label) (\(Formatting.fixed(interval.end - interval.start, 1)) s): " + text(interval.figures)
+    /// "A (0.3 s) from +1.250 s: …": the label, the length, and the start after the session's begin.
+    static func text(_ interval: IntervalAttention, beginSeconds: Double) -> String {
+        "\(interval.label) (\(Formatting.fixed(interval.end - interval.start, 1)) s) from "
+            + "+\(Formatting.fixed(interval.start - beginSeconds, 3)) s: " + text(interval.figures)
     }
 
     private static func percent(_ share: Double) -> String { Formatting.fixed(100 * share, 1) + " %" }
