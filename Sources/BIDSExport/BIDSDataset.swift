@@ -68,6 +68,23 @@ public struct BIDSDataset: Sendable {
         return BIDSRun(runNumber: run, files: written)
     }
 
+    /// The runs of the dataset that hold a gazerec session, by session id: each run's path relative to
+    /// the root without its suffixes (`sub-01/beh/sub-01_task-reading_run-1`), found by the
+    /// `GazerecSessionID` of its `_physio.json` files (runs written before that field are not known).
+    /// An empty dictionary when the dataset does not exist yet.
+    public func runsBySessionID() -> [String: String] {
+        var runs: [String: String] = [:]
+        guard let names = FileManager.default.enumerator(atPath: rootPath)?.allObjects as? [String] else { return runs }
+        for name in names.sorted() where name.hasPrefix("sub-") && name.hasSuffix("_physio.json") && !name.contains("/.") {
+            guard let data = FileManager.default.contents(atPath: "\(rootPath)/\(name)"),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let id = object["GazerecSessionID"] as? String, runs[id] == nil,
+                  let end = name.range(of: "_recording-", options: .backwards) else { continue }
+            runs[id] = String(name[..<end.lowerBound])
+        }
+        return runs
+    }
+
     /// Writes the run's files through `write` (name relative to the root, bytes, gzip-compressed).
     private func writeRun(_ recording: BIDSRecording, signals: [PhysioRecording.Signal], labels: BIDSRunLabels, base: String,
                           write: (String, [UInt8], Bool) throws -> Void) throws {

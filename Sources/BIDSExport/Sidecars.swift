@@ -25,6 +25,8 @@ enum Sidecars {
         ]
         if physio.coordinateSystem == "gaze-on-screen" { members.append(("EnvironmentCoordinates", .string("top-left"))) }
         members += system(recording)
+        // Which session the run holds, so a later export into this dataset recognises it.
+        members.append(("GazerecSessionID", .string(recording.sessionID)))
         if physio.coordinateSystem == "gaze-on-screen" {
             members += calibration(recording.calibration) + screen(recording)
         }

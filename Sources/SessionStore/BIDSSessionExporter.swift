@@ -36,7 +36,8 @@ public struct BIDSExportedRun: Sendable, Equatable {
 /// that mapped the gaze; that calibration (one, its number of targets, its accuracy in degrees)
 /// from the session's extension object. A session without the recorder's facts there (an
 /// imported one) is named as recorded by its device's system. Every session's labels and screen
-/// are checked before the first run is written, so a refusal leaves the dataset as it was.
+/// are checked before the first run is written, so a refusal leaves the dataset as it was. A session
+/// already in the dataset is skipped unless asked to export it again.
 public struct BIDSSessionExporter: Sendable {
     public var dataset: BIDSDataset
     public var subject: BIDSSubjectSource
@@ -56,12 +57,21 @@ public struct BIDSSessionExporter: Sendable {
     }
 
     /// Adds each session (ids or unambiguous prefixes, in order) as the next run of its subject,
-    /// calling `written` after each run; returns the runs written.
+    /// calling `written` after each run; returns the runs written. A session already in the dataset
+    /// (`BIDSDataset.runsBySessionID`) is not written again unless `again`: `skipped` is called
+    /// with its id and its run there (`sub-01/beh/sub-01_task-reading_run-1`) instead.
     @discardableResult
-    public func export(ids: [String], from database: SessionDatabase,
+    public func export(ids: [String], from database: SessionDatabase, again: Bool = false,
+                       skipped: (_ sessionID: String, _ run: String) -> Void = { _, _ in },
                        written: (BIDSExportedRun) -> Void = { _ in }) throws -> [BIDSExportedRun] {
         let planned = try ids.map { try plan(id: $0, database) }
-        return try planned.map { entry in
+        let present = again ? [:] : dataset.runsBySessionID()
+        let fresh = planned.filter { entry in
+            guard let run = present[entry.sessionID] else { return true }
+            skipped(entry.sessionID, run)
+            return false
+        }
+        return try fresh.map { entry in
             let recording = try self.recording(id: entry.sessionID, from: database)
             let exported = BIDSExportedRun(sessionID: entry.sessionID, labels: entry.labels,
                                            run: try dataset.add(recording, as: entry.labels))

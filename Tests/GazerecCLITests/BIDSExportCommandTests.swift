@@ -129,9 +129,10 @@ struct BIDSExportCommandTests {
         let fixations = try work.run(["fixations", Self.iosID, "--format", "json"] + Self.iPadScreen)
         #expect(found["fixations"]?["02"] == .number(Double(try JSONValue.parse(Array(fixations.stdoutData)).arrayValue?.count ?? -1)))
 
-        // When the recorded session is exported again as the same subject and task
+        // When the recorded session is exported again (asked for) as the same subject and task
         let before = try Self.files(root)
-        let again = try work.run(["export", "--format", "bids", root, session, "--subject", "readingstudy01", "--task", "reading"])
+        let again = try work.run(["export", "--format", "bids", root, session, "--subject", "readingstudy01", "--task", "reading",
+                                  "--again"])
         #expect(again.status == 0, "\(again.stderr)")
         // Then it is run 2, and every file already there is unchanged but the subject's scans.tsv, which gained rows
         let added = again.stdout.split(separator: "\n").map(String.init)
@@ -222,6 +223,52 @@ struct BIDSExportCommandTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("gazerec list"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder\n")
+    }
+}
+
+@Suite("BIDS export of a session already in the dataset")
+struct BIDSAlreadyExportedTests {
+    @Test("a second export skips the session and names its run, exporting the others; --again adds a new run",
+          .enabled(if: BIDSCheckTools.ready, BIDSCheckTools.reason))
+    func skippedUnlessAgain() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let first = try work.storeSession(samples: 300)
+        let root = work.folder.path("dataset")
+        let options = ["--subject", "02", "--task", "reading"] + BIDSExportCommandTests.iPadScreen
+        // Given a dataset that holds the first session as run 1
+        let initial = try work.run(["export", "--format", "bids", root, first] + options)
+        try #require(initial.status == 0, "\(initial.stderr)")
+        let second = try work.storeSession(samples: 200)
+        let before = try BIDSExportCommandTests.files(root)
+
+        // When both sessions are exported into it
+        let both = try work.run(["export", "--format", "bids", root, first, second] + options)
+        // Then the first is skipped with one line naming its run, the second becomes run 2, and exit is 0
+        #expect(both.status == 0, "\(both.stderr)")
+        let skipLines = both.stderr.split(separator: "\n").filter { $0.contains("already in the dataset") }
+        #expect(skipLines.count == 1 && skipLines[0].contains(first)
+                && skipLines[0].contains("sub-02/beh/sub-02_task-reading_run-1"), "\(both.stderr)")
+        let added = both.stdout.split(separator: "\n").map(String.init)
+        #expect(!added.isEmpty && added.allSatisfy { $0.contains("_run-2_") }, "\(added)")
+        let sidecar = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath:
+            "\(root)/sub-02/beh/sub-02_task-reading_run-2_recording-eye1_physio.json"))))
+        #expect(sidecar["GazerecSessionID"] == .string(second))
+
+        // When both are exported once more: nothing is written, and both runs are named
+        let afterSecond = try BIDSExportCommandTests.files(root)
+        let neither = try work.run(["export", "--format", "bids", root, first, second] + options)
+        #expect(neither.status == 0 && neither.stdout.isEmpty, "\(neither.stderr)")
+        #expect(neither.stderr.contains("run-1") && neither.stderr.contains("run-2"), "\(neither.stderr)")
+        #expect(try BIDSExportCommandTests.files(root) == afterSecond)
+        #expect(Set(afterSecond.keys).isSuperset(of: before.keys))
+
+        // When the first is exported with --again: it is added as run 3
+        let again = try work.run(["export", "--format", "bids", root, first, "--again"] + options)
+        #expect(again.status == 0, "\(again.stderr)")
+        let third = again.stdout.split(separator: "\n").map(String.init)
+        #expect(!third.isEmpty && third.allSatisfy { $0.contains("_run-3_") }, "\(third)")
+        #expect(try BIDSCheckTools.validationIssues(root).isEmpty)
     }
 }
 

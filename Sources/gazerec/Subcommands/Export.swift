@@ -63,8 +63,8 @@ extension Gazerec {
 
         func validate() throws {
             if format == .bids { return }  // checked by exportBIDS, one line each
-            if bids.anyGiven { throw ValidationError("--subject, --subject-from, --session-label, --task, --screen-size-mm and "
-                                                     + "--distance-mm apply to --format bids only.") }
+            if bids.anyGiven { throw ValidationError("--subject, --subject-from, --session-label, --task, --screen-size-mm, "
+                                                     + "--distance-mm and --again apply to --format bids only.") }
             if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
             if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
             if output != nil && outputDir != nil { throw ValidationError("Use either --output or --output-dir, not both.") }

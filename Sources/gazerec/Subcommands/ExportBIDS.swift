@@ -33,9 +33,14 @@ struct BIDSExportOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("With --format bids: the eye-to-screen distance in millimetres.", valueName: "mm"))
     var distanceMm: Double?
 
+    @Flag(help: ArgumentHelp("With --format bids: export a session already in the dataset again, as a new run (else "
+                             + "it is skipped and its run named)."))
+    var again = false
+
     /// Whether any of these options was given (they apply to BIDS only).
     var anyGiven: Bool {
         subject != nil || subjectFrom != nil || sessionLabel != nil || task != nil || screenSizeMm != nil || distanceMm != nil
+            || again
     }
 
     /// The screen's size and distance given, if any.
@@ -99,20 +104,25 @@ extension Gazerec.Export {
             dataset: BIDSDataset(rootPath: folder), subject: bids.subject.map { .label($0) } ?? .appID,
             sessionLabel: bids.sessionLabel, task: bids.task!, viewing: bids.viewing)
         let runs: [BIDSExportedRun]
+        var skipped = 0
         do {
             // Each run's files on stdout as soon as it is written, so a failure later leaves a true list.
-            runs = try exporter.export(ids: selected, from: database) { exported in
+            runs = try exporter.export(ids: selected, from: database, again: bids.again, skipped: { id, run in
+                skipped += 1
+                Console.note("session \(id) is already in the dataset as \(run): skipped (give --again to add it as a new run)")
+            }, written: { exported in
                 Console.output(exported.run.files.map { $0 + "\n" }.joined())
                 let session = exported.labels.session.map { " ses-\($0)" } ?? ""
                 Console.note("session \(exported.sessionID) → sub-\(exported.labels.subject)\(session) "
                              + "task-\(exported.labels.task) run-\(exported.run.runNumber) (\(exported.run.files.count) files)")
-            }
+            })
         } catch let error as BIDSExportError {
             let failure = BIDSExportFailure(error)
             if failure.isUsage { throw UsageError(message: failure.description) }
             throw failure
         }
-        Console.note("exported \(runs.count) session\(runs.count == 1 ? "" : "s") to the BIDS dataset \(folder)")
+        let skippedNote = skipped == 0 ? "" : "; skipped \(skipped) already there"
+        Console.note("exported \(runs.count) session\(runs.count == 1 ? "" : "s") to the BIDS dataset \(folder)\(skippedNote)")
     }
 }
 
