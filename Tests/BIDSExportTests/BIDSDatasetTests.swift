@@ -59,6 +59,24 @@ struct BIDSDatasetTests {
         #expect(!after.keys.contains { $0.split(separator: "/").last!.hasPrefix(".") }, "a temporary file was left behind")
     }
 
+    @Test("the runs of the dataset by the session they hold, under any subject and session label; none for no dataset")
+    func runsBySessionID() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let root = folder.path("dataset")
+        #expect(BIDSDataset(rootPath: root).runsBySessionID().isEmpty)
+        // Given two recordings, one under a BIDS session label
+        let first = ConstructedRecording.make(seconds: 3, sessionID: "FIRST-SESSION")
+        let second = ConstructedRecording.make(seconds: 2, seed: 5, sessionID: "SECOND-SESSION")
+        try BIDSDataset(rootPath: root).add(first, as: Self.labels)
+        try BIDSDataset(rootPath: root).add(second, as: try BIDSRunLabels(subject: "02", session: "lab1", task: "reading"))
+        // Then each is found at its run, by the GazerecSessionID of its sidecars
+        #expect(BIDSDataset(rootPath: root).runsBySessionID() == [
+            "FIRST-SESSION": "sub-01/beh/sub-01_task-reading_run-1",
+            "SECOND-SESSION": "sub-02/ses-lab1/beh/sub-02_ses-lab1_task-reading_run-1",
+        ])
+    }
+
     @Test("a new subject is added to participants.tsv under the researcher's own columns")
     func participantsKeepTheirColumns() throws {
         let folder = try TemporaryFolder()

@@ -83,7 +83,7 @@ struct BIDSExportCommandTests {
 
     static func number(_ value: JSONValue?) -> Double? { if case .number(let n)? = value { return n }; return nil }
 
-    @Test("a recorded and an imported session: the validator finds no error, pybids reads back the samples, a re-export adds run 2",
+    @Test("a recorded and an imported session: the validator finds no error, pybids reads back the samples, a re-export with --again adds run 2",
           .enabled(if: BIDSCheckTools.ready, BIDSCheckTools.reason))
     func recordedAndImported() throws {
         let work = try Workspace()
