@@ -3,10 +3,16 @@ import Recorder
 import SessionStore
 
 extension Gazerec {
-    /// `gazerec repair`: closes sessions whose recorder died.
+    /// `gazerec repair`: closes sessions whose recorder died and links the videos they left unnamed.
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Close sessions left open by a recorder that died (endTime = last sample, marked interrupted).")
+            abstract: "Close sessions left open by a recorder that died (endTime = last sample, marked interrupted).",
+            discussion: """
+                Also links each video in the videos folder beside the database that a dead recorder \
+                left unnamed by its session (videos/<session id>.mkv) to that session, so delete \
+                removes it. A video whose session this database does not hold is named on stderr and \
+                kept: it may belong to another database in the same folder.
+                """)
 
         @OptionGroup var store: StoreOptions
 
@@ -19,6 +25,12 @@ extension Gazerec {
             let repaired = try database.repairInterruptedSessions(except: running)
             Console.output(repaired.map { $0 + "\n" }.joined())
             Console.note("closed \(repaired.count) interrupted session\(repaired.count == 1 ? "" : "s")")
+            let videos = try database.repairOrphanedVideos(except: running)
+            for video in videos.linked { Console.note("linked \(video.path) to session \(video.id)") }
+            for path in videos.unclaimed {
+                Console.note("\(path): the video of a session this database does not hold; kept (it may be "
+                             + "another database's in this folder); if no database here holds that session, remove it by hand")
+            }
         }
     }
 }
