@@ -144,25 +144,41 @@ final class SeatingLines {
         let memory = MemoryByteSink()
         let json = JSONWriter(sink: memory)
         do {
-            try json.beginObject()
-            try json.key("t"); try json.number(report.timeSeconds.rounded(toDecimals: 3))
-            try json.key("face"); try json.bool(report.face)
-            for (key, value, decimals) in [("faceWidthPixels", report.faceWidthPixels, 1), ("eyeWidthPixels", report.eyeWidthPixels, 1),
-                                           ("distanceMillimetres", report.distanceMillimetres, 0), ("yawDegrees", report.yawDegrees, 1),
-                                           ("pitchDegrees", report.pitchDegrees, 1), ("brightness", report.brightness, 3),
-                                           ("contrast", report.contrast, 3), ("glare", report.glare, 3)] {
-                try json.key(key)
-                if let value { try json.number(value.rounded(toDecimals: decimals)) } else { try json.null() }
-            }
-            try json.key("centred"); try json.bool(report.centred)
-            try json.key("ok"); try json.bool(report.ok)
-            try json.key("advice"); try json.string(report.adviceText)
-            try json.endObject()
+            try json.value(try JSONValueEncoder().encode(SeatingLine(report: report)))
             try json.byte(0x0A)
             try json.flush()
             try memory.bytes.withUnsafeBytes { try sink.write($0) }
         } catch {
             open = false
         }
+    }
+}
+
+/// One line of `position --json`: its members in `CodingKeys` order, null for a figure not measured
+/// (no face), numbers rounded to what the figure can tell.
+struct SeatingLine: Encodable {
+    let report: SeatingReport
+
+    enum CodingKeys: String, CodingKey {
+        case t, face, faceWidthPixels, eyeWidthPixels, distanceMillimetres, yawDegrees, pitchDegrees, brightness, contrast
+        case glare, centred, ok, advice
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(report.timeSeconds.rounded(toDecimals: 3), forKey: .t)
+        try container.encode(report.face, forKey: .face)
+        let figures: [(CodingKeys, Double?, Int)] = [
+            (.faceWidthPixels, report.faceWidthPixels, 1), (.eyeWidthPixels, report.eyeWidthPixels, 1),
+            (.distanceMillimetres, report.distanceMillimetres, 0), (.yawDegrees, report.yawDegrees, 1),
+            (.pitchDegrees, report.pitchDegrees, 1), (.brightness, report.brightness, 3), (.contrast, report.contrast, 3),
+            (.glare, report.glare, 3),
+        ]
+        for (key, value, decimals) in figures {
+            try container.encode(value.map { $0.rounded(toDecimals: decimals) }, forKey: key)
+        }
+        try container.encode(report.centred, forKey: .centred)
+        try container.encode(report.ok, forKey: .ok)
+        try container.encode(report.adviceText, forKey: .advice)
     }
 }
