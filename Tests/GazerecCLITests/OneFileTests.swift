@@ -91,12 +91,8 @@ struct OneFileTests {
     func killedRecordersVideoGoesWithItsSession() throws {
         let work = try Work()
         defer { work.folder.remove() }
-        let id = try work.detach(["--save-video"])
+        let id = try work.detachAndKill(["--save-video"])
         let video = work.folder.path("videos/\(id).mkv")
-        let status = try work.waitForFrames(40)
-        guard case .number(let number)? = status["pid"] else { Issue.record("no pid in \(status)"); return }
-        kill(Int32(number), SIGKILL)
-        while kill(Int32(number), 0) == 0 { usleep(20_000) }
         #expect(FileManager.default.fileExists(atPath: video))
         let deleted = try work.run(["delete", id])
         #expect(deleted.status == 0, "\(deleted.stderr)")

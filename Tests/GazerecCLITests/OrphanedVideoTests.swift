@@ -27,12 +27,8 @@ struct OrphanedVideoTests {
     func repairLinksAndNamesOrphans() throws {
         let work = try Work()
         defer { work.folder.remove() }
-        let id = try work.detach(["--save-video"])
+        let id = try work.detachAndKill(["--save-video"])
         let video = work.folder.path("videos/\(id).mkv")
-        let status = try work.waitForFrames(40)
-        guard case .number(let number)? = status["pid"] else { Issue.record("no pid in \(status)"); return }
-        kill(Int32(number), SIGKILL)
-        while kill(Int32(number), 0) == 0 { usleep(20_000) }
         try Self.forgetVideo(work.database, id: id)
         #expect(try !work.run(["show", id]).stdout.contains("Saved video"))
         // A video of a session this database does not hold (another database's, or one deleted

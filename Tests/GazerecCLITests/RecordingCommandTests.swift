@@ -45,6 +45,19 @@ struct RecordingCommandTests {
             try #require(result.status == 0, "\(result.stderr)")
             return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        /// Detaches a recorder, kills it with SIGKILL once it has recorded `frames` frames and waits
+        /// for it to be gone; returns its session id.
+        func detachAndKill(_ extra: [String] = [], after frames: Int = 40) throws -> String {
+            let id = try detach(extra)
+            let status = try waitForFrames(frames)
+            guard case .number(let number)? = status["pid"] else {
+                Issue.record("no pid in \(status)")
+                throw CancellationError()
+            }
+            kill(Int32(number), SIGKILL)
+            while kill(Int32(number), 0) == 0 { usleep(20_000) }
+            return id
+        }
     }
 
     static func numbers(_ array: JSONValue?, _ key: String) -> [Double] {
