@@ -15,7 +15,7 @@ struct HelpSnapshotTests {
         ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["lab", "erase"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
         ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["plot"], ["replay"],
-        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["backup"],
+        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["check"], ["backup"],
     ]
 
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("Tests/GazerecCLITests/HelpSnapshots")
