@@ -120,8 +120,9 @@ let package = Package(
         .target(name: "GazeCalibration", dependencies: ["GazeCore", "GazeModel", "JSONStream"],
                 swiftSettings: [.unsafeFlags(["-O"])]),
 
-        // The running recording: any measurement source → samples → store, in batched commits;
-        // the one-recorder lock and status.
+        // The use cases over a camera or a video: the running recording (any measurement source →
+        // samples → store, in batched commits; the one-recorder lock and status), calibration and
+        // validation runs, and video analysis, all on one model → source → pipeline set-up.
         .target(name: "Recorder", dependencies: ["Channels", "FaceExpression", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                                                  "GazeCore", "GazeModel", "GazeVision", "JSONStream", "LabStreaming", "SessionStore"]),
 
@@ -131,8 +132,9 @@ let package = Package(
         // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 of pushed documents.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        // A lab's PostgreSQL server: its schema and roles, sessions pushed from stations (one
-        // transaction each), and sessions read back as a station stores them.
+        // A lab's PostgreSQL server: its schema and roles, a station's sessions pushed (one
+        // transaction each, once or as each recording ends), and sessions read back as a station
+        // stores them.
         .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
 
         // liblsl, the Lab Streaming Layer's C library, opened with dlopen: gazerec's own declarations

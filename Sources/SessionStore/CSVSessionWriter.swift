@@ -131,7 +131,7 @@ public final class CSVSessionWriter {
     static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
         func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
         let names = CSVColumn.leading.map { name($0.name) } + blendShapeNames + CSVColumn.frame.map { name($0.name) }
-            + (expressions ? expressionColumnNames.map(name) : [])
+            + CSVColumn.trailing.map { name($0.name) } + (expressions ? expressionColumnNames.map(name) : [])
         var line = names.map(quoted).joined(separator: ",") + "\n"
         try line.withUTF8 { try out.rawBytes($0) }
     }
@@ -242,6 +242,10 @@ public final class CSVSessionWriter {
         }
         try comma()
         try writeFrameCells(frameHere ? frames : nil, at: time, series, &position)
+        try comma()
+        if position.markerIndex >= 0 {
+            try out.number(((time - series.markers[position.markerIndex].timestampSeconds) * 1e6).rounded() / 1e6)
+        }
         if let expressions = series.expressions { try writeExpressionCells(expressions.isAt(time) ? expressions : nil) }
     }
 
@@ -330,6 +334,12 @@ public struct CSVColumn: Sendable, Equatable {
         CSVColumn("movement", "fixation, saccade or unknown"),
         CSVColumn("marker", "label of the marker whose interval holds the row"),
         CSVColumn("markerData", "that marker's data, compact JSON"),
+    ]
+
+    /// The columns after the frame columns (before the optional expression columns, which stay
+    /// last), added there so that readers of the earlier columns by position keep working.
+    public static let trailing: [CSVColumn] = [
+        CSVColumn("markerElapsedSeconds", "seconds since the marker whose interval holds the row"),
     ]
 
     /// The columns after the blend shapes, in order: the flags, then the stored frame values.

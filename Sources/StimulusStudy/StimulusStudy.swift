@@ -58,7 +58,7 @@ public struct StimulusStudy: Sendable {
             throw StimulusError.sessionUnusable(sessionID: header.id, reason: "the stimulus's interval is empty (it ends at or before its start)")
         }
         return StimulusViewing(sessionID: header.id, placement: placement, startSeconds: start, endSeconds: end,
-                               gaze: streams.gaze, detector: FixationDetector(pointsPerDegree: Self.pointsPerDegree(header)),
+                               gaze: streams.gaze, detector: header.fixationScale().defaultDetector,
                                blinks: streams.blinks, expressions: streams.expressions, smile: streams.smile)
     }
 
@@ -75,13 +75,5 @@ public struct StimulusStudy: Sendable {
                 reason: "it has no marker \"\(label)\"\(where_) (its markers: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }
         return time
-    }
-
-    /// Screen points per degree: from the session's calibration's viewing geometry, else the assumed figure.
-    static func pointsPerDegree(_ header: SessionHeader) -> Double {
-        guard let viewing = header.gazerecExtension?.calibration?.viewing, header.deviceInfo.screenWidth > 0 else {
-            return ScreenGeometry.assumedPointsPerDegree
-        }
-        return viewing.geometry(widthPoints: header.deviceInfo.screenWidth, heightPoints: header.deviceInfo.screenHeight).pointsPerDegree
     }
 }

@@ -452,6 +452,14 @@ extension ArchitectureTests {
         }
     }
 
+    @Test("the CLI builds no vision pipeline and runs no frames: model, source and pipeline are set up, and frames run, by library calls")
+    func framesRunInLibraries() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(!text.contains("FramePipeline(") && !text.contains(".processAll("),
+                    "Sources/gazerec/\(file) sets up or drives the vision pipeline itself")
+        }
+    }
+
     @Test("median is defined once, in the lowest module every user of it may import")
     func oneMedian() throws {
         var homes: [String] = []

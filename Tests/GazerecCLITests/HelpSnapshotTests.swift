@@ -14,7 +14,8 @@ struct HelpSnapshotTests {
         [], ["position"], ["calibrate"], ["validate"], ["start"], ["stop"], ["status"], ["mark"], ["push"], ["lab"], ["lab", "init"],
         ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["lab", "erase"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
-        ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["plot"], ["replay"],
+        ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["stimulus"],
+        ["stimulus", "timeline"], ["stimulus", "aoi"], ["stimulus", "highlights"], ["plot"], ["replay"],
         ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["check"], ["backup"],
     ]
 

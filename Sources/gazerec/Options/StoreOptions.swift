@@ -45,7 +45,7 @@ struct StoreOptions: ParsableArguments, DatabaseLocation {
     static func refuseServer(_ path: String) throws {
         guard isServer(path) else { return }
         throw ValidationError("\(path) is a lab server: this command works on a station's database file; the server "
-            + "is read by list, show, export, fixations, plot, replay and calibrations list/show/export, and sessions "
+            + "is read by list, show, export, fixations, stimulus, plot, replay and calibrations list/show/export, and sessions "
             + "reach it with 'gazerec push' from a station.")
     }
 
@@ -87,7 +87,7 @@ struct StoreOptions: ParsableArguments, DatabaseLocation {
     static func isServer(_ path: String) -> Bool { path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") }
 }
 
-/// A station's database file or a lab server to read (list, show, export, fixations, plot, replay,
+/// A station's database file or a lab server to read (list, show, export, fixations, stimulus, plot, replay,
 /// calibrations list/show/export), and push, which names its server as an argument and was never
 /// refused one here.
 struct ReadableStoreOptions: ParsableArguments, DatabaseLocation {
@@ -106,7 +106,7 @@ extension DatabaseLocation {
     func open() throws -> SessionDatabase {
         if StoreOptions.isServer(resolvedPath) {
             throw UsageError(message: "--database \(resolvedPath) is a lab server: it is read by list, show, export, "
-                             + "fixations, plot and replay; sessions reach it with 'gazerec push' from a station.")
+                             + "fixations, stimulus, plot and replay; sessions reach it with 'gazerec push' from a station.")
         }
         return try SessionDatabase(path: resolvedPath)
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import GazeCalibration
 import GazeCapture
 import GazeVision
+import Recorder
 
 /// Options shared by the commands that run the vision pipeline.
 struct VisionOptions: ParsableArguments {
@@ -29,8 +31,14 @@ struct VisionOptions: ParsableArguments {
         if !FileManager.default.fileExists(atPath: path) { throw VisionError.modelMissing(path: path) }
     }
 
-    func loadModel() throws -> LandmarkModel {
-        try LandmarkModel.shared(path: LandmarkModel.resolvePath(model))
+    /// The source opened and started with the vision pipeline for it (`VisionInput`; `modelFirst` and
+    /// `readAhead` as there). The focal length is `--focal-length`, else the calibration's.
+    func input(_ request: FrameSourceRequest, calibrationFocalLength: Double? = nil, modelFirst: Bool = true,
+               readAhead: Int? = 8) throws -> VisionInput {
+        try VisionInput(modelPath: LandmarkModel.resolvePath(model), source: request, modelFirst: modelFirst,
+                        readAhead: readAhead,
+                        focalLengthPixels: FocalLength.pixels(given: focalLength, calibration: calibrationFocalLength),
+                        finding: { try faceFinding(live: $0.kind == .camera) })
     }
 
     /// How the pipeline finds faces: with the CNN stages when their model is there (a note says

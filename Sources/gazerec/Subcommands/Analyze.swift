@@ -69,40 +69,13 @@ extension Gazerec {
 
         /// Writes every frame's row (or every blink's, with --events) and returns the eye figures: the
         /// same a recording stores under "gazerec"."eyes", from the same frames and events.
-        private func write(_ source: FrameSource, through pipeline: FramePipeline, to writer: FeatureWriter,
-                           expressions stage: ExpressionStage?, progress: Progress) throws -> EyeStatistics {
-            var statistics = EyeStatistics()
-            // Frame rows wait while their closure is undecided, so their blink flag is the final word;
-            // their expression probabilities wait with them.
-            var flags = BlinkFlagResolver()
-            var expressions: [Int: ExpressionProbabilities] = [:]
-            var warnedNotUpright = false
-            func writeDecided(_ decided: [FrameFeatures]) throws {
-                for features in decided {
-                    try writer.write(features, expression: expressions.removeValue(forKey: features.frameIndex))
+        private func write(_ analysis: VideoAnalysis, to writer: FeatureWriter, progress: Progress) throws -> EyeStatistics {
+            let statistics = try analysis.run(observe: { observation in
+                switch observation {
+                case .frame(let features, let expression): if !events { try writer.write(features, expression: expression) }
+                case .blink(let event): if events { try writer.write(event) }
                 }
-            }
-            try pipeline.processAll(source) { features, event in
-                if !warnedNotUpright { warnedNotUpright = Self.warnNotUpright(pipeline.lastNotUpright, atSeconds: features.timestampSeconds) }
-                if events {
-                    if let event { try writer.write(event) }
-                } else {
-                    if let probabilities = try stage?.probabilities(features) { expressions[features.frameIndex] = probabilities }
-                    // Rows wait through a whole closure: without their frame's image, which no row needs.
-                    var row = features
-                    row.image = nil
-                    try writeDecided(flags.add(row, completed: event))
-                }
-                statistics.add(features.measurement)
-                if let event { statistics.add(event) }
-                progress.update(features.frameIndex + 1)
-            }
-            let last = pipeline.finish()
-            if let event = last {
-                if events { try writer.write(event) }
-                statistics.add(event)
-            }
-            if !events { try writeDecided(flags.finish(completed: last)) }
+            }, notUpright: { _ = Self.warnNotUpright($0, atSeconds: $1) }, progress: { progress.update($0) })
             try writer.flush()
             return statistics
         }
@@ -121,15 +94,12 @@ extension Gazerec {
         func run() throws {
             try vision.checkModelExists()
             let expressionStage = try expressionOptions.checkedFiles().map { try ExpressionStage(files: $0) }
-            let opened = try FrameSourceRequest(.file(path: input), mirror: picture.mirror, rotation: picture.rotate).open()
-            let video = opened.video!
             // With a second core, decoding runs ahead on it (losslessly) while the model loads and
             // frames are processed; on one core everything runs in line, in order.
-            let source = opened.start(readAhead: AvailableCores.count > 1 ? 32 : nil)
+            let opened = try vision.input(FrameSourceRequest(.file(path: input), mirror: picture.mirror, rotation: picture.rotate),
+                                          modelFirst: false, readAhead: AvailableCores.count > 1 ? 32 : nil)
             defer { opened.stop() }
-            let model = try vision.loadModel()
-            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength, finding: vision.faceFinding(live: false))
+            let video = opened.opened.video!, source = opened.frames, pipeline = opened.pipeline
             var offset = 0.0
             if time == .unix {
                 guard let created = video.creationTimeSeconds else {
@@ -144,7 +114,7 @@ extension Gazerec {
 
             let progress = Progress(total: video.frameCountHint, enabled: !quiet)
             let start = DispatchTime.now().uptimeNanoseconds
-            let statistics = try write(source, through: pipeline, to: writer, expressions: expressionStage, progress: progress)
+            let statistics = try write(VideoAnalysis(vision: opened, expressions: expressionStage), to: writer, progress: progress)
             progress.finish()
             guard !quiet else { return }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -76,28 +76,24 @@ extension Gazerec {
             try vision.checkModelExists()
             // Open (or create) the database first: a bad path fails before the camera starts.
             let database = try store.open()
-            let model = try vision.loadModel()
-            let input = try capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate).open()
-            let source = input.start()
-            defer { input.stop() }
-            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength,
-                                             finding: vision.faceFinding(live: input.kind == .camera))
+            let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate))
+            defer { visionInput.stop() }
+            let input = visionInput.opened, source = visionInput.frames
             let seating = SeatingWarning(deferred: !scripted)
-            pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
+            visionInput.pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
-            let runner = ProcedureRunner(source: source, pipeline: pipeline, stop: stop, noun: "calibration")
+            let runner = ProcedureRunner(vision: visionInput, stop: stop, noun: "calibration")
 
-            let procedure: CalibrationProcedure, screenSize: Size2D, inputEnded: Bool
+            let procedure: CalibrationProcedure, screenSize: Size2D, ending: ProcedureRun.Ending
             if let parsedScript {
                 screenSize = try parsedScript.screen(agreeingWith: screen)
                 let targets = parsedScript.targets(width: Double(screenSize.width), height: Double(screenSize.height))
-                (procedure, inputEnded) = try runner.scripted(
+                (procedure, ending) = try runner.scripted(
                     makeProcedure(targets, scripted: true, screen: screenSize, settle: parsedScript.settleSeconds))
             } else {
-                (procedure, screenSize, inputEnded) = try runner.interactive(screen: screen) { view, size in
+                (procedure, screenSize, ending) = try runner.interactive(screen: screen) { view, size in
                     // Targets where they are really drawn: the centres of their cells.
                     let targets = CalibrationProcedure.layoutTargets((points ?? .nine).layout, width: Double(size.width),
                                                                      height: Double(size.height))
@@ -106,7 +102,7 @@ extension Gazerec {
                 }
             }
             seating.flush()
-            try runner.requireFinished(procedure, sourceName: input.path, inputEnded: inputEnded)
+            try runner.requireFinished(ending, sourceName: input.path)
             let record = CalibrationRecord(
                 name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
                 screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: input.kind.rawValue,

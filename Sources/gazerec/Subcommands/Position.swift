@@ -50,13 +50,9 @@ extension Gazerec {
         func run() throws {
             let live = !json && isatty(1) == 1 && TerminalScreen.available
             try vision.checkModelExists()
-            let model = try vision.loadModel()
-            let input = try capture.request(paced: live, mirror: picture.mirror, rotation: picture.rotate).open()
-            let source = input.start()
-            defer { input.stop() }
-            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: vision.focalLength,
-                                             finding: vision.faceFinding(live: input.kind == .camera))
+            let visionInput = try vision.input(capture.request(paced: live, mirror: picture.mirror, rotation: picture.rotate))
+            defer { visionInput.stop() }
+            let source = visionInput.frames, pipeline = visionInput.pipeline
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }

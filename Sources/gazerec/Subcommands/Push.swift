@@ -91,10 +91,14 @@ extension Gazerec {
                 chosen = summaries.filter { $0.header.beginTimeSeconds >= sinceSeconds }
             }
             let server = try LabDatabase(address: address)
-            let tally = try push(chosen, from: database, to: server, quietlySkippingRecording: false)
+            let tally = try sync.push(chosen, from: database, to: server,
+                                      recordingSessionID: RecorderLock.running(databasePath: store.resolvedPath)?.sessionID,
+                                      report: Self.say)
             Console.note(tally.summary(address: address + (server.connection.usesTLS ? " (TLS)" : "")))
             if tally.failures > 0 { throw ExitCode.failure }
         }
+
+        private var sync: StationSync { StationSync(address: address, replace: replace) }
 
         private var sinceSeconds: Double { since.flatMap { SinceTime.seconds($0) } ?? -.infinity }
 
@@ -115,103 +119,28 @@ extension Gazerec {
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
-            var done: Set<String> = []
-            var server: LabDatabase?
             Console.note("watching \(store.resolvedPath): each session goes to \(address) when its recording ends; "
                          + "stop with Ctrl-C")
-            while !stop.isRequested {
-                do {
-                    if FileManager.default.fileExists(atPath: store.resolvedPath) {
-                        let database = try store.openForReading()
-                        let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-                        let ready = try database.summaries().filter {
-                            $0.header.endTimeSeconds != nil && $0.header.id != running && !done.contains($0.header.id)
-                                && $0.header.beginTimeSeconds >= sinceSeconds
-                        }
-                        if !ready.isEmpty {
-                            let connected = try server ?? LabDatabase(address: address)
-                            server = connected
-                            _ = try push(ready, from: database, to: connected, quietlySkippingRecording: true)
-                            done.formUnion(ready.map(\.header.id))
-                        }
-                    }
-                } catch let error as LabServerError {
-                    switch error {
-                    case .connectionLost, .cannotConnect:
-                        Console.note("warning: \(error) Trying again in 2 s.")
-                        server = nil
-                    default:
-                        throw error
-                    }
-                }
-                for _ in 0..<20 where !stop.isRequested { usleep(100_000) }
-            }
+            let station = StationSync.Station(
+                open: { FileManager.default.fileExists(atPath: store.resolvedPath) ? try store.openForReading() : nil },
+                recordingSessionID: { RecorderLock.running(databasePath: store.resolvedPath)?.sessionID })
+            try sync.watch(station, sinceSeconds: sinceSeconds, shouldStop: { stop.isRequested },
+                           unreachable: { Console.note("warning: \($0) Trying again in 2 s.") }, report: Self.say)
         }
 
-        /// Pushes sessions (and, first, every calibration) and counts what the server committed. A
-        /// lost connection ends the push (thrown); a refused session is reported and the rest go on.
-        private func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabDatabase,
-                          quietlySkippingRecording: Bool) throws -> PushTally {
-            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-            let host = ProcessInfo.processInfo.hostName
-            var tally = PushTally()
-            for calibration in try database.calibrations() {
-                let document = try database.calibration(id: calibration.id).document
-                do {
-                    tally.countCalibration(try server.pushCalibration(id: calibration.id, document: Data(document.utf8),
-                                                                      host: host, replace: replace))
-                } catch let error as LabServerError {
-                    guard case .withdrawn = error else { throw error }
-                    tally.withdrawnCalibrations += 1
-                    tally.failures += 1
-                    Console.error(ErrorHints.message(for: error))
-                }
+        /// One session's (or withdrawn calibration's) push on stdout (pushed) or stderr (skipped, not sent).
+        private static func say(_ event: StationSync.Event) {
+            switch event {
+            case let .pushed(id, outcome): Console.output("\(id)\t\(outcome.rawValue)\n")
+            case .stillRecording(let id): Console.note("skipped \(id): it is still being recorded; push it once it has ended")
+            case .unclosed(let id): Console.error(StationSync.Tally.unclosedMessage(id))
+            case .refused(_, let error), .calibrationWithdrawn(_, let error): Console.error(ErrorHints.message(for: error))
             }
-            for summary in sessions {
-                let id = summary.header.id
-                if id == running {
-                    if !quietlySkippingRecording { Console.note("skipped \(id): it is still being recorded; push it once it has ended") }
-                    tally.stillRecording.append(id)
-                    continue
-                }
-                if summary.header.endTimeSeconds == nil {
-                    if !quietlySkippingRecording { Console.error(PushTally.unclosedMessage(id)) }
-                    tally.failures += quietlySkippingRecording ? 0 : 1
-                    continue
-                }
-                do {
-                    let outcome = try server.push(sessionID: id, from: database, host: host, replace: replace)
-                    Console.output("\(id)\t\(outcome.rawValue)\n")
-                    tally.count(outcome)
-                } catch let error as LabServerError {
-                    if case .connectionLost = error { throw error }
-                    tally.failures += 1
-                    Console.error(ErrorHints.message(for: error))
-                }
-            }
-            return tally
         }
     }
 }
 
-/// What one push did: only what the server committed counts as pushed.
-struct PushTally {
-    var sent = 0
-    var unchanged = 0
-    var stillRecording: [String] = []
-    var failures = 0
-    var calibrationsSent = 0
-    var calibrationsUnchanged = 0
-    var withdrawnCalibrations = 0
-
-    mutating func count(_ outcome: LabDatabase.Outcome) {
-        if outcome == .unchanged { unchanged += 1 } else { sent += 1 }
-    }
-
-    mutating func countCalibration(_ outcome: LabDatabase.Outcome) {
-        if outcome == .unchanged { calibrationsUnchanged += 1 } else { calibrationsSent += 1 }
-    }
-
+extension StationSync.Tally {
     /// What became of the station's calibrations, for the summary.
     private var calibrations: String {
         var parts = ["\(calibrationsSent) sent"]

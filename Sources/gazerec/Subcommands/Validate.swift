@@ -50,30 +50,27 @@ extension Gazerec {
             let record = try database.chooseCalibration(.id(calibration), screen: nil, focalLengthPixels: vision.focalLength)!
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
-            let model = try vision.loadModel()
-            let input = try capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate).open()
-            let source = input.start()
-            defer { input.stop() }
-            let pipeline = try FramePipeline(model: model, width: source.width, height: source.height,
-                                             focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: record.focalLengthPixels),
-                                             finding: vision.faceFinding(live: input.kind == .camera))
+            let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate),
+                                          calibrationFocalLength: record.focalLengthPixels)
+            defer { visionInput.stop() }
+            let input = visionInput.opened
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
             defer { signals.restore() }
-            let runner = ProcedureRunner(source: source, pipeline: pipeline, stop: stop, noun: "validation")
+            let runner = ProcedureRunner(vision: visionInput, stop: stop, noun: "validation")
             let geometry = geometry(record)
 
-            let run: CalibrationProcedure, inputEnded: Bool
+            let run: CalibrationProcedure, ending: ProcedureRun.Ending
             if let parsedScript {
                 let size = try parsedScript.screen(agreeingWith: screen)
                 let targets = parsedScript.targets(width: Double(size.width), height: Double(size.height))
-                (run, inputEnded) = try runner.scripted(CalibrationProcedure(
+                (run, ending) = try runner.scripted(CalibrationProcedure(
                     validating: record.mapping, targets: targets, scripted: true,
                     settleSeconds: procedure.settle ?? parsedScript.settleSeconds ?? 0.6,
                     minimumSamplesPerPoint: procedure.minimumSamples,
                     geometry: geometry))
             } else {
-                (run, _, inputEnded) = try runner.interactive(screen: screen) { view, size in
+                (run, _, ending) = try runner.interactive(screen: screen) { view, size in
                     let fractions = [Point2(0.5, 0.5)] + CalibrationLayout.nine.validationFractions
                     let targets = fractions.map {
                         CalibrationTarget(kind: .validation,
@@ -84,7 +81,7 @@ extension Gazerec {
                                                 minimumSamplesPerPoint: procedure.minimumSamples, geometry: geometry)
                 }
             }
-            try runner.requireFinished(run, sourceName: input.path, inputEnded: inputEnded)
+            try runner.requireFinished(ending, sourceName: input.path)
             try Self.report(run.validation!, record: record, source: input.path, degrees: geometry != nil)
         }
 

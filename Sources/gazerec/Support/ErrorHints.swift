@@ -7,6 +7,7 @@ import JSONStream
 import LabServer
 import Recorder
 import SessionStore
+import StimulusAnalysis
 
 /// What to do about a library error, in the command line's terms.
 ///
@@ -26,6 +27,7 @@ enum ErrorHints {
         switch error {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
+        case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter: return true
         default: return false
         }
     }

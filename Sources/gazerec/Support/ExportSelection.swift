@@ -5,9 +5,13 @@ enum ExportSelection {
     /// Each session once (`SessionSelection.once`), with a note when some were named twice.
     static func once(_ ids: [String]) -> [String] {
         let (unique, repeated) = SessionSelection.once(ids)
-        if repeated > 0 {
-            Console.note("\(repeated) id\(repeated == 1 ? "" : "s") named a session already given; each session is exported once")
-        }
+        noteRepeated(repeated)
         return unique
+    }
+
+    /// The note that `repeated` ids named a session already given, if any did.
+    static func noteRepeated(_ repeated: Int) {
+        guard repeated > 0 else { return }
+        Console.note("\(repeated) id\(repeated == 1 ? "" : "s") named a session already given; each session is exported once")
     }
 }

@@ -8,22 +8,24 @@ import GazeVision
 import JSONStream
 import Recorder
 
-/// Drives a `CalibrationProcedure` with frames — on the terminal with keys, or from a script's
-/// schedule — for `calibrate` and `validate`.
+/// The terminal side of a calibration or validation run (`ProcedureRun` in the library): keys and
+/// the drawing of the targets on the terminal, or a note for a scripted run; and the run's ending
+/// as the command's error.
 struct ProcedureRunner {
-    let source: FrameSource
-    let pipeline: FramePipeline
-    let stop: StopRequest
+    let run: ProcedureRun
     /// "calibration" or "validation", for messages.
     let noun: String
 
-    private struct Finished: Error {}
+    init(vision: VisionInput, stop: StopRequest, noun: String) {
+        run = ProcedureRun(vision: vision, stop: stop)
+        self.noun = noun
+    }
 
     /// Full screen: the screen size is `screen`, else the terminal's size in pixels; `make` builds the
     /// procedure for the view (targets at their drawn positions). Returns it with the screen size
-    /// and whether the input ran out first.
+    /// and how the run ended.
     func interactive(screen: Size2D?, make: (CalibrationView, Size2D) -> CalibrationProcedure) throws
-        -> (CalibrationProcedure, Size2D, Bool) {
+        -> (CalibrationProcedure, Size2D, ProcedureRun.Ending) {
         let terminal = TerminalScreen()
         terminal.enter()
         defer { terminal.leave() }
@@ -42,66 +44,44 @@ struct ProcedureRunner {
         let view = CalibrationView(columns: terminal.columns, rows: terminal.rows,
                                    screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height),
                                    screenSource: screenSource)
-        var procedure = make(view, screenSize)
+        let procedure = make(view, screenSize)
         terminal.write(view.render(procedure))
-        var inputEnded = true
-        do {
-            try pipeline.processAll(source) { features, _ in
-                for key in terminal.keys() {
-                    switch key {
-                    case .space: procedure.pressSpace()
-                    case .skip: procedure.pressSkip()
-                    case .escape, .quit: procedure.abort()
-                    }
-                }
-                if stop.isRequested { procedure.abort() }
-                procedure.frame(GazeFeatures(features.measurement), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
-                if procedure.isDone || procedure.phase == .finished {
-                    inputEnded = false
-                    throw Finished()
-                }
-                terminal.write(view.render(procedure))
-            }
-        } catch is Finished {}
-        return (procedure, screenSize, inputEnded)
-    }
-
-    /// Without keys, from the targets' time windows. Returns the procedure and whether the input ran out first.
-    func scripted(_ start: CalibrationProcedure) throws -> (CalibrationProcedure, Bool) {
-        var procedure = start
-        let span = procedure.targets.compactMap(\.endSeconds).max() ?? 0
-        Console.note("scripted \(noun): \(procedure.targets.count) targets over \(Formatting.fixed(span, 1)) s of input")
-        var inputEnded = true
-        do {
-            try pipeline.processAll(source) { features, _ in
-                if stop.isRequested { procedure.abort() }
-                procedure.frame(GazeFeatures(features.measurement), faceFound: features.face != nil, timeSeconds: features.timestampSeconds)
-                if procedure.isDone {
-                    inputEnded = false
-                    throw Finished()
+        let (result, ending) = try run.run(procedure, untilFinished: true, beforeFrame: { procedure in
+            for key in terminal.keys() {
+                switch key {
+                case .space: procedure.pressSpace()
+                case .skip: procedure.pressSkip()
+                case .escape, .quit: procedure.abort()
                 }
             }
-        } catch is Finished {}
-        if inputEnded { procedure.inputEnded() }
-        return (procedure, inputEnded)
+        }, afterFrame: { terminal.write(view.render($0)) })
+        return (result, screenSize, ending)
     }
 
-    /// Throws unless the procedure finished: cancelled (Esc: exit 1; Ctrl-C: exit 130), failed, or cut short.
-    func requireFinished(_ procedure: CalibrationProcedure, sourceName: String, inputEnded: Bool) throws {
-        switch procedure.phase {
+    /// Without keys, from the targets' time windows. Returns the procedure and how the run ended.
+    func scripted(_ start: CalibrationProcedure) throws -> (CalibrationProcedure, ProcedureRun.Ending) {
+        let span = start.targets.compactMap(\.endSeconds).max() ?? 0
+        Console.note("scripted \(noun): \(start.targets.count) targets over \(Formatting.fixed(span, 1)) s of input")
+        let (procedure, ending) = try run.run(start)
+        return (procedure, ending)
+    }
+
+    /// Throws unless the run finished: cancelled (Esc: exit 1; Ctrl-C: exit 130), failed, or cut short.
+    func requireFinished(_ ending: ProcedureRun.Ending, sourceName: String) throws {
+        switch ending {
         case .finished:
             return
-        case .aborted:
-            if stop.isRequested {
-                Console.error("\(noun) cancelled (Ctrl-C); nothing was saved.")
-                throw ExitCode(130)
-            }
+        case .interrupted:
+            Console.error("\(noun) cancelled (Ctrl-C); nothing was saved.")
+            throw ExitCode(130)
+        case .cancelled:
             throw CalibrateError.cancelled(noun: noun)
         case .failed(let reason):
             throw CalibrateError.failed(reason: reason)
-        default:
-            if stop.isRequested { throw CalibrateError.stopped(noun: noun) }
-            throw CalibrateError.inputEnded(source: sourceName, atTarget: procedure.currentIndex, noun: noun)
+        case .stopped:
+            throw CalibrateError.stopped(noun: noun)
+        case .inputEnded(let target):
+            throw CalibrateError.inputEnded(source: sourceName, atTarget: target, noun: noun)
         }
     }
 }

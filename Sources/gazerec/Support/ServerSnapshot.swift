@@ -2,6 +2,7 @@ import Foundation
 import GazeCalibration
 import JSONStream
 import LabServer
+import Recorder
 import SessionStore
 
 /// A lab server's sessions and calibrations in a scratch station database: each document is
@@ -42,31 +43,15 @@ enum ServerSnapshot {
         }
         return database
     }
-}
 
-extension ServerSnapshot {
-    /// `export` of stored documents as they are: the bytes each station pushed, streamed from the
-    /// server without reading them into a database (compact camelCase JSON with the extension,
-    /// which is what the station's `export ID` wrote). `ids` nil: every session. One file per
-    /// session in `outputDirectory`, else one stream handed to `deliver`.
+    /// `export` of stored documents as they are (`LabSnapshot.exportStored`).
     static func exportStored(address: String, ids: [String]?, outputDirectory: String?,
                              deliver: ((ByteSink) throws -> Void) throws -> Void) throws {
-        let server = try LabDatabase(address: address)
-        try server.reading {
-            // Each session once, however often it is named (as a station's export does).
-            let selected = try ids.map { ExportSelection.once(try server.resolveSessionIDs($0)) } ?? server.sessionIDs()
-            if let outputDirectory {
-                try SessionDatabase.createFolder(outputDirectory)
-                for id in selected {
-                    try SessionDatabase.writeAtomically(to: (outputDirectory as NSString).appendingPathComponent("\(id).json")) {
-                        try server.writeDocuments(sessionIDs: [id], asArray: false, to: $0)
-                    }
-                }
-                Console.note("exported \(selected.count) session\(selected.count == 1 ? "" : "s") to \(outputDirectory)")
-                return
-            }
-            let asArray = ids == nil || selected.count > 1
-            try deliver { try server.writeDocuments(sessionIDs: selected, asArray: asArray, to: $0) }
+        let written = try LabSnapshot.exportStored(address: address, ids: ids, outputDirectory: outputDirectory,
+                                                   deliver: deliver)
+        ExportSelection.noteRepeated(written.repeated)
+        if let outputDirectory {
+            Console.note("exported \(written.sessions) session\(written.sessions == 1 ? "" : "s") to \(outputDirectory)")
         }
     }
 }

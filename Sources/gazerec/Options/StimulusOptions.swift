@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import JSONStream
+import SessionStore
+import StimulusAnalysis
+import StimulusStudy
+
+/// Output formats of the stimulus tables.
+enum StimulusFormat: String, CaseIterable, ExpressibleByArgument {
+    case csv, json
+}
+
+/// `X,Y,W,H` in screen points.
+struct ScreenRect: ExpressibleByArgument {
+    var x: Double, y: Double, width: Double, height: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+              [x, y, width, height].allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What every stimulus subcommand takes: the sessions, the stimulus, where it was shown and when it appeared.
+struct StimulusOptions: ParsableArguments {
+    @OptionGroup var store: ReadableStoreOptions
+
+    @Argument(help: "Session ids or id prefixes (case-insensitive).")
+    var ids: [String] = []
+
+    @Flag(help: "Every stored session.")
+    var all = false
+
+    @Option(help: ArgumentHelp("The stimulus: an image or a video (its size, rate and duration are read from it).", valueName: "file"))
+    var stimulus: String
+
+    @Option(help: ArgumentHelp("Where the stimulus was shown, in screen points: left, top, width, height.", valueName: "X,Y,W,H"))
+    var rect: ScreenRect
+
+    @Option(help: ArgumentHelp("The marker at which the stimulus appeared (default: the session's start).", valueName: "label"))
+    var start: String?
+
+    func validate() throws {
+        if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
+        if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
+        if start?.isEmpty == true { throw ValidationError("--start is empty: give a marker label.") }
+    }
+
+    /// The database, the sessions' canonical ids and the study (the stimulus measured).
+    func open(end: String? = nil) throws -> (database: SessionDatabase, ids: [String], study: StimulusStudy) {
+        let database = try store.openForReading(sessions: all ? .all : .named(ids))
+        var selected: [String] = []
+        for id in all ? try database.sessionIDs() : try ids.map({ try database.canonicalID($0) }) where !selected.contains(id) {
+            selected.append(id)
+        }
+        let file = try StimulusFile.read(path: stimulus)
+        let study = try StimulusStudy(stimulus: file, screenX: rect.x, screenY: rect.y, screenWidth: rect.width,
+                                      screenHeight: rect.height, startLabel: start, endLabel: end)
+        return (database, selected, study)
+    }
+
+    /// Names each session left out on stderr, then prints the table.
+    static func print(_ report: StimulusReport, format: StimulusFormat) throws {
+        for skipped in report.skipped { Console.note("gazerec: warning: " + ErrorHints.message(for: skipped)) }
+        switch format {
+        case .csv:
+            Console.output(report.table.csv)
+        case .json:
+            let sink = MemoryByteSink()
+            let writer = JSONWriter(sink: sink, pretty: true)
+            try writer.value(report.table.json)
+            try writer.byte(0x0A)
+            try writer.flush()
+            Console.output(sink.text)
+        }
+    }
+}
+
+extension StimulusError: RuntimeFailure {}
+extension StimulusStudyError: RuntimeFailure {}
+
+/// `W:H`, a crop's aspect.
+struct AspectRatio: ExpressibleByArgument {
+    var value: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":").map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0, height > 0, width.isFinite, height.isFinite
+        else { return nil }
+        value = width / height
+    }
+}

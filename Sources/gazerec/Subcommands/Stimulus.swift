@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import GazeModel
+import JSONStream
+import SessionStore
+import StimulusAnalysis
+import StimulusStudy
+
+extension Gazerec {
+    /// `gazerec stimulus …`: what sessions looked at and felt on a stimulus shown at a known place.
+    struct Stimulus: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Analyse sessions against a stimulus (image or video) shown at a known place on the screen.",
+            discussion: """
+                --rect is where the stimulus was shown, in the session's screen points (X,Y its top-left); \
+                gaze maps into the stimulus's own pixels (x right, y down from its top-left). Stimulus time \
+                is the sample's time since the --start marker (default the session's start); --end or a \
+                video's duration ends it. A session that cannot be analysed is named on stderr and the \
+                others still are (docs/Analysis.md, "Stimuli").
+                """,
+            subcommands: [StimulusTimelineCommand.self, StimulusAOICommand.self, StimulusHighlightsCommand.self])
+    }
+}
+
+/// `gazerec stimulus timeline`: one row per session and bin.
+struct StimulusTimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Per bin of stimulus time: samples, on-stimulus share, median gaze in stimulus pixels, fixations, blinks, expressions.")
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+                               valueName: "label"))
+    var end: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bin width in seconds.", valueName: "seconds"))
+    var bin: Double = 1
+
+    @Flag(help: "Add one row per bin over all the sessions (session \"group\").")
+    var group = false
+
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
+
+    func validate() throws {
+        if !(bin > 0) || !bin.isFinite { throw ValidationError("--bin must be a positive number of seconds.") }
+        if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+    }
+
+    func run() throws {
+        let (database, ids, study) = try options.open(end: end)
+        try StimulusOptions.print(try study.timeline(database, ids: ids, binSeconds: bin, group: group), format: format)
+    }
+}
+
+/// `gazerec stimulus aoi`: one row per session and area of interest.
+struct StimulusAOICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aoi",
+        abstract: "Dwell, time to first fixation, first fixation, fixations and visits per session and area of interest.",
+        discussion: """
+            --aois is a JSON array of areas in stimulus pixels: {"name", "rect": [x, y, w, h]}, \
+            {"name", "ellipse": [cx, cy, rx, ry]}, {"name", "polygon": [[x, y], ...]}, or {"name", \
+            "keyframes": [{"t": seconds, "rect": [...]}, ...]} moving linearly between keyframes and \
+            existing only from the first to the last. Areas may overlap: each counts on its own.
+            """)
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: ArgumentHelp("The areas of interest (JSON).", valueName: "file"))
+    var aois: String
+
+    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+                               valueName: "label"))
+    var end: String?
+
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
+
+    func validate() throws {
+        if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+    }
+
+    func run() throws {
+        let areas = try StimulusStudy.areas(path: aois)
+        let (database, ids, study) = try options.open(end: end)
+        try StimulusOptions.print(try study.areasOfInterest(database, ids: ids, areas: areas), format: format)
+    }
+}
+
+extension ExpressionName: ExpressibleByArgument {}
+
+/// `gazerec stimulus highlights`: intervals most participants showed an expression while looking together.
+struct StimulusHighlightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "highlights",
+        abstract: "Intervals where an expression dominated for most participants while their gaze concentrated, ranked, with a crop.",
+        discussion: """
+            A participant is in a run while the expression dominates their mean probabilities per 0.1 s \
+            (gaps up to 0.5 s bridged) for at least --min-seconds; a highlight is an interval of at least \
+            --min-seconds in which more than --majority of the participants with expression data are in \
+            a run and the median spread of their gaze (median distance from its median point, per 0.1 s) \
+            is at most --max-dispersion. The crop holds the central 90 % of the gaze with 2 degrees around it.
+            """)
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: "The expression that must dominate.")
+    var expression: ExpressionName = .happy
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long it must dominate, in seconds.", valueName: "seconds"))
+    var minSeconds: Double = 2
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The share of participants that must be in a run, exceeded (0 to below 1).", valueName: "share"))
+    var majority: Double = 0.5
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest spread of the gaze, in stimulus pixels (default: a quarter of the stimulus's shorter side).",
+                               valueName: "pixels"))
+    var maxDispersion: Double?
+
+    @Option(help: ArgumentHelp("The crop's aspect (default: the stimulus's own; 9:16 for a vertical short).", valueName: "W:H"))
+    var aspect: AspectRatio?
+
+    @Option(help: "Output format.")
+    var format: StimulusFormat = .csv
+
+    func validate() throws {
+        if !(minSeconds > 0) || !minSeconds.isFinite { throw ValidationError("--min-seconds must be a positive number of seconds.") }
+        if !(majority >= 0 && majority < 1) { throw ValidationError("--majority must be a share from 0 up to (not including) 1.") }
+        if let maxDispersion, !(maxDispersion > 0) { throw ValidationError("--max-dispersion must be a positive number of pixels.") }
+    }
+
+    func run() throws {
+        var criteria = HighlightCriteria()
+        criteria.expression = expression
+        criteria.minimumSeconds = minSeconds
+        criteria.majority = majority
+        criteria.maximumDispersionPixels = maxDispersion
+        criteria.cropAspect = aspect?.value
+        let (database, ids, study) = try options.open()
+        try StimulusOptions.print(try study.highlights(database, ids: ids, criteria: criteria).report, format: format)
+    }
+}
