@@ -33,6 +33,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case ambiguousCalibration(prefix: String, matches: [String])
     /// No session and no calibration carries this app id (the label a participant was recorded under).
     case noSessionsWithAppID(label: String, databasePath: String)
+    /// A session's stored rows are damaged (rows missing from their numbering, or pages SQLite
+    /// reports corrupt): what is stored is not what was recorded, so it is not read as data.
+    case damagedSession(id: String, databasePath: String, detail: String)
 
     public var description: String {
         switch self {
@@ -66,6 +69,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
                 + "Give more of the id."
         case let .noSessionsWithAppID(label, path):
             return "no session in \(path) has the app id '\(label)', and no calibration is named so; nothing was deleted."
+        case let .damagedSession(id, path, detail):
+            return "session \(id) in \(path) is damaged: \(detail). Its data cannot be trusted; "
+                + "restore the database from a backup copy."
         case let .outdatedSchema(path):
             return "\(path) was written by an older gazerec and cannot be upgraded here: it is not writable. "
                 + "Open a writable copy once with this version (any command upgrades it), then read that."

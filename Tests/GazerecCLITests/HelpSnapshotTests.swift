@@ -16,7 +16,7 @@ struct HelpSnapshotTests {
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
         ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["stimulus"],
         ["stimulus", "timeline"], ["stimulus", "aoi"], ["stimulus", "highlights"], ["plot"], ["replay"],
-        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["backup"],
+        ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["check"], ["backup"],
     ]
 
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("Tests/GazerecCLITests/HelpSnapshots")

@@ -85,8 +85,20 @@ extension Gazerec {
                                                        outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
-            let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
+            let chosen = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
+            // Damaged sessions are never exported as data: named ids are refused, --all leaves them out.
+            let (selected, damaged) = try database.separateDamaged(chosen)
+            if !all, let first = damaged.first { throw first }
             options.fixations = fixations
+            try export(database, selected, options: options)
+            guard damaged.isEmpty else {
+                damaged.forEach { Console.error(ErrorHints.message(for: $0)) }
+                Console.error("\(damaged.count) damaged session\(damaged.count == 1 ? " was" : "s were") not exported.")
+                throw ExitCode.failure
+            }
+        }
+
+        private func export(_ database: SessionDatabase, _ selected: [String], options: ExportOptions) throws {
             if format == .csv {
                 try exportCSV(database, selected)
                 return

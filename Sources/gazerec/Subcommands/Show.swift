@@ -85,6 +85,7 @@ extension Gazerec {
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
+            try database.verify(id: summary.header.id)
             let attention = try database.attention(id: summary.header.id)
             let frames = try database.frameCount(id: summary.header.id).count
             let expressions = try database.expressionReport(id: summary.header.id)

@@ -46,6 +46,8 @@ enum ErrorHints {
             return "Check the path given by --database or GAZEREC_DATABASE; 'gazerec start' or 'gazerec import' creates it."
         case StoreError.notSessionDatabase:
             return "Check the path given by --database or GAZEREC_DATABASE."
+        case StoreError.damagedSession:
+            return "'gazerec check' lists every damaged session of the database."
         case StoreError.ambiguousCalibration:
             return "See the ids with 'gazerec calibrations list'."
         case StoreError.database(let action, _, _) where action == SessionDatabase.openAction:

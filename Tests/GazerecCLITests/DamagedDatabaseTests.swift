@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import JSONStream
+import Testing
+import TestSupport
+
+/// A damaged database is never read as data: show and export of a damaged session fail naming it,
+/// `export --all` writes the sound sessions and names the damaged ones, `check` lists them.
+@Suite("Damaged database", .serialized)
+struct DamagedDatabaseTests {
+    typealias Work = RecordingCommandTests.Workspace
+    static let ios = "3BE54760-F1E8-4799-A3CB-78806270E72A"
+    static let other = "0D5A33A1-6F0B-4C1E-9A39-2B9D6C8F0E11"
+
+    /// The iOS fixture imported twice: as itself and under the id `other`.
+    static func twoSessions() throws -> Work {
+        let work = try Work()
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        let text = try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8).replacingOccurrences(of: ios, with: other)
+        let copy = work.folder.path("other.json")
+        try text.write(toFile: copy, atomically: true, encoding: .utf8)
+        #expect(try work.run(["import", copy]).status == 0)
+        return work
+    }
+
+    @Test("rows missing behind gazerec's back: show, export and CSV fail naming the session; --all exports the sound one",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func missingRows() throws {
+        let work = try Self.twoSessions()
+        defer { work.folder.remove() }
+        let queue = try DatabaseQueue(path: work.database)
+        try queue.write { db in
+            try db.execute(sql: """
+                DELETE FROM gazeSample WHERE seq BETWEEN 100 AND 119
+                    AND sessionRowID = (SELECT rowid FROM session WHERE id = ?)
+                """, arguments: [Self.ios])
+        }
+        try queue.close()
+        let damage = "session \(Self.ios) in \(work.database) is damaged: 20 of 380 gaze samples missing"
+        for arguments in [["show", Self.ios], ["export", Self.ios], ["export", "--format", "csv", Self.ios]] {
+            let result = try work.run(arguments)
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(damage), "\(arguments): \(result.stderr)")
+        }
+        let all = try work.run(["export", "--all"])
+        #expect(all.status == 1 && all.stderr.contains(damage), "\(all.stderr)")
+        let exported = try JSONValue.parse(Array(all.stdoutData)).arrayValue ?? []
+        #expect(exported.count == 1 && exported.first?["id"] == .string(Self.other), "\(all.stdout.prefix(200))")
+        let csv = try work.run(["export", "--all", "--format", "csv"])
+        #expect(csv.status == 1 && csv.stderr.contains(damage) && csv.stdout.contains(Self.other) && !csv.stdout.contains(Self.ios))
+        let check = try work.run(["check"])
+        #expect(check.status == 1 && check.stdout == Self.ios + "\n" && check.stderr.contains(damage), "\(check.stderr)")
+        #expect(try work.run(["show", Self.other]).status == 0)
+    }
+
+    @Test("3,000 bytes overwritten in a gaze page: show, export and check fail naming the session",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func overwrittenPage() throws {
+        let work = try Work()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        #expect(try work.run(["check"]).status == 0)
+        let queue = try DatabaseQueue(path: work.database)
+        let (page, size) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'gazeSample' AND pagetype = 'leaf' LIMIT 1"),
+             try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        }
+        try queue.close()
+        guard let page else { Issue.record("no gaze page found"); return }
+        let handle = try #require(FileHandle(forUpdatingAtPath: work.database))
+        try handle.seek(toOffset: UInt64((page - 1) * size + 500))
+        try handle.write(contentsOf: Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        try handle.close()
+        for arguments in [["show", Self.ios], ["export", Self.ios], ["export", "--all"], ["export", "--format", "csv", Self.ios]] {
+            let result = try work.run(arguments)
+            #expect(result.status == 1, "\(arguments) exited \(result.status)")
+            #expect(result.stderr.contains(Self.ios), "\(arguments): \(result.stderr)")
+        }
+        let check = try work.run(["check"])
+        #expect(check.status == 1 && check.stdout == Self.ios + "\n", "\(check.stdout) \(check.stderr)")
+        #expect(check.stderr.contains("is damaged: SQLite reports its pages corrupt"), "\(check.stderr)")
+    }
+}
