@@ -13,6 +13,17 @@ struct MarkerFeedTests {
         try RecordingSessionTests().session(database, clock: RecordingSessionTests.ManualClock())
     }
 
+    /// A new recording in `database` and a feed following `log` into it on a fixed clock, its
+    /// warnings collected.
+    static func feed(following log: String, into database: SessionDatabase) throws
+        -> (feed: MarkerFeed, session: RecordingSession, warnings: WarningLog) {
+        let session = try recording(database)
+        let warnings = WarningLog()
+        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
+                              clock: { 1_790_000_005 }, warning: { warnings.add($0) })
+        return (feed, session, warnings)
+    }
+
     /// Appends `text` to the file at `path`, as a logging program does.
     static func append(_ text: String, to path: String) throws {
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -39,10 +50,7 @@ struct MarkerFeedTests {
         let log = folder.path("markers.log")
         try "old-run-1\nold-run-2\tnot json\nold-run-3".write(toFile: log, atomically: true, encoding: .utf8)
         let database = try SessionDatabase()
-        let session = try Self.recording(database)
-        let warnings = WarningLog()
-        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
-                              clock: { 1_790_000_005 }, warning: { warnings.add($0) })
+        let (feed, session, warnings) = try Self.feed(following: log, into: database)
         feed.start()
         try Self.append("\nstimulus-A\n", to: log)
         _ = try Self.markers(database, id: session.id, count: 1)
@@ -59,9 +67,7 @@ struct MarkerFeedTests {
         let log = folder.path("markers.log")
         try "old-run-1\nold-run-2\tnot json\n".write(toFile: log, atomically: true, encoding: .utf8)
         let database = try SessionDatabase()
-        let session = try Self.recording(database)
-        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
-                              clock: { 1_790_000_005 }, warning: { _ in })
+        let (feed, session, _) = try Self.feed(following: log, into: database)
         // When: the feed starts and one line is appended, then another
         feed.start()
         try Self.append("stimulus-A\n", to: log)
@@ -83,10 +89,7 @@ struct MarkerFeedTests {
         let log = folder.path("markers.log")
         try "".write(toFile: log, atomically: true, encoding: .utf8)
         let database = try SessionDatabase()
-        let session = try Self.recording(database)
-        let warnings = WarningLog()
-        let feed = MarkerFeed(input: try MarkerFeed.Input.open(path: log), database: database, sessionID: session.id,
-                              clock: { 1_790_000_005 }, warning: { warnings.add($0) })
+        let (feed, session, warnings) = try Self.feed(following: log, into: database)
         feed.start()
         // Given: a writer that sends 4 MiB without a newline, in pieces, then ends that line and writes another
         let piece = String(repeating: "x", count: 64 * 1024)
