@@ -2,6 +2,7 @@ import ArgumentParser
 import GazeCore
 import GazeModel
 import JSONStream
+import Recorder
 
 /// Options shared by `calibrate` and `validate`: the viewing geometry for degrees, the script,
 /// and the timing and sample rules of each target.
@@ -43,10 +44,16 @@ struct ProcedureOptions: ParsableArguments {
         if minimumSamples < 1 { throw ValidationError("--minimum-samples must be at least 1.") }
     }
 
-    /// The viewing geometry from --screen-size-mm and --distance-mm, on a screen of this many points.
-    func geometry(widthPoints: Double, heightPoints: Double) -> ScreenGeometry? {
+    /// The screen's size and the eyes' distance from it, from --screen-size-mm and --distance-mm.
+    var viewing: ViewingDistances? {
         guard let size = screenSizeMillimetres, let distanceMillimetres else { return nil }
-        return ScreenGeometry(widthPoints: widthPoints, heightPoints: heightPoints, widthMillimetres: size.width,
-                              heightMillimetres: size.height, distanceMillimetres: distanceMillimetres)
+        return ViewingDistances(screenWidthMillimetres: size.width, screenHeightMillimetres: size.height,
+                                distanceMillimetres: distanceMillimetres)
+    }
+
+    /// Each target's timing and sample rules, and the viewing distances.
+    var settings: ProcedureSettings {
+        ProcedureSettings(settleSeconds: settle, collectSeconds: collect, minimumSamplesPerPoint: minimumSamples,
+                          viewing: viewing)
     }
 }

@@ -64,8 +64,37 @@ extension Gazerec {
         }
 
         func run() throws {
-            let scripted = procedure.script != nil
-            if !scripted && !TerminalScreen.available {
+            let script = try checkedScript()
+            try vision.checkModelExists()
+            // Open (or create) the database first: a bad path fails before the camera starts.
+            let database = try store.open()
+            let input = try vision.input(capture.request(paced: script == nil, mirror: picture.mirror, rotation: picture.rotate))
+            defer { input.stop() }
+            let seating = SeatingWarning(deferred: script == nil)
+            input.pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            let runner = ProcedureRunner(noun: "calibration")
+            let outcome = try runner.run(script: script, screen: screen, seating: seating) { display in
+                try CalibrationRun(vision: input, stop: stop, database: database).run(
+                    script.map { .script($0) } ?? .layout((points ?? .nine).layout), settings: procedure.settings,
+                    display: display, name: name, focalLengthPixels: vision.focalLength)
+            }
+            let record = try runner.requireFinished(outcome, sourceName: input.opened.path)
+            Console.write(CalibrationReport.text(record))
+            if let warning = CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,
+                                                              screenHeight: record.screenHeight) {
+                Console.note(warning)
+            }
+            Console.note("saved calibration \(record.id); 'gazerec start' applies it to recordings on this "
+                         + "\(Int(record.screenWidth))x\(Int(record.screenHeight)) screen")
+            Console.output(record.id + "\n")
+        }
+
+        /// The script, when one is given, checked to hold enough calibration targets; else a terminal to draw on.
+        private func checkedScript() throws -> CalibrationScript? {
+            if procedure.script == nil && !TerminalScreen.available {
                 throw UsageError(message: "calibrate is interactive and needs a terminal, but stdin is not one. Run it "
                                  + "in a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
             }
@@ -73,63 +102,7 @@ extension Gazerec {
             if let parsedScript, let file = procedure.script {
                 try parsedScript.requireCalibrationTargets(CalibrationFitter().minimumPoints, file: file == "-" ? "<stdin>" : file)
             }
-            try vision.checkModelExists()
-            // Open (or create) the database first: a bad path fails before the camera starts.
-            let database = try store.open()
-            let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate))
-            defer { visionInput.stop() }
-            let input = visionInput.opened, source = visionInput.frames
-            let seating = SeatingWarning(deferred: !scripted)
-            visionInput.pipeline.checkSeatingOverFirstSecond(tell: seating.tell)
-            let stop = StopRequest()
-            let signals = SignalHandling(stop: stop)
-            defer { signals.restore() }
-            let runner = ProcedureRunner(vision: visionInput, stop: stop, noun: "calibration")
-
-            let procedure: CalibrationProcedure, screenSize: Size2D, ending: ProcedureRun.Ending
-            if let parsedScript {
-                screenSize = try parsedScript.screen(agreeingWith: screen)
-                let targets = parsedScript.targets(width: Double(screenSize.width), height: Double(screenSize.height))
-                (procedure, ending) = try runner.scripted(
-                    makeProcedure(targets, scripted: true, screen: screenSize, settle: parsedScript.settleSeconds))
-            } else {
-                (procedure, screenSize, ending) = try runner.interactive(screen: screen) { view, size in
-                    // Targets where they are really drawn: the centres of their cells.
-                    let targets = CalibrationProcedure.layoutTargets((points ?? .nine).layout, width: Double(size.width),
-                                                                     height: Double(size.height))
-                        .map { CalibrationTarget(kind: $0.kind, position: view.drawnPosition($0.position)) }
-                    return makeProcedure(targets, scripted: false, screen: size, settle: nil)
-                }
-            }
-            seating.flush()
-            try runner.requireFinished(ending, sourceName: input.path)
-            let record = CalibrationRecord(
-                name: name, createdAtSeconds: SystemClock.unixTime(), screenWidth: Double(screenSize.width),
-                screenHeight: Double(screenSize.height), geometry: geometry(screenSize), sourceKind: input.kind.rawValue,
-                sourceName: input.path, sourceWidth: source.width, sourceHeight: source.height,
-                focalLengthPixels: vision.focalLength, procedure: procedure,
-                outcome: procedure.outcome!, gazerecVersion: GazerecVersion.current)
-            try database.save(record)
-            Console.write(CalibrationReport.text(record))
-            if let warning = CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,
-                                                              screenHeight: record.screenHeight) {
-                Console.note(warning)
-            }
-            Console.note("saved calibration \(record.id); 'gazerec start' applies it to recordings on this "
-                         + "\(screenSize.width)x\(screenSize.height) screen")
-            Console.output(record.id + "\n")
-        }
-
-        private func geometry(_ screen: Size2D) -> ScreenGeometry? {
-            procedure.geometry(widthPoints: Double(screen.width), heightPoints: Double(screen.height))
-        }
-
-        private func makeProcedure(_ targets: [CalibrationTarget], scripted: Bool, screen: Size2D,
-                                   settle scriptSettle: Double?) -> CalibrationProcedure {
-            CalibrationProcedure(targets: targets, scripted: scripted,
-                                 settleSeconds: procedure.settle ?? scriptSettle ?? 0.6, collectSeconds: procedure.collect,
-                                 fitter: CalibrationFitter(minimumSamplesPerPoint: procedure.minimumSamples),
-                                 geometry: geometry(screen))
+            return parsedScript
         }
     }
 }

@@ -37,8 +37,30 @@ extension Gazerec {
         @OptionGroup var picture: PictureOptions
 
         func run() throws {
-            let scripted = procedure.script != nil
-            if !scripted && !TerminalScreen.available {
+            let script = try checkedScript()
+            let database = try store.openForReading(sessions: .none)
+            let record = try database.chooseCalibration(.id(calibration), screen: nil, focalLengthPixels: vision.focalLength)!
+            try vision.checkModelExists()
+            let input = try vision.input(capture.request(paced: script == nil, mirror: picture.mirror, rotation: picture.rotate),
+                                         calibrationFocalLength: record.focalLengthPixels)
+            defer { input.stop() }
+            let stop = StopRequest()
+            let signals = SignalHandling(stop: stop)
+            defer { signals.restore() }
+            let runner = ProcedureRunner(noun: "validation")
+            let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
+            let outcome = try runner.run(script: script, screen: screen) { display in
+                try ValidationRun(vision: input, stop: stop).run(record, script: script, settings: procedure.settings,
+                                                                 display: display)
+            }
+            let report = try runner.requireFinished(outcome, sourceName: input.opened.path)
+            try Self.report(report, record: record, source: input.opened.path,
+                            degrees: procedure.viewing != nil || record.geometry != nil)
+        }
+
+        /// The script, when one is given, checked to list only validation targets; else a terminal to draw on.
+        private func checkedScript() throws -> CalibrationScript? {
+            if procedure.script == nil && !TerminalScreen.available {
                 throw UsageError(message: "validate is interactive and needs a terminal, but stdin is not one. Run it in "
                                  + "a terminal, or give the target schedule with --script FILE (docs/Calibration.md).")
             }
@@ -46,43 +68,7 @@ extension Gazerec {
             if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
                 throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
             }
-            let database = try store.openForReading(sessions: .none)
-            let record = try database.chooseCalibration(.id(calibration), screen: nil, focalLengthPixels: vision.focalLength)!
-            let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
-            try vision.checkModelExists()
-            let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate),
-                                          calibrationFocalLength: record.focalLengthPixels)
-            defer { visionInput.stop() }
-            let input = visionInput.opened
-            let stop = StopRequest()
-            let signals = SignalHandling(stop: stop)
-            defer { signals.restore() }
-            let runner = ProcedureRunner(vision: visionInput, stop: stop, noun: "validation")
-            let geometry = geometry(record)
-
-            let run: CalibrationProcedure, ending: ProcedureRun.Ending
-            if let parsedScript {
-                let size = try parsedScript.screen(agreeingWith: screen)
-                let targets = parsedScript.targets(width: Double(size.width), height: Double(size.height))
-                (run, ending) = try runner.scripted(CalibrationProcedure(
-                    validating: record.mapping, targets: targets, scripted: true,
-                    settleSeconds: procedure.settle ?? parsedScript.settleSeconds ?? 0.6,
-                    minimumSamplesPerPoint: procedure.minimumSamples,
-                    geometry: geometry))
-            } else {
-                (run, _, ending) = try runner.interactive(screen: screen) { view, size in
-                    let fractions = [Point2(0.5, 0.5)] + CalibrationLayout.nine.validationFractions
-                    let targets = fractions.map {
-                        CalibrationTarget(kind: .validation,
-                                          position: view.drawnPosition(Point2($0.x * Double(size.width), $0.y * Double(size.height))))
-                    }
-                    return CalibrationProcedure(validating: record.mapping, targets: targets, scripted: false,
-                                                settleSeconds: procedure.settle ?? 0.6, collectSeconds: procedure.collect,
-                                                minimumSamplesPerPoint: procedure.minimumSamples, geometry: geometry)
-                }
-            }
-            try runner.requireFinished(ending, sourceName: input.path)
-            try Self.report(run.validation!, record: record, source: input.path, degrees: geometry != nil)
+            return parsedScript
         }
 
         /// The report: a table on stderr (now and when calibrated), a warning when poor, JSON on stdout.
@@ -105,11 +91,6 @@ extension Gazerec {
             try writer.byte(0x0A)
             try writer.flush()
             Console.output(sink.text)
-        }
-
-        /// The command line's geometry, else the calibration's.
-        private func geometry(_ record: CalibrationRecord) -> ScreenGeometry? {
-            procedure.geometry(widthPoints: record.screenWidth, heightPoints: record.screenHeight) ?? record.geometry
         }
 
         /// The report on stdout.

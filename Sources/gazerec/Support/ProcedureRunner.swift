@@ -8,24 +8,29 @@ import GazeVision
 import JSONStream
 import Recorder
 
-/// The terminal side of a calibration or validation run (`ProcedureRun` in the library): keys and
-/// the drawing of the targets on the terminal, or a note for a scripted run; and the run's ending
-/// as the command's error.
+/// The terminal side of a calibration or validation run (`CalibrationRun`, `ValidationRun` in the
+/// library): the display it runs on — the terminal full screen with keys and the drawing of the
+/// targets, or a script's screen with a note — and the run's ending as the command's error.
 struct ProcedureRunner {
-    let run: ProcedureRun
     /// "calibration" or "validation", for messages.
     let noun: String
 
-    init(vision: VisionInput, stop: StopRequest, noun: String) {
-        run = ProcedureRun(vision: vision, stop: stop)
-        self.noun = noun
+    /// Runs `body` on its display: for a script, the screen it agrees on with `screen` (`--screen`);
+    /// otherwise the terminal full screen, `seating` saying its deferred warning once it is left.
+    func run<Result>(script: CalibrationScript?, screen: Size2D?, seating: SeatingWarning? = nil,
+                     _ body: (ProcedureDisplay) throws -> Result) throws -> Result {
+        guard let script else { return try interactive(screen: screen, seating: seating, body) }
+        let size = try script.screen(agreeingWith: screen)
+        return try body(ProcedureDisplay(screenWidth: Double(size.width), screenHeight: Double(size.height), started: { start in
+            let span = start.targets.compactMap(\.endSeconds).max() ?? 0
+            Console.note("scripted \(noun): \(start.targets.count) targets over \(Formatting.fixed(span, 1)) s of input")
+        }))
     }
 
-    /// Full screen: the screen size is `screen`, else the terminal's size in pixels; `make` builds the
-    /// procedure for the view (targets at their drawn positions). Returns it with the screen size
-    /// and how the run ended.
-    func interactive(screen: Size2D?, make: (CalibrationView, Size2D) -> CalibrationProcedure) throws
-        -> (CalibrationProcedure, Size2D, ProcedureRun.Ending) {
+    /// Full screen: the screen size is `screen`, else the terminal's size in pixels; the targets are
+    /// drawn where the view places them, and keys drive the run.
+    private func interactive<Result>(screen: Size2D?, seating: SeatingWarning?,
+                                     _ body: (ProcedureDisplay) throws -> Result) throws -> Result {
         let terminal = TerminalScreen()
         terminal.enter()
         defer { terminal.leave() }
@@ -44,43 +49,40 @@ struct ProcedureRunner {
         let view = CalibrationView(columns: terminal.columns, rows: terminal.rows,
                                    screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height),
                                    screenSource: screenSource)
-        let procedure = make(view, screenSize)
-        terminal.write(view.render(procedure))
-        let (result, ending) = try run.run(procedure, untilFinished: true, beforeFrame: { procedure in
-            for key in terminal.keys() {
-                switch key {
-                case .space: procedure.pressSpace()
-                case .skip: procedure.pressSkip()
-                case .escape, .quit: procedure.abort()
+        let display = ProcedureDisplay(
+            screenWidth: Double(screenSize.width), screenHeight: Double(screenSize.height), interactive: true,
+            shownAt: view.drawnPosition, started: { terminal.write(view.render($0)) },
+            beforeFrame: { procedure in
+                for key in terminal.keys() {
+                    switch key {
+                    case .space: procedure.pressSpace()
+                    case .skip: procedure.pressSkip()
+                    case .escape, .quit: procedure.abort()
+                    }
                 }
-            }
-        }, afterFrame: { terminal.write(view.render($0)) })
-        return (result, screenSize, ending)
+            }, afterFrame: { terminal.write(view.render($0)) })
+        let result = try body(display)
+        terminal.leave()
+        seating?.flush()
+        return result
     }
 
-    /// Without keys, from the targets' time windows. Returns the procedure and how the run ended.
-    func scripted(_ start: CalibrationProcedure) throws -> (CalibrationProcedure, ProcedureRun.Ending) {
-        let span = start.targets.compactMap(\.endSeconds).max() ?? 0
-        Console.note("scripted \(noun): \(start.targets.count) targets over \(Formatting.fixed(span, 1)) s of input")
-        let (procedure, ending) = try run.run(start)
-        return (procedure, ending)
-    }
-
-    /// Throws unless the run finished: cancelled (Esc: exit 1; Ctrl-C: exit 130), failed, or cut short.
-    func requireFinished(_ ending: ProcedureRun.Ending, sourceName: String) throws {
-        switch ending {
-        case .finished:
-            return
-        case .interrupted:
+    /// The run's result, or, unless it finished, an error: cancelled (Esc: exit 1; Ctrl-C: exit 130),
+    /// failed, or cut short.
+    func requireFinished<Result>(_ outcome: ProcedureOutcome<Result>, sourceName: String) throws -> Result {
+        switch outcome {
+        case .finished(let result):
+            return result
+        case .ended(.interrupted):
             Console.error("\(noun) cancelled (Ctrl-C); nothing was saved.")
             throw ExitCode(130)
-        case .cancelled:
+        case .ended(.cancelled):
             throw CalibrateError.cancelled(noun: noun)
-        case .failed(let reason):
+        case .ended(.failed(let reason)):
             throw CalibrateError.failed(reason: reason)
-        case .stopped:
+        case .ended(.stopped), .ended(.finished):
             throw CalibrateError.stopped(noun: noun)
-        case .inputEnded(let target):
+        case .ended(.inputEnded(let target)):
             throw CalibrateError.inputEnded(source: sourceName, atTarget: target, noun: noun)
         }
     }
