@@ -51,21 +51,21 @@ public final class RecordingRun {
         // A recorder that died left its session open: close it now.
         _ = try database.repairInterruptedSessions()
 
-        // 1. Models (1–2 s to load: before the source starts, so no frame waits for them).
-        let model = try LandmarkModel.shared(path: configuration.modelPath)
+        // 1. Models (1–2 s to load: before the source opens, so no frame waits for them).
         let expressions = try configuration.expressions.map { try ExpressionStage(files: $0) }
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
-        let input = try configuration.source.open()
-        defer { input.stop() }
-        let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
-                                         focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
+        let vision = try VisionInput(modelPath: configuration.modelPath, source: configuration.source, startNow: false,
+                                     focalLengthPixels: configuration.focalLengthPixels,
+                                     finding: { _ in configuration.faceFinding })
+        defer { vision.stop() }
+        let input = vision.opened, pipeline = vision.pipeline
         // 3. The session (and, before it, its LSL streams: a client may be awaited).
         let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
         let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
         active.startMarkers(database: database)
         // 4. The frames.
-        let frames = input.start(pacedFrom: active.beginMonotonic)
+        let frames = vision.start(pacedFrom: active.beginMonotonic)
         let tally = FrameTally(begin: active.begin)
         pipeline.checkSeatingOverFirstSecond(configuration.seating) { tally.seating = $0 }
         let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,

@@ -2,31 +2,45 @@ import GazeCapture
 import GazeModel
 import GazeVision
 
-/// A frame source opened and started, with the vision pipeline for its frames: the set-up that
+/// A frame source opened, with the vision pipeline for its frames: the set-up that recording,
 /// calibration, validation and video analysis share (the landmark model, the source, `FramePipeline`).
 public final class VisionInput {
     public let opened: OpenedFrameSource
-    /// The started source's frames.
-    public let frames: FrameSource
     public let pipeline: FramePipeline
+    /// Frames read ahead losslessly on a second thread (nil: in line).
+    private let readAhead: Int?
 
-    /// `modelFirst`: the model loads before the source starts, so no live frame waits for it;
+    /// `modelFirst`: the model loads before the source opens, so no live frame waits for it;
     /// otherwise the source starts first, so a file is decoded ahead (`readAhead` frames, on a
-    /// second core) while the model loads. `finding` says how the pipeline finds faces in the
-    /// opened source (a camera may run the costly stages off the frame thread).
+    /// second core) while the model loads. `startNow` false leaves the source to `start(pacedFrom:)`
+    /// (a recording paces a file from its session's start). `finding` says how the pipeline finds
+    /// faces in the opened source (a camera may run the costly stages off the frame thread).
     public init(modelPath: String, source request: FrameSourceRequest, modelFirst: Bool = true, readAhead: Int? = 8,
-                focalLengthPixels: Double?, finding: (OpenedFrameSource) throws -> FaceFinding) throws {
+                startNow: Bool = true, focalLengthPixels: Double?,
+                finding: (OpenedFrameSource) throws -> FaceFinding) throws {
         let early = modelFirst ? try LandmarkModel.shared(path: modelPath) : nil
         opened = try request.open()
-        frames = opened.start(readAhead: readAhead)
+        self.readAhead = readAhead
+        if startNow { _ = opened.start(readAhead: readAhead) }
         do {
             let model = try early ?? LandmarkModel.shared(path: modelPath)
-            pipeline = try FramePipeline(model: model, width: frames.width, height: frames.height,
+            pipeline = try FramePipeline(model: model, width: opened.source.width, height: opened.source.height,
                                          focalLengthPixels: focalLengthPixels, finding: try finding(opened))
         } catch {
             opened.stop()
             throw error
         }
+    }
+
+    /// The started source's frames (started now, if it was not).
+    public var frames: FrameSource {
+        opened.start(readAhead: readAhead)
+    }
+
+    /// Starts the source, a file replayed at its own pace paced from `originMonotonic`
+    /// (CLOCK_MONOTONIC seconds); its frames.
+    public func start(pacedFrom originMonotonic: Double) -> FrameSource {
+        opened.start(pacedFrom: originMonotonic, readAhead: readAhead)
     }
 
     /// Stops the source (a camera's capture, a file's reading ahead).
