@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels", "JSONStream", "GazeAnalysis", "GazeModel", "BIDSExport",
+                "Channels", "JSONStream", "GazeAnalysis", "GazeCalibration", "GazeModel", "BIDSExport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

@@ -2,28 +2,6 @@ import GazeCalibration
 import GazeModel
 import SessionStore
 
-extension SessionDatabase {
-    /// Saves a new calibration: its document, and the columns listing and choosing need.
-    public func save(_ record: CalibrationRecord) throws {
-        try saveCalibrations([(record.summary, try record.document())], replace: false, source: "calibration \(record.id)")
-    }
-
-    /// Reads and decodes one calibration (`latest` for the newest).
-    public func calibrationRecord(id: String) throws -> CalibrationRecord {
-        let (summary, document) = try calibration(id: id)
-        return try CalibrationRecord(document: Array(document.utf8), source: "stored calibration \(summary.id)")
-    }
-}
-
-extension CalibrationRecord {
-    /// What the database lists about it.
-    public var summary: CalibrationSummary {
-        CalibrationSummary(id: id, name: name, createdAtSeconds: createdAtSeconds, screenWidth: screenWidth,
-                           screenHeight: screenHeight, pointCount: calibrationPointCount,
-                           accuracyPoints: validation?.accuracyPoints, accuracyDegrees: validation?.accuracyDegrees)
-    }
-}
-
 /// Which stored calibration a recording applies.
 public enum CalibrationRequest: Sendable, Equatable {
     /// None: the session records eye features without gaze.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GazeModel
 import JSONStream
+import LabServer
 import SessionStore
 
 /// `--database` given before the subcommand (`gazerec --database PATH delete --all`), the form
@@ -128,9 +129,9 @@ extension DatabaseLocation {
     /// A lab server's sessions and calibrations are read into a scratch database as a station
     /// stores them, so every reading command gives the same bytes from the server as from the
     /// station: the sessions `sessions` names (ids or id prefixes), or all of them, or none.
-    func openForReading(sessions: ServerSnapshot.Sessions = .all) throws -> SessionDatabase {
+    func openForReading(sessions: LabSnapshot.Sessions = .all) throws -> SessionDatabase {
         let path = resolvedPath
-        if StoreOptions.isServer(path) { return try ServerSnapshot.load(address: path, sessions: sessions) }
+        if StoreOptions.isServer(path) { return try LabSnapshot.load(address: path, sessions: sessions) }
         return try SessionDatabase.openForReading(path: path)
     }
 }

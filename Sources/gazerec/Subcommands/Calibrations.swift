@@ -194,7 +194,7 @@ extension Gazerec {
                     }
                 }
                 let database = try store.open()
-                try database.saveCalibrations(records.map { ($0.summary, try $0.document()) }, replace: replace,
+                try database.saveCalibrations(records, replace: replace,
                                               source: files.count == 1 ? files[0] : "\(files.count) files")
                 Console.output(records.map { $0.id + "\n" }.joined())
                 Console.note("imported \(records.count) calibration\(records.count == 1 ? "" : "s")")
