@@ -115,6 +115,10 @@ let package = Package(
             ]
         ),
 
+        // Figures of stored sessions: a session's gaze read from the store and drawn on its screen
+        // (heatmap, scan path, fixations, expression band, legend), as SVG or PNG.
+        .target(name: "SessionFigures", dependencies: ["GazeAnalysis", "GazeFigures", "GazeModel", "SessionStore"]),
+
         // Calibration: the fit, the procedure, validation, the mapping and smoothing of gaze
         // (GazeStream), and calibrations as documents and target scripts. No storage.
         .target(name: "GazeCalibration", dependencies: ["GazeCore", "GazeModel", "JSONStream"],
@@ -147,15 +151,15 @@ let package = Package(
 
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
-                                                "GazeCalibration", "SessionStore", "Recorder", "JSONStream", "StimulusAnalysis",
-                                                "StimulusStudy"]),
+                                                "GazeCalibration", "SessionStore", "SessionFigures", "Recorder", "JSONStream",
+                                                "StimulusAnalysis", "StimulusStudy"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                "GazeFigures", "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "StimulusAnalysis",
+                "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "SessionFigures", "StimulusAnalysis",
                 "StimulusStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -203,8 +207,8 @@ let package = Package(
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
                                                           "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
-        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "GazeCapture", "GazeModel", "JSONStream",
-                                                            "TestSupport"],
+        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCapture", "GazeModel",
+                                                            "JSONStream", "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),
         // The lab server against a real PostgreSQL (Scripts/setup-postgres.sh), through the built binary.

@@ -5,6 +5,7 @@ import FoundationXML
 import GazeCapture
 import Testing
 import TestSupport
+import SessionFigures
 import SessionStore
 import GazeModel
 import JSONStream
@@ -70,6 +71,26 @@ struct PlotCommandTests {
         }
         #expect(image[320, 620] > 250)  // no fixation, no line there
         #expect(image[920, 220] > 250)
+    }
+
+    @Test("a program built on the libraries draws the figure plot writes, byte for byte, with one call (SessionPlot)")
+    func libraryDrawsTheSameFigure() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let json = folder.path("s.json")
+        try Data(Self.session.utf8).write(to: URL(fileURLWithPath: json))
+        #expect(try Binary.run(["import", json], environment: environment).status == 0)
+        let svg = folder.path("plot.svg")
+        let result = try Binary.run(["plot", "11111111", "--output", svg, "--sigma", "1.5"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let database = try SessionDatabase.openForReading(path: folder.path("db.sqlite"))
+        let figure = try SessionPlot(sigmaDegrees: 1.5).figure(database, id: "11111111")
+
+        #expect(figure.samples == 60 && figure.fixations == 2)
+        #expect(figure.svg == (try String(contentsOfFile: svg, encoding: .utf8)))
+        #expect(figure.svg.contains("Heatmap: gaze time per square degree"))
     }
 
     @Test("an output that is neither .svg nor .png, or a σ out of range, is a usage error; an unknown session a runtime error")

@@ -12,15 +12,3 @@ struct IntervalOptions: ParsableArguments {
         if labels.count > 2 { throw ValidationError("--between takes one or two marker labels, got \(labels.count).") }
     }
 }
-
-/// A `--between` label the session's markers do not have.
-struct MarkerNotFound: RuntimeFailure {
-    var sessionID: String
-    var labels: [String]
-    var known: [String]
-    var description: String {
-        "session \(sessionID) has no marker interval from '\(labels[0])'"
-            + (labels.count > 1 ? " to a later '\(labels[1])'" : "") + "; its markers are "
-            + (known.isEmpty ? "none ('gazerec mark' adds them while recording)." : known.joined(separator: ", ") + ".")
-    }
-}

@@ -96,7 +96,7 @@ extension Gazerec {
 
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
-            let (samples, screenWidth, screenHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
+            let (samples, screenWidth, screenHeight) = try database.scanPath(id: id, between: interval.labels)
             let explicit = screenSizeMm.flatMap { size in
                 distanceMm.map {
                     ScreenGeometry(widthPoints: screenWidth, heightPoints: screenHeight, widthMillimetres: size.width,

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import GazeAnalysis
 import GazeCore
-import GazeFigures
 import GazeModel
 import JSONStream
+import SessionFigures
 import SessionStore
 
 extension Gazerec {
@@ -58,84 +58,11 @@ extension Gazerec {
         func run() throws {
             TemporaryFileCleanup.install()
             let database = try store.openForReading(sessions: .named([id]))
-            let summary = try database.summary(id: id)
-            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
-            let (width, height) = GazeSample.screen(of: samples, width: storedWidth, height: storedHeight)
-            let points = samples
-            let found = summary.header.fixationScale().defaultDetector.detect(points).fixations
-            let all = !heatmap && !scanpath && !fixations
-            var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
-            let perDegree = SessionViewing.pointsPerDegree(summary.header)
-            plot.pointsPerDegree = perDegree.value
-            plot.kernelSigmaDegrees = sigma
-            plot.heatmap = all || heatmap
-            plot.scanPath = all || scanpath
-            plot.fixations = all || fixations
-            if let background {
-                guard let data = FileManager.default.contents(atPath: background) else {
-                    throw StoreError.io(action: "read", path: background, reason: "no such file or not readable")
-                }
-                guard let type = Gazerec.imageType(data) else {
-                    throw UsageError(message: "--background \(background) is not a PNG, JPEG, GIF or WebP image (its first "
-                                     + "bytes say otherwise). Give the stimulus as an image file.")
-                }
-                plot.backgroundHref = "data:\(type);base64," + data.base64EncodedString()
-            }
-            plot.legend = [
-                "Session \(summary.header.id) · \(summary.header.appID)",
-                "\(Formatting.isoTime(summary.header.beginTimeSeconds)) · \(summary.durationSeconds.map { Formatting.fixed($0, 1) } ?? "-") s"
-                    + " · \(samples.count) gaze samples · screen \(Int(width))×\(Int(height)) points",
-                "\(found.count) fixations (I-DT, 1.5°, 80 ms), circles sized by duration, numbered in order",
-            ]
-            if !interval.labels.isEmpty, let first = samples.first, let last = samples.last {
-                let start = first.timestampSeconds - summary.header.beginTimeSeconds
-                let end = last.timestampSeconds - summary.header.beginTimeSeconds
-                plot.legend.insert("Interval: marker '\(interval.labels[0])' to " + (interval.labels.count > 1 ? "'\(interval.labels[1])'" : "the next marker")
-                                   + " (\(Formatting.fixed(start, 1))–\(Formatting.fixed(end, 1)) s into the session)", at: 1)
-            }
-            if plot.heatmap {
-                plot.legend.append("Heatmap: gaze time per square degree, Gaussian kernel σ = \(Formatting.fixed(sigma, 2))° "
-                                   + "= \(Formatting.fixed(sigma * perDegree.value, 1)) points; degrees from \(perDegree.source)")
-            }
-            plot.expressionBand = try Gazerec.expressionBand(database, summary.header, samples: samples,
-                                                          interval: !interval.labels.isEmpty)
-            let svg = plot.svg(samples: points, fixations: found)
-            let bytes = output.lowercased().hasSuffix(".png") ? [UInt8](try SVGRasterizer.png(svg)) : Array(svg.utf8)
-            try SessionDatabase.writeAtomically(to: output) { sink in
-                try bytes.withUnsafeBytes { try sink.write($0) }
-            }
-            Console.note("wrote \(output) (\(samples.count) samples, \(found.count) fixations)"
-                         + (samples.isEmpty ? "; the session has no scan path (was it calibrated?)" : ""))
+            let plot = SessionPlot(sigmaDegrees: sigma, heatmap: heatmap, scanPath: scanpath, fixations: fixations,
+                                   backgroundPath: background)
+            let figure = try plot.write(database, id: id, between: interval.labels, to: output)
+            Console.note("wrote \(output) (\(figure.samples) samples, \(figure.fixations) fixations)"
+                         + (figure.samples == 0 ? "; the session has no scan path (was it calibrated?)" : ""))
         }
-    }
-
-    /// What the face did over the plotted time (the session, or the interval the gaze samples span),
-    /// nil for a session without expressions.
-    static func expressionBand(_ database: SessionDatabase, _ header: SessionHeader, samples: [GazeSample], interval: Bool)
-        throws -> ExpressionBand? {
-        let expressions = try database.expressionSamples(id: header.id)
-        guard !expressions.isEmpty else { return nil }
-        let start = interval ? samples.first?.timestampSeconds ?? header.beginTimeSeconds : header.beginTimeSeconds
-        let end = interval ? samples.last?.timestampSeconds ?? start
-            : header.endTimeSeconds ?? expressions.last!.timestampSeconds
-        let inside = { (time: Double) in time >= start && time <= end }
-        return ExpressionBand(startSeconds: start, endSeconds: end,
-                              samples: expressions.filter { inside($0.timestampSeconds) },
-                              smile: try database.smile(id: header.id).filter { inside($0.timestampSeconds) },
-                              markers: try database.markers(id: header.id))
-    }
-
-    /// The MIME type of an image an SVG viewer can show, from its first bytes (not its name).
-    static func imageType(_ data: Data) -> String? {
-        let head = [UInt8](data.prefix(12))
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
-        }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if starts(Array("GIF8".utf8)) { return "image/gif" }
-        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
-        return nil
-
     }
 }

@@ -35,7 +35,7 @@ extension Gazerec {
         func run() throws {
             // What there is to replay first (as fixations and plot do), then where to draw it.
             let database = try store.openForReading(sessions: .named([id]))
-            let (samples, storedWidth, storedHeight) = try SessionViewing.scanPath(database, id: id, between: interval.labels)
+            let (samples, storedWidth, storedHeight) = try database.scanPath(id: id, between: interval.labels)
             guard TerminalScreen.available else {
                 throw UsageError(message: "replay draws on a terminal: run it in one (stdin must be a terminal).")
             }

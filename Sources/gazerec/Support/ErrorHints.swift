@@ -6,6 +6,7 @@ import GazeVision
 import JSONStream
 import LabServer
 import Recorder
+import SessionFigures
 import SessionStore
 import StimulusAnalysis
 
@@ -27,6 +28,7 @@ enum ErrorHints {
         switch error {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
+        case SessionPlotError.notAnImage: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter: return true
         default: return false
         }
@@ -52,6 +54,8 @@ enum ErrorHints {
             return "See the ids with 'gazerec calibrations list'."
         case StoreError.database(let action, _, _) where action == SessionDatabase.openAction:
             return "Check the path given by --database or GAZEREC_DATABASE."
+        case ScanPathError.noGaze(let id):
+            return "Map a recorded session's stored eye features with 'gazerec recalibrate \(id) --calibration ID'."
         case CaptureError.noSuchDevice:
             return "Use --input FILE to analyse a video, or list cameras with 'gazerec devices'."
         case CaptureError.notACaptureDevice:
@@ -106,6 +110,12 @@ enum ErrorHints {
         case let ReanalysisError.stillRecording(id):
             return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
                 + "Re-analyse it once it has ended."
+        case let SessionPlotError.notAnImage(path):
+            return "--background \(path) is not a PNG, JPEG, GIF or WebP image (its first bytes say otherwise). "
+                + "Give the stimulus as an image file."
+        case let ScanPathError.noInterval(id, labels, known) where known.isEmpty:
+            return "session \(id) has no marker interval from '\(labels[0])'"
+                + (labels.count > 1 ? " to a later '\(labels[1])'" : "") + "; its markers are none ('gazerec mark' adds them while recording)."
         case let RecalibrationError.stillRecording(id):
             return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
                 + "Recalibrate it once it has ended."
@@ -118,3 +128,9 @@ enum ErrorHints {
 /// A stored calibration that does not fit the run (another screen or focal length: the user's
 /// input to fix; another face model: a runtime failure).
 extension CalibrationChoiceError: RuntimeFailure {}
+
+/// A session without gaze, or without the marker interval asked for, given to a command that reads gaze.
+extension ScanPathError: RuntimeFailure {}
+
+/// A figure's background that is not an image (the user's input to fix).
+extension SessionPlotError: RuntimeFailure {}

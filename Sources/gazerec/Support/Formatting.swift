@@ -7,22 +7,11 @@ import SessionStore
 
 /// Plain-text formatting shared by the listing commands (locale-independent).
 enum Formatting {
-    /// `2020-07-24T21:40:43.445Z` for Unix seconds.
-    static func isoTime(_ seconds: Double) -> String {
-        var time = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
-    }
+    /// `2020-07-24T21:40:43.445Z` for Unix seconds (`TextFormat.isoTime`).
+    static func isoTime(_ seconds: Double) -> String { TextFormat.isoTime(seconds) }
 
-    /// A number with fixed decimals and `.` as separator whatever the locale; never "-0.0".
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        let text = String(format: "%.\(decimals)f", locale: nil, value)
-        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
-    }
+    /// A number with fixed decimals and `.` as separator whatever the locale; never "-0.0" (`TextFormat.fixed`).
+    static func fixed(_ value: Double, _ decimals: Int) -> String { TextFormat.fixed(value, decimals) }
 
     /// Left-aligned columns separated by two spaces.
     /// "1 session", "2 sessions": a count and its noun.
