@@ -19,17 +19,18 @@ struct ArchitectureTests {
         "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
-        "SessionStore": ["GazeModel", "GazeAnalysis", "JSONStream", "Channels", "BIDSExport"],
+        "SessionStore": ["GazeModel", "GazeAnalysis", "GazeCalibration", "JSONStream", "Channels", "BIDSExport"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "FaceExpression": ["GazeModel", "GazeCore", "CONNXRuntime"],
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
                      "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
+        "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionStore"],
         "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                    "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
+                    "SessionFigures", "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
@@ -457,6 +458,41 @@ extension ArchitectureTests {
         for (file, text) in try Self.moduleCode("gazerec") {
             #expect(!text.contains("FramePipeline(") && !text.contains(".processAll("),
                     "Sources/gazerec/\(file) sets up or drives the vision pipeline itself")
+        }
+    }
+
+    @Test("the CLI builds no calibration procedure and no calibration record: calibrating and validating are library calls that save through the store")
+    func calibrationRunsInLibraries() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(!text.contains("CalibrationProcedure(") && text.firstMatch(of: #/CalibrationRecord\(\s*(id|name):/#) == nil,
+                    "Sources/gazerec/\(file) builds a calibration procedure or record itself")
+            #expect(!text.contains("layoutTargets("), "Sources/gazerec/\(file) places calibration targets itself")
+        }
+    }
+
+    @Test("only VisionInput sets up the vision pipeline in the Recorder: every use case there shares its model → source → pipeline set-up")
+    func oneVisionSetUp() throws {
+        var builders: [String] = []
+        for (file, text) in try Self.moduleCode("Recorder") where text.contains("FramePipeline(") { builders.append(file) }
+        #expect(builders == ["VisionInput.swift"], "FramePipeline is built in \(builders)")
+    }
+
+    @Test("the CLI assembles no figure: a session's plot is drawn by one library call a GazeKit program can make")
+    func figuresAssembledInLibraries() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            for name in ["ScanPathPlot", "ExpressionBand", "SVGRasterizer", "GazeDensity"] {
+                #expect(!text.contains(name), "Sources/gazerec/\(file) uses \(name): figure assembly belongs to a library")
+            }
+            #expect(!text.contains("import GazeFigures"), "Sources/gazerec/\(file) imports GazeFigures")
+        }
+    }
+
+    @Test("the CLI reads no lab server into a station database and pairs no calibration summary with its document: the store and LabServer do")
+    func serverSnapshotInLibraries() throws {
+        for (file, text) in try Self.moduleCode("gazerec") {
+            #expect(!text.contains("scratchFor"), "Sources/gazerec/\(file) makes a scratch database of a server itself")
+            #expect(text.firstMatch(of: #/\.summary\b[^\n]*\.document\(\)/#) == nil,
+                    "Sources/gazerec/\(file) pairs a calibration's summary with its document itself")
         }
     }
 
