@@ -27,6 +27,16 @@ struct PlotCommandTests {
             + #""scanPath":[\#(samples.joined(separator: ","))],"blendShapes":{}}"#
     }()
 
+    /// A database in `folder` holding the session document `json` (imported by the binary): the environment naming it.
+    static func imported(_ json: String, into folder: TemporaryFolder) throws -> [String: String] {
+        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
+        let file = folder.path("s.json")
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try Binary.run(["import", file], environment: environment)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        return environment
+    }
+
     final class XMLCheck: NSObject, XMLParserDelegate {
         var elements: [String: Int] = [:]
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -41,10 +51,7 @@ struct PlotCommandTests {
     func rendersFixations() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        let json = folder.path("s.json")
-        try Data(Self.session.utf8).write(to: URL(fileURLWithPath: json))
-        #expect(try Binary.run(["import", json], environment: environment).status == 0)
+        let environment = try Self.imported(Self.session, into: folder)
         let svg = folder.path("plot.svg")
         let result = try Binary.run(["plot", "11111111-2222-3333-4444-555555555555", "--output", svg, "--fixations"],
                                     environment: environment)
@@ -77,18 +84,18 @@ struct PlotCommandTests {
     func libraryDrawsTheSameFigure() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        let json = folder.path("s.json")
-        try Data(Self.session.utf8).write(to: URL(fileURLWithPath: json))
-        #expect(try Binary.run(["import", json], environment: environment).status == 0)
+        let environment = try Self.imported(Self.sessionWithMarkers, into: folder)
         let svg = folder.path("plot.svg")
-        let result = try Binary.run(["plot", "11111111", "--output", svg, "--sigma", "1.5"], environment: environment)
+        let result = try Binary.run(["plot", "11111111", "--output", svg, "--sigma", "1.5", "--between", "A", "B"],
+                                    environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
 
         let database = try SessionDatabase.openForReading(path: folder.path("db.sqlite"))
-        let figure = try SessionPlot(sigmaDegrees: 1.5).figure(database, id: "11111111")
+        let figure = try SessionPlot(sigmaDegrees: 1.5).figure(database, id: "11111111", between: ["A", "B"])
 
-        #expect(figure.samples == 60 && figure.fixations == 2)
+        // The samples from A up to B (at 1000.45 s): most of the first fixation's 30, none of the second's.
+        #expect(figure.fixations == 1 && figure.samples > 20 && figure.samples < 30)
+        #expect(result.stderr.contains("(\(figure.samples) samples, 1 fixations)"), "\(result.stderr)")
         #expect(figure.svg == (try String(contentsOfFile: svg, encoding: .utf8)))
         #expect(figure.svg.contains("Heatmap: gaze time per square degree"))
     }
@@ -115,11 +122,7 @@ struct PlotCommandTests {
     func pngAndInterval() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
-        let json = folder.path("s.json")
-        try Data(Self.sessionWithMarkers.utf8).write(to: URL(fileURLWithPath: json))
-        let imported = try Binary.run(["import", json], environment: environment)
-        try #require(imported.status == 0, "\(imported.stderr)")
+        let environment = try Self.imported(Self.sessionWithMarkers, into: folder)
 
         let png = folder.path("plot.png"), svg = folder.path("plot.svg")
         for output in [png, svg] {
