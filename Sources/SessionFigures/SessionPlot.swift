@@ -57,10 +57,10 @@ public struct SessionPlot {
         let summary = try database.summary(id: id)
         let (samples, storedWidth, storedHeight) = try database.scanPath(id: id, between: labels)
         let (width, height) = GazeSample.screen(of: samples, width: storedWidth, height: storedHeight)
-        let found = summary.header.fixationScale().defaultDetector.detect(samples).fixations
+        let scale = summary.header.fixationScale()
+        let found = scale.defaultDetector.detect(samples).fixations
         let all = !heatmap && !scanPath && !fixations
         var plot = ScanPathPlot(screenWidth: width > 0 ? width : 1920, screenHeight: height > 0 ? height : 1080)
-        let scale = summary.header.fixationScale()
         plot.pointsPerDegree = scale.pointsPerDegree
         plot.kernelSigmaDegrees = sigmaDegrees
         plot.heatmap = all || heatmap
@@ -68,7 +68,7 @@ public struct SessionPlot {
         plot.fixations = all || fixations
         plot.backgroundHref = try backgroundPath.map(Self.background)
         plot.legend = legend(summary, samples: samples, width: width, height: height, fixations: found.count, between: labels,
-                             heatmap: plot.heatmap)
+                             heatmapPointsPerDegree: plot.heatmap ? scale.pointsPerDegree : nil)
         plot.expressionBand = try Self.expressionBand(database, summary.header, samples: samples, interval: !labels.isEmpty)
         return Figure(svg: plot.svg(samples: samples, fixations: found), samples: samples.count, fixations: found.count)
     }
@@ -93,9 +93,9 @@ public struct SessionPlot {
         }
     }
 
-    /// The legend: the session, what was drawn from which samples, the fixations and the heatmap's kernel.
+    /// The legend: the session, what was drawn from which samples, the fixations and, when drawn, the heatmap's kernel.
     private func legend(_ summary: SessionSummary, samples: [GazeSample], width: Double, height: Double, fixations: Int,
-                        between labels: [String], heatmap: Bool) -> [String] {
+                        between labels: [String], heatmapPointsPerDegree: Double?) -> [String] {
         let header = summary.header
         var legend = [
             "Session \(header.id) · \(header.appID)",
@@ -109,8 +109,7 @@ public struct SessionPlot {
             legend.insert("Interval: marker '\(labels[0])' to " + (labels.count > 1 ? "'\(labels[1])'" : "the next marker")
                           + " (\(TextFormat.fixed(start, 1))–\(TextFormat.fixed(end, 1)) s into the session)", at: 1)
         }
-        if heatmap {
-            let perDegree = header.fixationScale().pointsPerDegree
+        if let perDegree = heatmapPointsPerDegree {
             legend.append("Heatmap: gaze time per square degree, Gaussian kernel σ = \(TextFormat.fixed(sigmaDegrees, 2))° "
                           + "= \(TextFormat.fixed(sigmaDegrees * perDegree, 1)) points; degrees from \(Self.scaleSource(header))")
         }
