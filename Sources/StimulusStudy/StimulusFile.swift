@@ -57,7 +57,7 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
         case let .unknownVideoKind(path):
             "cannot write the video \(path): its name must end in .mkv (FFV1, lossless) or .mp4 (H.264)"
         case let .cannotWriteVideo(path, reason): "cannot write the video \(path): \(reason)"
-        case let .imageHasNoClips(path): "the stimulus \(path) is an image: there is no video to cut highlight clips from"
+        case let .imageHasNoClips(path): "the stimulus \(path) is an image: there is no video to cut highlight clips from."
         }
     }
 }
