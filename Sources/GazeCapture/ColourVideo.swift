@@ -124,9 +124,7 @@ public final class ColourVideoWriter {
         guard handle != nil else { throw CaptureError.cannotWriteVideo(path: path, reason: cString(error)) }
     }
 
-    deinit {
-        if handle != nil { var error = [CChar](repeating: 0, count: 256); _ = gz_video_writer_close(handle, &error, error.count) }
-    }
+    deinit { try? closeVideoWriter(handle, path: path) }
 
     /// Encodes one frame (the layout's bytes) at `microseconds` from the file's start (increasing).
     public func write(_ frame: [UInt8], microseconds: Int64) throws {
@@ -140,11 +138,7 @@ public final class ColourVideoWriter {
 
     /// Flushes and closes the file; later writes are ignored.
     public func finish() throws {
-        guard let handle else { return }
-        self.handle = nil
-        var error = [CChar](repeating: 0, count: 256)
-        guard gz_video_writer_close(handle, &error, error.count) == 0 else {
-            throw CaptureError.cannotWriteVideo(path: path, reason: cString(error))
-        }
+        defer { handle = nil }
+        try closeVideoWriter(handle, path: path)
     }
 }

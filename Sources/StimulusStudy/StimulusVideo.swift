@@ -52,13 +52,7 @@ extension StimulusStudy {
     public func overlay(_ database: SessionDatabase, ids: [String], output: String, style: OverlayStyle = OverlayStyle()) throws
         -> OverlayResult {
         guard let format = VideoOutputFormat.forPath(output) else { throw StimulusStudyError.unknownVideoKind(path: output) }
-        var (viewings, skipped) = try usable(database, ids: ids)
-        for viewing in viewings where !viewing.hasGaze {
-            skipped.append(.sessionUnusable(sessionID: viewing.sessionID,
-                                            reason: "it has no gaze while the stimulus was shown (was it calibrated?)"))
-        }
-        viewings = viewings.filter(\.hasGaze)
-        guard !viewings.isEmpty else { throw StimulusStudyError.noUsableSession }
+        let (viewings, skipped) = try usableWithGaze(database, ids: ids)
         let reader = try openStimulus()
         let layout = reader.layout
         let overlay = GazeOverlay(viewings: viewings, width: layout.width, height: layout.height, style: style)

@@ -64,6 +64,14 @@ struct StimulusCommandTests {
         return file
     }
 
+    /// Expects a refusal: `status`, nothing on stdout, one line on stderr holding `text`.
+    static func oneLine(_ result: CommandResult, _ status: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, "\(result.stdout)", sourceLocation: sourceLocation)
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(text), "\(result.stderr)",
+                sourceLocation: sourceLocation)
+    }
+
     static func rows(_ csv: String) -> [[String: String]] {
         let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         guard let header = lines.first else { return [] }
@@ -141,24 +149,18 @@ struct StimulusCommandTests {
             try workspace.run(["stimulus", command] + ids + ["--stimulus", video, "--start", "video"]
                               + (command == "aoi" ? ["--aois", areas] : []) + extra)
         }
-        func oneLine(_ result: CommandResult, _ status: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(result.stdout.isEmpty, "\(result.stdout)", sourceLocation: sourceLocation)
-            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(text), "\(result.stderr)",
-                    sourceLocation: sourceLocation)
-        }
         // Another aspect than the stimulus's, a malformed rectangle.
-        oneLine(try run(["--rect", "100,50,640,480"]), 64, "the stimulus is 320×180 pixels")
-        oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
+        Self.oneLine(try run(["--rect", "100,50,640,480"]), 64, "the stimulus is 320×180 pixels")
+        Self.oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
         // Keyframes out of order.
         let backwards = try Self.aois(workspace, #"[{"name": "b", "keyframes": [{"t": 2, "rect": [0,0,1,1]}, {"t": 1, "rect": [0,0,1,1]}]}]"#)
-        oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 64,
+        Self.oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 64,
                 "area \"b\": its keyframes are out of time order")
         // A stimulus that is not there.
-        oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 1,
+        Self.oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 1,
                 "cannot read the stimulus")
         // A start marker the only session lacks.
-        oneLine(try run(["--rect", Self.rect], ids: [other]), 1, "session \(other) cannot be analysed: it has no marker \"video\" (its markers: trial)")
+        Self.oneLine(try run(["--rect", Self.rect], ids: [other]), 1, "session \(other) cannot be analysed: it has no marker \"video\" (its markers: trial)")
         // Several sessions: the one without the marker and the one without gaze are named, the good one analysed.
         let mixed = try run(["--rect", Self.rect], ids: [good, other, blind])
         #expect(mixed.status == 0, "\(mixed.stderr)")
@@ -170,8 +172,8 @@ struct StimulusCommandTests {
         let faceOnly = try run(["--rect", Self.rect], ids: [blind], command: "timeline")
         #expect(faceOnly.status == 0 && Self.rows(faceOnly.stdout).count == 6 && Self.rows(faceOnly.stdout)[2]["dominantExpression"] == "happy",
                 "\(faceOnly.stdout)\(faceOnly.stderr)")
-        oneLine(try run(["--rect", Self.rect, "--bin", "0"], command: "timeline"), 64, "--bin")
-        oneLine(try run(["--rect", Self.rect, "--aspect", "9x16"], command: "highlights"), 64, "--aspect")
+        Self.oneLine(try run(["--rect", Self.rect, "--bin", "0"], command: "timeline"), 64, "--bin")
+        Self.oneLine(try run(["--rect", Self.rect, "--aspect", "9x16"], command: "highlights"), 64, "--aspect")
     }
 }
 
@@ -286,24 +288,18 @@ extension StimulusCommandTests {
         func run(_ command: String, _ extra: [String], stimulus: String? = nil) throws -> CommandResult {
             try workspace.run(["stimulus", command, id, "--stimulus", stimulus ?? video, "--rect", Self.rect, "--start", "video"] + extra)
         }
-        func oneLine(_ result: CommandResult, _ status: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(result.stdout.isEmpty, "\(result.stdout)", sourceLocation: sourceLocation)
-            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(text), "\(result.stderr)",
-                    sourceLocation: sourceLocation)
-        }
         let before = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.url.path)
-        oneLine(try run("overlay", ["--output", workspace.folder.path("missing/overlay.mp4")]), 1,
+        Self.oneLine(try run("overlay", ["--output", workspace.folder.path("missing/overlay.mp4")]), 1,
                 "cannot write the video \(workspace.folder.path("missing/overlay.mp4")): the folder")
-        oneLine(try run("overlay", ["--output", workspace.folder.path("overlay.avi")]), 64, "--output must end in .mkv")
+        Self.oneLine(try run("overlay", ["--output", workspace.folder.path("overlay.avi")]), 64, "--output must end in .mkv")
         let image = workspace.folder.path("still.png")
         let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180", "-frames:v", "1", image])
         try #require(made.status == 0, "\(made.stderr)")
-        oneLine(try run("highlights", ["--render", workspace.folder.path("clips")], stimulus: image), 64,
+        Self.oneLine(try run("highlights", ["--render", workspace.folder.path("clips")], stimulus: image), 64,
                 "the stimulus \(image) is an image: there is no video to cut highlight clips from. Leave out --render")
         let file = workspace.folder.path("taken")
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
-        oneLine(try run("highlights", ["--render", file]), 1, "cannot write the video \(file): it is a file, not a folder")
+        Self.oneLine(try run("highlights", ["--render", file]), 1, "cannot write the video \(file): it is a file, not a folder")
         // Nothing but the two files this test made was written (and the database's journal).
         let after = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.url.path).filter { !$0.hasPrefix("db.sqlite") }
         #expect(Set(after).subtracting(before) == ["still.png", "taken"], "\(after)")
