@@ -39,7 +39,7 @@ run timeline --group
 run aoi --aois "$work/aois.json"
 
 overlay_seconds=${OVERLAY_SECONDS:-60}
-ffmpeg -v error -f lavfi -i "testsrc2=s=1280x720:r=30:d=$overlay_seconds" -c:v libx264 -preset medium -pix_fmt yuv420p \
+ffmpeg -v error -f lavfi -i "testsrc2=s=1280x720:r=30:d=$overlay_seconds" -c:v libx264 -preset veryfast -pix_fmt yuv420p \
     "$work/stimulus.mp4"
 overlay() {
     local what=$1 output=$2
