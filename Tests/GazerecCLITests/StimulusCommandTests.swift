@@ -387,5 +387,22 @@ struct StimulusRecordingTests {
         try #require(aoi.status == 0, "\(aoi.stderr)")
         let row = try #require(try JSONValue.parse(Array(aoi.stdout.utf8)).arrayValue?.first)
         #expect((Self.number(row["dwellSeconds"]) ?? 0) > 0 && (Self.number(row["dwellShare"]) ?? 2) <= 1, "\(aoi.stdout)")
+        // The overlay of the image lasts the viewing, 30 frames a second, and draws the recording's gaze.
+        let output = workspace.folder.path("overlay.mkv")
+        let overlay = try workspace.run(["stimulus", "overlay", id, "--stimulus", image, "--rect", "0,0,1600,900", "--start", "stimulus",
+                                         "--output", output])
+        try #require(overlay.status == 0, "\(overlay.stderr)")
+        let reader = try ColourVideoReader(path: output), still = try ColourVideoReader(path: image)
+        var picture: [UInt8] = [], frame: [UInt8] = []
+        _ = try still.read(into: &picture)
+        var frames = 0, drawn = 0
+        while try reader.read(into: &frame) != nil {
+            frames += 1
+            if frame != picture { drawn += 1 }
+        }
+        #expect(frames == Int((duration * 30).rounded(.up)))
+        let onStimulus = gaze.filter { $0.x >= 0 && $0.x < 1600 && $0.y >= 0 && $0.y < 900 }
+        try #require(onStimulus.count > 50, "the recording's gaze on the screen")
+        #expect(drawn > frames / 2, "\(drawn) of \(frames) frames drawn on")
     }
 }
