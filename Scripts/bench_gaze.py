@@ -253,12 +253,21 @@ def errors_pct(fold, label, keep=lambda target: True):
     result = fold[label]
     if "error" in result:
         return []
-    return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"] and keep(t)]
+    return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
 
 
 def row_of(fold, target):
     """Which quarter of the screen's height a target lies in (0 = top)."""
     return min(3, max(0, int(4 * target["y"] / fold["screen"][1])))
+
+
+def column_of(fold, target):
+    """Which quarter of the screen's width a target lies in (0 = left)."""
+    return min(3, max(0, int(4 * target["x"] / fold["screen"][0])))
+
+
+QUARTERS = (("column", column_of, ["left quarter", "second", "third", "right quarter"]),
+            ("row", row_of, ["top quarter", "second", "third", "bottom quarter"]))
 
 
 def distribution(values):
@@ -289,14 +298,16 @@ def report_breakdowns(folds, labels):
             values = [e for fold in folds if fold["session"] == session for e in errors_pct(fold, label)]
             cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
         print(f"{session:<28}" + "".join(cells))
-    print()
-    print(f"{'per target row (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
-    for row, name in enumerate(["top quarter", "second", "third", "bottom quarter"]):
-        cells = []
-        for label in labels:
-            values = [e for fold in folds for e in errors_pct(fold, label, lambda t, f=fold: row_of(f, t) == row)]
-            cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
-        print(f"{name:<28}" + "".join(cells))
+    for kind, quarter_of, names in QUARTERS:
+        print()
+        print(f"{f'per target {kind} (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
+        for quarter, name in enumerate(names):
+            cells = []
+            for label in labels:
+                values = [e for fold in folds
+                          for e in errors_pct(fold, label, lambda t, f=fold, q=quarter: quarter_of(f, t) == q)]
+                cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
+            print(f"{name:<28}" + "".join(cells))
     print()
     print("gazerec's folds by the feature set each chose (mean, worst fold mean, % of width)")
     by_set = {}
@@ -359,6 +370,43 @@ def report_rules(folds):
               f"{statistics.median(ratios) if ratios else float('nan'):>15.2f} "
               f"{percentile(ratios, 0.9) if ratios else float('nan'):>5.2f} {max(ratios) if ratios else float('nan'):>6.2f}  {chosen}"
               + (f"; fails {failed}" if failed else ""))
+    report_rules_against_shipped(folds, names)
+
+
+def report_rules_against_shipped(folds, names):
+    """Each rule beside `shipped` on the folds both calibrate: the mean of the per-fold
+    differences of their mean errors with twice its standard error (the noise of the folds), the
+    folds it wins and loses, and its mean per target column quarter (the screen's edges)."""
+    if "shipped" not in names:
+        return
+
+    def fold_mean(fold, name):
+        result = fold["gazerec"]["rules"][name]
+        if "error" in result:
+            return None
+        values = [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+        return statistics.mean(values) if values else None
+
+    print()
+    print("each rule against 'shipped' on the folds both calibrate (% of screen width): the mean per-fold "
+          "difference ± twice its standard error, folds better / worse, and the mean per target column quarter")
+    print(f"  {'rule':<22} {'folds':>5} {'difference':>16} {'better':>6} {'worse':>6}   "
+          f"{'left':>6} {'second':>6} {'third':>6} {'right':>6}")
+    for name in names:
+        pairs = [(fold_mean(f, name), fold_mean(f, "shipped")) for f in folds]
+        pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+        if not pairs:
+            continue
+        differences = [a - b for a, b in pairs]
+        spread = 2 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else float("nan")
+        quarters = []
+        for quarter in range(4):
+            values = [e for fold in folds if "error" not in fold["gazerec"]["rules"][name]
+                      for e in (100 * t["accuracyPoints"] / fold["screen"][0] for t in fold["gazerec"]["rules"][name]["targets"]
+                                if t["samples"] and column_of(fold, t) == quarter)]
+            quarters.append(f" {statistics.mean(values):>6.2f}" if values else f" {'—':>6}")
+        print(f"  {name:<22} {len(pairs):>5} {statistics.mean(differences):>+7.2f} ± {spread:<6.2f} "
+              f"{sum(1 for d in differences if d < 0):>6} {sum(1 for d in differences if d > 0):>6}  " + "".join(quarters))
 
 
 def describe(values, unit, digits=1):
