@@ -119,7 +119,7 @@ extension CalibrationRecord {
         case Self.appearanceModelKind:
             let name = try r.string(model, "model.featureSet")
             guard let named = GazeFeatureSet(rawValue: name), named != .pupilPolynomial else {
-                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape', 'appearance', 'patchGradients' or 'patchIris')")
+                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape', 'appearance', 'patchGradients', 'patchIris' or 'patchMean')")
             }
             guard try r.number(model, "model.featureCount") == Double(named.featureCount) else {
                 throw r.error("model.featureCount", "the '\(name)' set has \(named.featureCount) features")

@@ -36,6 +36,14 @@ enum EyeDetailFeatures {
         }
     }
 
+    /// The mean of the two normalised patches, pixel by pixel (`patchPixels` values).
+    static func meanPatch(_ appearance: EyeAppearance, into output: UnsafeMutablePointer<Double>) {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * EyeAppearance.patchPixels) { both in
+            normalisedPatches(appearance, into: both.baseAddress!)
+            for k in 0..<EyeAppearance.patchPixels { output[k] = (both[k] + both[EyeAppearance.patchPixels + k]) / 2 }
+        }
+    }
+
     /// Each normalised patch's horizontal differences (the next column's value minus this
     /// column's, row by row), both eyes, from `patches` (the output of `normalisedPatches`): where
     /// the iris's edges and the lids' corners lie across the eye. 2 × `gradientCount` values.

@@ -31,6 +31,11 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
     /// pixels centre (across and down) and the square of that centre's offset across (2 × 3):
     /// 268 features, linear in them. Not tried by default.
     case patchIris
+    /// A candidate reading both eyes jointly: the head (6) and the mean of the two normalised
+    /// patches, pixel by pixel (128): the eyes turn together, so their patches' common part is
+    /// the gaze and their differences noise (a glint on one lens). 134 features, linear. Not
+    /// tried by default.
+    case patchMean
 
     /// Raw features of the set (terms of the polynomial set are built from them).
     public var featureCount: Int {
@@ -41,6 +46,7 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
         case .appearance: return Self.headFeatureCount + Self.shapeFeatureCount + 2 * EyeAppearance.patchPixels
         case .patchGradients: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.gradientCount
         case .patchIris: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.irisCount
+        case .patchMean: return Self.headFeatureCount + EyeAppearance.patchPixels
         }
     }
 
@@ -59,7 +65,7 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
     public func applies(to features: GazeFeatures) -> Bool {
         switch self {
         case .pupilPolynomial: return features.pupilLeft != nil || features.pupilRight != nil
-        case .patches, .shape, .appearance, .patchGradients, .patchIris:
+        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
             return features.appearance != nil && features.eyesOpen
         }
     }
@@ -91,6 +97,7 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
             }
         }
         guard self != .shape else { return }
+        guard self != .patchMean else { return EyeDetailFeatures.meanPatch(appearance, into: output + index) }
         EyeDetailFeatures.normalisedPatches(appearance, into: output + index)
         let patches = UnsafePointer(output + index)
         index += 2 * EyeAppearance.patchPixels
@@ -160,7 +167,7 @@ public struct GazeMapping: Sendable, Equatable {
                 }
                 return Point2(x, y)
             }
-        case .patches, .shape, .appearance, .patchGradients, .patchIris:
+        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
             guard featureSet.applies(to: features) else { return nil }
             let count = featureSet.featureCount
             return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in

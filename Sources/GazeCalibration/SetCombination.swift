@@ -34,7 +34,7 @@ struct MappingBlend {
         switch set {
         case .appearance, .shape: return k
         case .patches: return k < GazeFeatureSet.headFeatureCount ? k : k + GazeFeatureSet.shapeFeatureCount
-        case .pupilPolynomial, .patchGradients, .patchIris:
+        case .pupilPolynomial, .patchGradients, .patchIris, .patchMean:
             preconditionFailure("the \(set.rawValue) set is not linear in the appearance features")
         }
     }

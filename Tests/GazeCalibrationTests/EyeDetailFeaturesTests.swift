@@ -37,6 +37,17 @@ struct EyeDetailFeaturesTests {
         #expect(GazeFeatureSet.patchGradients.featureCount == 502 && GazeFeatureSet.patchIris.featureCount == 268)
     }
 
+    @Test("Both eyes jointly: the head as for `patches`, then the two normalised patches' mean, pixel by pixel")
+    func meanPatch() {
+        let frame = bandFrame(darkColumns: 11...12)
+        let patches = features(.patches, frame), joint = features(.patchMean, frame)
+        let head = GazeFeatureSet.headFeatureCount, pixels = EyeAppearance.patchPixels
+        #expect(joint.count == 134 && Array(joint.prefix(head)) == Array(patches.prefix(head)))
+        for k in 0..<pixels {
+            #expect(joint[head + k] == (patches[head + k] + patches[head + pixels + k]) / 2)
+        }
+    }
+
     @Test("Gradients are the normalised patch's differences across: zero on flat rows, one step a column on a ramp")
     func gradients() {
         let values = features(.patchGradients, bandFrame(darkColumns: 11...12))
@@ -74,7 +85,7 @@ struct EyeDetailFeaturesTests {
     func calibratesAndRoundTrips() throws {
         var participant = PatchParticipant(seed: 32)
         let points = participant.nineTargets(shortForPatches: -1, pupilsElsewhere: false)
-        for set in [GazeFeatureSet.patchGradients, .patchIris] {
+        for set in [GazeFeatureSet.patchGradients, .patchIris, .patchMean] {
             // Given the candidate joining the default sets as the preferred one
             let fitter = CalibrationFitter {
                 $0.featureSets.append(set)
