@@ -253,7 +253,7 @@ def errors_pct(fold, label, keep=lambda target: True):
     result = fold[label]
     if "error" in result:
         return []
-    return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+    return [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"] and keep(t)]
 
 
 def row_of(fold, target):
