@@ -7,8 +7,10 @@ calibration script per fold, runs the real `gazerec calibrate --input CLIP --scr
 when a Python with EyeTrax is given, EyeTrax on the same frames and windows. Prints per-session and
 overall validation error in screen points, % of screen width and, where the geometry is known,
 degrees of visual angle: failed folds, mean, median, 75th and 90th percentile, per session, per
-target row (quarters of the screen's height), and gazerec's folds grouped by the feature set each
-chose and by how many targets it skipped. Run through Scripts/bench-gaze.sh.
+target column and row (quarters of the screen's width and height), and gazerec's folds grouped by
+the feature set each chose and by how many targets it skipped; with --bench, every rule for
+choosing the feature set (and each candidate set) refitted on the same frames, and each beside the
+shipped rule with the noise of the folds. Run through Scripts/bench-gaze.sh.
 """
 
 import argparse
