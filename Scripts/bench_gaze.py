@@ -407,7 +407,8 @@ def report_rules_against_shipped(folds, names):
                       for e in (100 * t["accuracyPoints"] / fold["screen"][0] for t in fold["gazerec"]["rules"][name]["targets"]
                                 if t["samples"] and column_of(fold, t) == quarter)]
             quarters.append(f" {statistics.mean(values):>6.2f}" if values else f" {'—':>6}")
-        print(f"  {name:<22} {len(pairs):>5} {statistics.mean(differences):>+7.2f} ± {spread:<6.2f} "
+        band = f"{spread:<6.2f}" if not math.isnan(spread) else f"{'—':<6}"
+        print(f"  {name:<22} {len(pairs):>5} {statistics.mean(differences):>+7.2f} ± {band} "
               f"{sum(1 for d in differences if d < 0):>6} {sum(1 for d in differences if d > 0):>6}  " + "".join(quarters))
 
 
