@@ -279,6 +279,19 @@ def distribution(values):
             f"75th {percentile(values, 0.75):.2f}, 90th {percentile(values, 0.9):.2f}")
 
 
+def report_common_folds(folds, labels):
+    """The headline comparison: both systems over the folds both calibrate, and the ratio."""
+    common = [fold for fold in folds if all("error" not in fold[label] for label in labels)]
+    a, b = ([e for fold in common for e in errors_pct(fold, label)] for label in labels)
+    print(f"  over the {len(common)} folds both calibrate:")
+    for label, values in zip(labels, (a, b)):
+        print(f"    {label:<8} {distribution(values)}")
+    if a and b:
+        print(f"    {labels[0]} ÷ {labels[1]}: mean {statistics.mean(a) / statistics.mean(b):.2f}, "
+              f"median {statistics.median(a) / statistics.median(b):.2f}, "
+              f"90th {percentile(a, 0.9) / percentile(b, 0.9):.2f}")
+
+
 def report_breakdowns(folds, labels):
     """The issue's table: per label the distribution, then per session, per target row and per feature set."""
     pooled = {label: [e for fold in folds for e in errors_pct(fold, label)] for label in labels}
@@ -287,11 +300,8 @@ def report_breakdowns(folds, labels):
     for label in labels:
         failed = sum(1 for fold in folds if "error" in fold[label])
         print(f"  {label:<8} {len(folds) - failed} of {len(folds)} folds calibrate; {distribution(pooled[label])}")
-    if len(labels) == 2 and pooled[labels[0]] and pooled[labels[1]]:
-        a, b = pooled[labels[0]], pooled[labels[1]]
-        print(f"  {labels[0]} ÷ {labels[1]}: mean {statistics.mean(a) / statistics.mean(b):.2f}, "
-              f"median {statistics.median(a) / statistics.median(b):.2f}, "
-              f"90th {percentile(a, 0.9) / percentile(b, 0.9):.2f}")
+    if len(labels) == 2:
+        report_common_folds(folds, labels)
     print()
     print(f"{'per session (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
     for session in sorted({fold["session"] for fold in folds}):
