@@ -58,8 +58,6 @@ enum ErrorHints {
             return "See the ids with 'gazerec calibrations list'."
         case StoreError.database(let action, _, _) where action == SessionDatabase.openAction:
             return "Check the path given by --database or GAZEREC_DATABASE."
-        case ScanPathError.noGaze(let id):
-            return "Map a recorded session's stored eye features with 'gazerec recalibrate \(id) --calibration ID'."
         case CaptureError.noSuchDevice:
             return "Use --input FILE to analyse a video, or list cameras with 'gazerec devices'."
         case CaptureError.notACaptureDevice:
@@ -114,6 +112,8 @@ enum ErrorHints {
         case let ReanalysisError.stillRecording(id):
             return "session \(id) is still being recorded (or its recorder died: 'gazerec repair' closes it). "
                 + "Re-analyse it once it has ended."
+        case let ScanPathError.noGaze(id):
+            return "\(error) Map a recorded session's stored eye features with 'gazerec recalibrate \(id) --calibration ID'."
         case let SessionPlotError.notAnImage(path):
             return "--background \(path) is not a PNG, JPEG, GIF or WebP image (its first bytes say otherwise). "
                 + "Give the stimulus as an image file."
