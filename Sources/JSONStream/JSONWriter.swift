@@ -122,17 +122,18 @@ public final class FileByteSink: ByteSink {
         }
     }
 
-    /// Where the bytes written from now on begin, for `takeBack(to:)`: the offset in a regular
-    /// file (its end when it appends); 0 for /dev/null, which keeps nothing; nil where written
-    /// bytes cannot be taken back (a pipe, a terminal, a socket).
+    /// Where the bytes written from now on begin, for `takeBack(to:)`: the end of a regular file
+    /// written at its end; 0 for /dev/null, which keeps nothing; nil where written bytes cannot be
+    /// taken back (a pipe, a terminal, a socket, a file written over from inside).
     public func mark() -> Int64? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             if fcntl(descriptor, F_GETFL) & O_APPEND != 0 { return Int64(info.st_size) }
+            // Only at the file's end: cutting back inside it would lose what lay after the offset.
             let offset = lseek(descriptor, 0, SEEK_CUR)
-            return offset >= 0 ? Int64(offset) : nil
+            return offset >= 0 && Int64(offset) == Int64(info.st_size) ? Int64(offset) : nil
         case S_IFCHR:
             var null = stat()
             return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev ? 0 : nil

@@ -82,7 +82,9 @@ struct DamagedDatabaseTests {
         #expect(written.count == 1 && written.first?["id"] == .string(Self.other))
         // A pipe cannot take bytes back: the sessions are checked before any is written.
         for (script, expected) in [("\"$0\" export \(Self.ios) | cat", ""), ("\"$0\" export --format csv \(Self.ios) | cat", ""),
-                                   ("{ echo kept; \"$0\" export \(Self.ios); } > \(output); cat \(output)", "kept\n")] {
+                                   ("{ echo kept; \"$0\" export \(Self.ios); } > \(output); cat \(output)", "kept\n"),
+                                   // Written over from the file's start: cutting back would lose the rest, so checked first.
+                                   ("echo kept > \(output); \"$0\" export \(Self.ios) 1<> \(output); cat \(output)", "kept\n")] {
             let result = try Self.shell(work, script)
             #expect(result.stdout == expected && result.stderr.contains(damage), "\(script): \(result.stdout.prefix(80)) \(result.stderr)")
         }
