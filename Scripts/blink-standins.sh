@@ -39,7 +39,7 @@ for clip in $clips; do
     cp Tests/BlinkLabels/$clip.tag "$out/looking-up/$clip-up$squash.tag"
     ffmpeg -v error -y -i "$videos/$clip.mp4" \
       -vf "perspective=x0=W*0.1:y0=0:x1=W*0.9:y1=0:x2=0:y2=H:x3=W:y3=H:sense=destination,scale=iw:trunc(ih*$squash/200)*2" \
-      -c:v libx264 -crf 12 -pix_fmt yuv420p "$out/looking-up/$clip-up$squash.mp4"
+      -c:v libx264 -qp 0 -pix_fmt yuv420p "$out/looking-up/$clip-up$squash.mp4"
   done
 done
 for rim in 07 09; do

@@ -29,15 +29,15 @@ import GazeModel
 /// recovered at `recovery` of its drop back to it). A blink is judged by time and depth alone,
 /// whatever the slits show, so the slits cost no blink.
 ///
-/// How deep a dip must go to be a closure depends on how steady this stream's landmarks are.
+/// How deep a closure must go to be an event depends on how steady this stream's landmarks are.
 /// The lids' landmarks jitter from frame to frame, and far more on a small or foreshortened eye (a
-/// camera below the face, looking up; a thick frame near the lids) than on the clips the
-/// thresholds were set on; a fixed depth then takes the jitter's deeper swings for blinks, while a
-/// steady eye's shallow blink (lids that never meet in the landmarks) stays above it. So the
-/// jitter is measured — the median change of the mean aperture between consecutive open frames,
-/// over the last `jitterWindow` of them — and `enterAperture`'s and `minimumDrop`'s depths below
-/// the open level are scaled by it over `referenceJitter` (the jitter of the clips they were set
-/// on), the entry kept within `enterApertureRange` and the drop within `minimumDropRange`. Until
+/// camera below the face, looking up; a frame near the lids) than on the clips the thresholds were
+/// set on; a fixed depth then takes the jitter's deeper swings for blinks. So the jitter is
+/// measured — the median change of the mean aperture between consecutive open frames, over the
+/// last `jitterWindow` of them — and above `referenceJitter` (the shared clips' jitter is below
+/// it) `minimumDrop` grows in proportion, to at most `largestMinimumDrop`; it is fixed for each
+/// closure when it begins. Where and when a closure begins and ends does not change (so neither do
+/// the narrowed gaze's and the long closure's rules), only whether it is an event. Until
 /// `jitterMinimumFrames` open frames are seen the reference holds.
 ///
 /// Two blinks in quick succession (a double blink) can leave the eye no time to recover
@@ -72,15 +72,14 @@ public struct BlinkDetector: Sendable {
     public var splitMinimumDrop: Double
     /// How long the eyes must stay reopened between the two blinks of a double blink.
     public var splitHoldSeconds: Double
-    /// The landmarks' frame-to-frame jitter (median change of the mean aperture) at which
-    /// `enterAperture` and `minimumDrop` hold as given.
+    /// The landmarks' frame-to-frame jitter (median change of the mean aperture) up to which
+    /// `minimumDrop` holds as given.
     public var referenceJitter: Double
     /// How many consecutive open frames' changes the jitter is measured over, and how many it needs.
     public var jitterWindow: Int
     public var jitterMinimumFrames: Int
-    /// The bounds of the jitter-scaled entry aperture and minimum drop.
-    public var enterApertureRange: ClosedRange<Double>
-    public var minimumDropRange: ClosedRange<Double>
+    /// The most the jitter can raise `minimumDrop` to.
+    public var largestMinimumDrop: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -112,7 +111,7 @@ public struct BlinkDetector: Sendable {
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
                 splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
                 referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
-                enterApertureRange: ClosedRange<Double> = 0.6...0.85, minimumDropRange: ClosedRange<Double> = 0.12...0.45) {
+                largestMinimumDrop: Double = 0.45) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
@@ -133,8 +132,7 @@ public struct BlinkDetector: Sendable {
         self.referenceJitter = referenceJitter
         self.jitterWindow = jitterWindow
         self.jitterMinimumFrames = jitterMinimumFrames
-        self.enterApertureRange = enterApertureRange
-        self.minimumDropRange = minimumDropRange
+        self.largestMinimumDrop = largestMinimumDrop
         requiredDrop = minimumDrop
     }
 
@@ -146,13 +144,10 @@ public struct BlinkDetector: Sendable {
         return sorted[sorted.count / 2]
     }
 
-    /// The aperture below which a closure begins, and the drop it must reach, at this stream's jitter.
-    public var scaledThresholds: (enter: Double, drop: Double) {
-        let scale = (jitter / referenceJitter).squareRoot()
-        let enter = Swift.min(enterApertureRange.upperBound, Swift.max(enterApertureRange.lowerBound,
-                                                                          1 - (1 - enterAperture) * scale))
-        let drop = Swift.min(minimumDropRange.upperBound, Swift.max(minimumDropRange.lowerBound, minimumDrop * scale))
-        return (enter, drop)
+    /// The drop below its level a closure must reach to be an event, at this stream's jitter:
+    /// `minimumDrop` up to `referenceJitter`, in proportion above it, at most `largestMinimumDrop`.
+    public var scaledMinimumDrop: Double {
+        Swift.min(largestMinimumDrop, minimumDrop * Swift.max(1, jitter / referenceJitter))
     }
 
     private mutating func noteOpen(_ aperture: Double) {
@@ -180,10 +175,9 @@ public struct BlinkDetector: Sendable {
         let aperture = (leftAperture + rightAperture) / 2
         guard let start = startSeconds else {
             peakSinceClosure = Swift.max(peakSinceClosure, aperture)
-            let thresholds = scaledThresholds
-            if aperture < Swift.min(thresholds.enter, peakSinceClosure - rearmDrop) {
+            if aperture < Swift.min(enterAperture, peakSinceClosure - rearmDrop) {
                 lastOpenAperture = nil
-                requiredDrop = thresholds.drop
+                requiredDrop = scaledMinimumDrop
                 startSeconds = timeSeconds
                 trace = [(timeSeconds, aperture)]
                 baseline = Swift.min(1, peakSinceClosure, recent.map(\.aperture).max() ?? 1)
