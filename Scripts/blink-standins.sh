@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Stand-ins for the blink conditions the shared clips lack, made from their real frames: a camera
-# below the face looking up, and thick black frames. Writes OUT/plain, OUT/looking-up and
-# OUT/thick-frames (clips and their NAME.tag labels) for Scripts/bench-blinks.sh OUT.
+# below the face looking up, thick black frames, round glasses. Writes OUT/plain, OUT/looking-up,
+# OUT/thick-frames and OUT/round-glasses (clips and their NAME.tag labels) for
+# Scripts/bench-blinks.sh OUT.
 #   Scripts/blink-standins.sh OUT [--gazerec BIN] [--python PY]
 # looking-up: the frame seen from below (FFmpeg's perspective filter narrows its top by 10 % a side)
 # and squashed to 70 % and 55 % of its height, so the eyes' aperture and the lids are foreshortened.
 # thick-frames: Scripts/draw_glasses.py's rectangular frames, rims 0.10 and 0.14 of the eyes'
-# distance, their upper bar between the upper lid and the brow, held steady on the face (--steady 5). The labels are the clips' own
+# distance, their upper bar between the upper lid and the brow, held steady on the face (--steady 5).
+# round-glasses: draw_glasses.py's round glasses as they are by default, and with rims 0.10 and a
+# glint on each lens (held steady too). The labels are the clips' own
 # (Tests/BlinkLabels): neither changes a frame's time. PY needs NumPy and OpenCV (default: the
 # GazeTracking environment of Scripts/setup-peers.sh).
 set -euo pipefail
@@ -29,7 +32,7 @@ if [ -z "$gazerec" ]; then
   gazerec="$(swift build -c release --show-bin-path)/gazerec"
 fi
 clips="cap13_blinks_20s cap12_headturns_20s"
-mkdir -p "$out/plain" "$out/looking-up" "$out/thick-frames" "$out/.source"
+mkdir -p "$out/plain" "$out/looking-up" "$out/thick-frames" "$out/round-glasses" "$out/.source"
 for clip in $clips; do
   cp Tests/BlinkLabels/$clip.tag "$out/plain/"
   cp "$videos/$clip.mp4" "$out/plain/"
@@ -51,5 +54,15 @@ for rim in 07 09; do
   done
   rm -r "$out/.frames$rim"
 done
+for style in round round-heavy; do
+  options="--steady 5"
+  [ $style = round-heavy ] && options="--steady 5 --rim 0.10 --glint"
+  "$python" Scripts/draw_glasses.py "$out/.source" "$out/.$style" --gazerec "$gazerec" $options
+  for clip in $clips; do
+    mv "$out/.$style/$clip.mp4" "$out/round-glasses/$clip-$style.mp4"
+    mv "$out/.$style/$clip.tag" "$out/round-glasses/$clip-$style.tag"
+  done
+  rm -r "$out/.$style"
+done
 rm -r "$out/.source"
-echo "blink-standins: $(ls "$out"/*/*.tag | wc -l) labelled clips in $out (plain, looking-up, thick-frames)" >&2
+echo "blink-standins: $(ls "$out"/*/*.tag | wc -l) labelled clips in $out (plain, looking-up, thick-frames, round-glasses)" >&2

@@ -111,7 +111,7 @@ public struct BlinkDetector: Sendable {
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
                 splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
                 referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
-                largestMinimumDrop: Double = 0.45) {
+                largestMinimumDrop: Double = 0.3) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
