@@ -2,8 +2,8 @@
 """Blink detection on labelled clips: gazerec's per-frame blink flag, scored as events.
 
 Takes a folder of Eyeblink8-style label files (`NAME.tag`: after `#start`, one line per frame
-`frameID : blinkID : …`, blinkID >= 0 on the frames of a blink), directly or in one subfolder per
-condition (`looking-up/`, `thick-frames/`, …: figures are then also printed per condition), and,
+`frameID : blinkID : …`, blinkID >= 0 on the frames of a blink), directly or, in a folder with no
+.tag file of its own, in one subfolder per condition (`looking-up/`, `thick-frames/`, …: figures are then also printed per condition), and,
 beside them or in --videos (or its subfolder of the condition's name), the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`, `.mpg`, `.mpeg`). Every clip goes through
 `gazerec analyze`; its `blink` column gives flagged runs of frames. A labelled blink counts as found
 when a flagged run touches it (shares a frame), a flagged run is right when it touches a labelled
@@ -139,11 +139,13 @@ def analyse(gazerec, video):
 
 
 def find_work(labels_dir, videos_dir):
-    """(clip, condition, tag path, clip path) for every NAME.tag in `labels_dir` (condition None) and
-    in its subfolders (the subfolder's name is the condition); a clip lies in the videos folder's
-    subfolder of the same name, or in the videos folder itself."""
+    """(clip, condition, tag path, clip path) for every NAME.tag in `labels_dir` (condition None) or,
+    when it holds none, in its subfolders (the subfolder's name is the condition; a clip lies in the
+    videos folder's subfolder of the same name, or in the videos folder itself)."""
     work = []
-    folders = [(None, "")] + sorted((d, d) for d in os.listdir(labels_dir) if os.path.isdir(os.path.join(labels_dir, d)))
+    flat = any(f.endswith(".tag") for f in os.listdir(labels_dir))
+    folders = [(None, "")] if flat else sorted(
+        (d, d) for d in os.listdir(labels_dir) if os.path.isdir(os.path.join(labels_dir, d)))
     for condition, sub in folders:
         tags = sorted(f for f in os.listdir(os.path.join(labels_dir, sub)) if f.endswith(".tag"))
         places = [os.path.join(videos_dir, sub), videos_dir] if sub else [videos_dir]
