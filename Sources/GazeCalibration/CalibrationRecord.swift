@@ -164,13 +164,9 @@ public struct AppliedCalibration: Sendable {
     }
 
     public init(_ record: CalibrationRecord) {
-        id = record.id
-        mapping = record.mapping
-        screenWidth = record.screenWidth
-        screenHeight = record.screenHeight
-        focalLengthPixels = record.focalLengthPixels
-        headPoseModel = record.headPoseModel
-        reference = record.sessionReference
+        self.init(id: record.id, mapping: record.mapping, screenWidth: record.screenWidth, screenHeight: record.screenHeight,
+                  focalLengthPixels: record.focalLengthPixels, headPoseModel: record.headPoseModel,
+                  reference: record.sessionReference)
     }
 }
 
