@@ -56,7 +56,7 @@ public final class RecordingRun {
         // 2. Source and pipeline. Files start their (paced) reading only when the session begins.
         let vision = try VisionInput(modelPath: configuration.modelPath, source: configuration.source, startNow: false,
                                      focalLengthPixels: configuration.focalLengthPixels,
-                                     finding: { _ in configuration.faceFinding })
+                                     headPoseModel: configuration.headPoseModel, finding: { _ in configuration.faceFinding })
         defer { vision.stop() }
         let input = vision.opened, pipeline = vision.pipeline
         // 3. The session (and, before it, its LSL streams: a client may be awaited).

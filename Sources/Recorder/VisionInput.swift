@@ -14,9 +14,10 @@ public final class VisionInput {
     /// otherwise the source starts first, so a file is decoded ahead (`readAhead` frames, on a
     /// second core) while the model loads. `startNow` false leaves the source to `start(pacedFrom:)`
     /// (a recording paces a file from its session's start). `finding` says how the pipeline finds
-    /// faces in the opened source (a camera may run the costly stages off the frame thread).
+    /// faces in the opened source (a camera may run the costly stages off the frame thread). Head
+    /// pose is measured with the face model `headPoseModel` names (a calibration's, when one is validated).
     public init(modelPath: String, source request: FrameSourceRequest, modelFirst: Bool = true, readAhead: Int? = 8,
-                startNow: Bool = true, focalLengthPixels: Double?,
+                startNow: Bool = true, focalLengthPixels: Double?, headPoseModel: String = HeadPoseModelName.current,
                 finding: (OpenedFrameSource) throws -> FaceFinding) throws {
         let early = modelFirst ? try LandmarkModel.shared(path: modelPath) : nil
         opened = try request.open()
@@ -25,7 +26,8 @@ public final class VisionInput {
         do {
             let model = try early ?? LandmarkModel.shared(path: modelPath)
             pipeline = try FramePipeline(model: model, width: opened.source.width, height: opened.source.height,
-                                         focalLengthPixels: focalLengthPixels, finding: try finding(opened))
+                                         focalLengthPixels: focalLengthPixels, headPoseModel: headPoseModel,
+                                         finding: try finding(opened))
         } catch {
             opened.stop()
             throw error

@@ -42,7 +42,8 @@ extension Gazerec {
             let record = try database.chooseCalibration(.id(calibration), screen: nil, focalLengthPixels: vision.focalLength)!
             try vision.checkModelExists()
             let input = try vision.input(capture.request(paced: script == nil, mirror: picture.mirror, rotation: picture.rotate),
-                                         calibrationFocalLength: record.focalLengthPixels)
+                                         calibrationFocalLength: record.focalLengthPixels,
+                                         calibrationHeadPoseModel: record.headPoseModel)
             defer { input.stop() }
             let stop = StopRequest()
             let signals = SignalHandling(stop: stop)
