@@ -180,6 +180,40 @@ struct RecordingCommandTests {
         #expect(next.status == 0, "\(next.stderr)")
     }
 
+    @Test("a recording that ends leaves nothing beside the database (a detached one its log): no lock file, no status file",
+          .enabled(if: ready, reason))
+    func endedRecordingLeavesNoFiles() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let files = { try FileManager.default.contentsOfDirectory(atPath: work.folder.url.path).sorted() }
+        let ended = try work.run(["start", "--input", Self.clip, "--duration", "1"])
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(try files() == ["db.sqlite"])
+        _ = try work.detach()
+        _ = try work.waitForFrames(10)
+        #expect(try files().contains("db.sqlite.recorder") && files().contains("db.sqlite.recorder-status"))
+        #expect(try work.run(["stop"]).status == 0)
+        #expect(try files() == ["db.sqlite", "db.sqlite.recorder.log"])
+    }
+
+    @Test("a recorder killed with kill -9 leaves its lock and status files, which status, list and repair remove",
+          .enabled(if: ready, reason), arguments: ["status", "list", "repair"])
+    func deadRecorderFilesRemoved(command: String) throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        _ = try work.detachAndKill(after: 20)
+        let lock = work.database + ".recorder", status = work.database + ".recorder-status"
+        #expect(FileManager.default.fileExists(atPath: lock) && FileManager.default.fileExists(atPath: status))
+        let result = try work.run([command])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lock) && !FileManager.default.fileExists(atPath: status), "\(command)")
+        switch command {
+        case "status": #expect(result.stdout == "not recording\n")
+        case "repair": #expect(result.stderr.contains("removed \(status), left by a recorder that died"), "\(result.stderr)")
+        default: break
+        }
+    }
+
     @Test("export while recording shows a consistent, growing prefix", .enabled(if: ready, reason))
     func exportWhileRecording() throws {
         let work = try Workspace()
