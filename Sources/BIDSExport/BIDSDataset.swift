@@ -10,8 +10,9 @@ import GazeModel
 /// first; with expression samples, the `recording-expressions` pair (a generic physiological
 /// recording: the expression probabilities and smile of the frames with a face). It creates
 /// `dataset_description.json` when missing (and never changes one that is there), lists the
-/// subject in `participants.tsv` and the physio files in the subject's `scans.tsv`. Adding to a dataset takes the next free run number of the subject, session and
-/// task and leaves every other file as it was. Each file is written atomically.
+/// subject in `participants.tsv` and the physio files in the subject's `scans.tsv`. Adding to a
+/// dataset takes the next free run number of the subject, session and task and leaves every
+/// other file as it was. Each file is written atomically.
 ///
 /// THREAD SAFETY: one writer per dataset at a time (two at once could choose the same run number).
 public struct BIDSDataset: Sendable {

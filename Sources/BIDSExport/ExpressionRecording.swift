@@ -30,8 +30,8 @@ struct ExpressionRecording {
         for sample in recording.expressions {
             let seconds = Tabular.runSeconds(sample.timestampSeconds, since: recording.beginSeconds)
             timestamps.append(seconds)
-            let values: [Double?] = [seconds] + sample.probabilities.values.map { Optional($0) } + [smile[sample.timestampSeconds]]
-            table.rows.append(values.map(Tabular.cell))
+            let probabilities: [Double?] = sample.probabilities.values
+            table.rows.append(([seconds] + probabilities + [smile[sample.timestampSeconds]]).map(Tabular.cell))
         }
     }
 
