@@ -7,8 +7,10 @@ calibration script per fold, runs the real `gazerec calibrate --input CLIP --scr
 when a Python with EyeTrax is given, EyeTrax on the same frames and windows. Prints per-session and
 overall validation error in screen points, % of screen width and, where the geometry is known,
 degrees of visual angle: failed folds, mean, median, 75th and 90th percentile, per session, per
-target row (quarters of the screen's height), and gazerec's folds grouped by the feature set each
-chose and by how many targets it skipped. Run through Scripts/bench-gaze.sh.
+target column and row (quarters of the screen's width and height), and gazerec's folds grouped by
+the feature set each chose and by how many targets it skipped; with --bench, every rule for
+choosing the feature set (and each candidate set) refitted on the same frames, and each beside the
+shipped rule with the noise of the folds. Run through Scripts/bench-gaze.sh.
 """
 
 import argparse
@@ -261,11 +263,33 @@ def row_of(fold, target):
     return min(3, max(0, int(4 * target["y"] / fold["screen"][1])))
 
 
+def column_of(fold, target):
+    """Which quarter of the screen's width a target lies in (0 = left)."""
+    return min(3, max(0, int(4 * target["x"] / fold["screen"][0])))
+
+
+QUARTERS = (("column", column_of, ["left quarter", "second", "third", "right quarter"]),
+            ("row", row_of, ["top quarter", "second", "third", "bottom quarter"]))
+
+
 def distribution(values):
     if not values:
         return "—"
     return (f"mean {statistics.mean(values):.2f}, median {statistics.median(values):.2f}, "
             f"75th {percentile(values, 0.75):.2f}, 90th {percentile(values, 0.9):.2f}")
+
+
+def report_common_folds(folds, labels):
+    """The headline comparison: both systems over the folds both calibrate, and the ratio."""
+    common = [fold for fold in folds if all("error" not in fold[label] for label in labels)]
+    a, b = ([e for fold in common for e in errors_pct(fold, label)] for label in labels)
+    print(f"  over the {len(common)} folds both calibrate:")
+    for label, values in zip(labels, (a, b)):
+        print(f"    {label:<8} {distribution(values)}")
+    if a and b:
+        print(f"    {labels[0]} ÷ {labels[1]}: mean {statistics.mean(a) / statistics.mean(b):.2f}, "
+              f"median {statistics.median(a) / statistics.median(b):.2f}, "
+              f"90th {percentile(a, 0.9) / percentile(b, 0.9):.2f}")
 
 
 def report_breakdowns(folds, labels):
@@ -276,11 +300,8 @@ def report_breakdowns(folds, labels):
     for label in labels:
         failed = sum(1 for fold in folds if "error" in fold[label])
         print(f"  {label:<8} {len(folds) - failed} of {len(folds)} folds calibrate; {distribution(pooled[label])}")
-    if len(labels) == 2 and pooled[labels[0]] and pooled[labels[1]]:
-        a, b = pooled[labels[0]], pooled[labels[1]]
-        print(f"  {labels[0]} ÷ {labels[1]}: mean {statistics.mean(a) / statistics.mean(b):.2f}, "
-              f"median {statistics.median(a) / statistics.median(b):.2f}, "
-              f"90th {percentile(a, 0.9) / percentile(b, 0.9):.2f}")
+    if len(labels) == 2:
+        report_common_folds(folds, labels)
     print()
     print(f"{'per session (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
     for session in sorted({fold["session"] for fold in folds}):
@@ -289,14 +310,16 @@ def report_breakdowns(folds, labels):
             values = [e for fold in folds if fold["session"] == session for e in errors_pct(fold, label)]
             cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
         print(f"{session:<28}" + "".join(cells))
-    print()
-    print(f"{'per target row (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
-    for row, name in enumerate(["top quarter", "second", "third", "bottom quarter"]):
-        cells = []
-        for label in labels:
-            values = [e for fold in folds for e in errors_pct(fold, label, lambda t, f=fold: row_of(f, t) == row)]
-            cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
-        print(f"{name:<28}" + "".join(cells))
+    for kind, quarter_of, names in QUARTERS:
+        print()
+        print(f"{f'per target {kind} (mean %W)':<28}" + "".join(f" {label:>9}" for label in labels))
+        for quarter, name in enumerate(names):
+            cells = []
+            for label in labels:
+                values = [e for fold in folds
+                          for e in errors_pct(fold, label, lambda t, f=fold, q=quarter: quarter_of(f, t) == q)]
+                cells.append(f" {statistics.mean(values):>9.2f}" if values else f" {'—':>9}")
+            print(f"{name:<28}" + "".join(cells))
     print()
     print("gazerec's folds by the feature set each chose (mean, worst fold mean, % of width)")
     by_set = {}
@@ -359,6 +382,44 @@ def report_rules(folds):
               f"{statistics.median(ratios) if ratios else float('nan'):>15.2f} "
               f"{percentile(ratios, 0.9) if ratios else float('nan'):>5.2f} {max(ratios) if ratios else float('nan'):>6.2f}  {chosen}"
               + (f"; fails {failed}" if failed else ""))
+    report_rules_against_shipped(folds, names)
+
+
+def report_rules_against_shipped(folds, names):
+    """Each rule beside `shipped` on the folds both calibrate: the mean of the per-fold
+    differences of their mean errors with twice its standard error (the noise of the folds), the
+    folds it wins and loses, and its mean per target column quarter (the screen's edges)."""
+    if "shipped" not in names:
+        return
+
+    def fold_mean(fold, name):
+        result = fold["gazerec"]["rules"][name]
+        if "error" in result:
+            return None
+        values = [100 * t["accuracyPoints"] / fold["screen"][0] for t in result["targets"] if t["samples"]]
+        return statistics.mean(values) if values else None
+
+    print()
+    print("each rule against 'shipped' on the folds both calibrate (% of screen width): the mean per-fold "
+          "difference ± twice its standard error, folds better / worse, and the mean per target column quarter")
+    print(f"  {'rule':<22} {'folds':>5} {'difference':>16} {'better':>6} {'worse':>6}   "
+          f"{'left':>6} {'second':>6} {'third':>6} {'right':>6}")
+    for name in names:
+        pairs = [(fold_mean(f, name), fold_mean(f, "shipped")) for f in folds]
+        pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+        if not pairs:
+            continue
+        differences = [a - b for a, b in pairs]
+        spread = 2 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else float("nan")
+        quarters = []
+        for quarter in range(4):
+            values = [e for fold in folds if "error" not in fold["gazerec"]["rules"][name]
+                      for e in (100 * t["accuracyPoints"] / fold["screen"][0] for t in fold["gazerec"]["rules"][name]["targets"]
+                                if t["samples"] and column_of(fold, t) == quarter)]
+            quarters.append(f" {statistics.mean(values):>6.2f}" if values else f" {'—':>6}")
+        band = f"{spread:<6.2f}" if not math.isnan(spread) else f"{'—':<6}"
+        print(f"  {name:<22} {len(pairs):>5} {statistics.mean(differences):>+7.2f} ± {band} "
+              f"{sum(1 for d in differences if d < 0):>6} {sum(1 for d in differences if d > 0):>6}  " + "".join(quarters))
 
 
 def describe(values, unit, digits=1):

@@ -119,7 +119,7 @@ extension CalibrationRecord {
         case Self.appearanceModelKind:
             let name = try r.string(model, "model.featureSet")
             guard let named = GazeFeatureSet(rawValue: name), named != .pupilPolynomial else {
-                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape' or 'appearance')")
+                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape', 'appearance', 'patchGradients', 'patchIris' or 'patchMean')")
             }
             guard try r.number(model, "model.featureCount") == Double(named.featureCount) else {
                 throw r.error("model.featureCount", "the '\(name)' set has \(named.featureCount) features")
@@ -146,7 +146,7 @@ extension CalibrationRecord {
         guard case let .object(parts) = blend else { throw r.error("model.blend", "expected an object of feature sets and weights") }
         var weights: [GazeFeatureSet: Double] = [:]
         for (name, _) in parts {
-            guard let set = GazeFeatureSet(rawValue: name), set != .pupilPolynomial else {
+            guard let set = GazeFeatureSet(rawValue: name), set.isAppearanceSubset else {
                 throw r.error("model.blend.\(name)", "'\(name)' is not a linear feature set (expected 'patches', 'shape' or 'appearance')")
             }
             let weight = try r.number(blend, "model.blend.\(name)")

@@ -18,9 +18,10 @@ extension CalibrationFitter {
         /// Ridge penalties tried for the appearance sets, per sample on standardised features
         /// (default 1e-5 … 1).
         public var appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1]
-        /// The feature sets tried; cross-validation picks one (default: all four, the appearance
-        /// sets first). Each is tried on the targets with enough samples of what it reads, when
-        /// enough well-spread targets have.
+        /// The feature sets tried; cross-validation picks one (default: `appearance`, `patches`,
+        /// `shape` and `pupilPolynomial`, the appearance sets first; the candidates
+        /// `patchGradients`, `patchIris` and `patchMean` only when added). Each is tried on the
+        /// targets with enough samples of what it reads, when enough well-spread targets have.
         public var featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial]
         /// Samples per target an appearance fit learns from (evenly spaced among the kept ones;
         /// default 20): the frames of one target differ little, and the fit's cost grows with the

@@ -243,7 +243,7 @@ public struct CalibrationProcedure: Sendable {
             let usable = switch short.set {
             case nil: "usable samples"
             case .pupilPolynomial?: "samples with a pupil"
-            case .patches?, .shape?, .appearance?: "samples with both eyes open for the eye patches"
+            case .patches?, .shape?, .appearance?, .patchGradients?, .patchIris?, .patchMean?: "samples with both eyes open for the eye patches"
             }
             phase = .retry(index: index, reason: "\(short.usable) \(usable) of \(samples[index].count) "
                            + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index, short)); keep the face in view and the eyes open")
@@ -422,7 +422,7 @@ public struct CalibrationProcedure: Sendable {
             let readable = switch skip?.set {
             case nil: "a pupil found or both eyes open"
             case .pupilPolynomial?: "a pupil found"
-            case .patches?, .shape?, .appearance?: "both eyes open"
+            case .patches?, .shape?, .appearance?, .patchGradients?, .patchIris?, .patchMean?: "both eyes open"
             }
             return "only \(usable) of the \(frames(tally.withFace)) with a face were steady with \(readable)"
         }

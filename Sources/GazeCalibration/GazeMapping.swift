@@ -23,6 +23,19 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
     /// eyes, x along the line through both eyes' corner midpoints, in inter-ocular distances):
     /// 364 features, linear.
     case appearance
+    /// A candidate for the eyes' large turns: `patches` plus each normalised patch's horizontal
+    /// differences (2 × 15 × 8: the iris's edges across the eye): 502 features, linear. Not tried
+    /// by default (docs/Calibration.md, *Richer eye appearance*).
+    case patchGradients
+    /// A candidate for the eyes' large turns: `patches` plus, per eye, where the patch's dark
+    /// pixels centre (across and down) and the square of that centre's offset across (2 × 3):
+    /// 268 features, linear in them. Not tried by default.
+    case patchIris
+    /// A candidate reading both eyes jointly: the head (6) and the mean of the two normalised
+    /// patches, pixel by pixel (128): the eyes turn together, so their patches' common part is
+    /// the gaze and their differences noise (a glint on one lens). 134 features, linear. Not
+    /// tried by default.
+    case patchMean
 
     /// Raw features of the set (terms of the polynomial set are built from them).
     public var featureCount: Int {
@@ -31,8 +44,14 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
         case .patches: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels
         case .shape: return Self.headFeatureCount + Self.shapeFeatureCount
         case .appearance: return Self.headFeatureCount + Self.shapeFeatureCount + 2 * EyeAppearance.patchPixels
+        case .patchGradients: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.gradientCount
+        case .patchIris: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.irisCount
+        case .patchMean: return Self.headFeatureCount + EyeAppearance.patchPixels
         }
     }
+
+    /// Whether the set is linear in a subset of the `appearance` features (a blend can hold it).
+    var isAppearanceSubset: Bool { self == .patches || self == .shape || self == .appearance }
 
     /// Terms the coefficients multiply, the constant first.
     public var termCount: Int { self == .pupilPolynomial ? 10 : 1 + featureCount }
@@ -46,7 +65,8 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
     public func applies(to features: GazeFeatures) -> Bool {
         switch self {
         case .pupilPolynomial: return features.pupilLeft != nil || features.pupilRight != nil
-        case .patches, .shape, .appearance: return features.appearance != nil && features.eyesOpen
+        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
+            return features.appearance != nil && features.eyesOpen
         }
     }
 
@@ -77,23 +97,14 @@ public enum GazeFeatureSet: String, Sendable, CaseIterable {
             }
         }
         guard self != .shape else { return }
-        appearance.patches.withUnsafeBufferPointer { pixels in
-            for eye in 0..<2 {
-                let base = eye * EyeAppearance.patchPixels
-                var sum = 0.0, squares = 0.0
-                for k in 0..<EyeAppearance.patchPixels {
-                    let value = Double(pixels[base + k])
-                    sum += value
-                    squares += value * value
-                }
-                let count = Double(EyeAppearance.patchPixels)
-                let mean = sum / count
-                let deviation = Swift.max((squares / count - mean * mean).squareRoot(), 1)
-                for k in 0..<EyeAppearance.patchPixels {
-                    output[index + k] = (Double(pixels[base + k]) - mean) / deviation
-                }
-                index += EyeAppearance.patchPixels
-            }
+        guard self != .patchMean else { return EyeDetailFeatures.meanPatch(appearance, into: output + index) }
+        EyeDetailFeatures.normalisedPatches(appearance, into: output + index)
+        let patches = UnsafePointer(output + index)
+        index += 2 * EyeAppearance.patchPixels
+        switch self {
+        case .patchGradients: EyeDetailFeatures.gradients(patches, into: output + index)
+        case .patchIris: EyeDetailFeatures.irisCentroids(patches, into: output + index)
+        default: break
         }
     }
 }
@@ -156,7 +167,7 @@ public struct GazeMapping: Sendable, Equatable {
                 }
                 return Point2(x, y)
             }
-        case .patches, .shape, .appearance:
+        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
             guard featureSet.applies(to: features) else { return nil }
             let count = featureSet.featureCount
             return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in

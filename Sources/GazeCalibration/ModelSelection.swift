@@ -111,8 +111,8 @@ extension CalibrationFitter {
     /// both eyes open, the patches there), those of the first linear set.
     private func blend(_ fitted: [ModelChoice], _ points: [CalibrationPointSamples]) -> ModelChoice? {
         var seen = Set<GazeFeatureSet>()
-        let firstActive = fitted.first { $0.set != .pupilPolynomial }?.active
-        let linear = fitted.filter { $0.set != .pupilPolynomial && $0.active == firstActive && seen.insert($0.set).inserted }
+        let firstActive = fitted.first { $0.set.isAppearanceSubset }?.active
+        let linear = fitted.filter { $0.set.isAppearanceSubset && $0.active == firstActive && seen.insert($0.set).inserted }
         guard linear.count >= 2 else { return linear.first }
         let targets = linear[0].active.map { points[$0].target }
         let predictions = linear.map(\.solution.predictions)

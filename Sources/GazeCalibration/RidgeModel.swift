@@ -20,7 +20,7 @@ extension CalibrationFitter {
         switch set {
         case .pupilPolynomial:
             return try RidgeModel.fit(PolynomialRidge(targets), penalties: penalties ?? self.penalties)
-        case .patches, .shape, .appearance:
+        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
             let ridge = AppearanceRidge(set, targets, samplesPerTarget: self.maximumSamplesPerTarget)
             return try RidgeModel.fit(ridge, penalties: penalties ?? self.appearancePenalties)
         }

@@ -34,7 +34,8 @@ struct MappingBlend {
         switch set {
         case .appearance, .shape: return k
         case .patches: return k < GazeFeatureSet.headFeatureCount ? k : k + GazeFeatureSet.shapeFeatureCount
-        case .pupilPolynomial: preconditionFailure("the polynomial set is not linear in the appearance features")
+        case .pupilPolynomial, .patchGradients, .patchIris, .patchMean:
+            preconditionFailure("the \(set.rawValue) set is not linear in the appearance features")
         }
     }
 

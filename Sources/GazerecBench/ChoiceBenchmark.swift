@@ -15,8 +15,8 @@ enum ChoiceBenchmark {
         var fitter: CalibrationFitter
     }
 
-    /// Every rule compared: the shipped fitter, the choices it could have made instead, and each
-    /// set alone.
+    /// Every rule compared: the shipped fitter, the choices it could have made instead, each set
+    /// alone, and each candidate set joining the choice.
     static func rules(minimumSamples: Int) -> [Rule] {
         func fitter(_ change: (inout CalibrationFitter) -> Void) -> CalibrationFitter {
             var fitter = CalibrationFitter(minimumSamplesPerPoint: minimumSamples)
@@ -33,6 +33,12 @@ enum ChoiceBenchmark {
         ]
         for set in GazeFeatureSet.allCases {
             rules.append(Rule(name: "only." + set.rawValue, fitter: fitter { $0.featureSets = [set]; $0.preferredSet = nil }))
+        }
+        // Each candidate set not tried by default, joining the choice as a new set would: beside
+        // the others under the shipped rule, and in place of `patches` as the preferred set.
+        for set in GazeFeatureSet.allCases where !CalibrationFitter.Configuration().featureSets.contains(set) {
+            rules.append(Rule(name: "with." + set.rawValue, fitter: fitter { $0.featureSets.append(set) }))
+            rules.append(Rule(name: "prefer." + set.rawValue, fitter: fitter { $0.featureSets.append(set); $0.preferredSet = set }))
         }
         return rules
     }
