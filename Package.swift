@@ -54,10 +54,12 @@ let package = Package(
         // functions the video targets call, and its loader.
         .target(name: "CFFmpeg", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dl")]),
 
-        // Video files and still images decoded into gray frames with presentation times.
+        // Video files and still images decoded into gray frames, or colour (planar 4:2:0) ones, with
+        // presentation times.
         .target(name: "CVideoDecoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"])]),
 
-        // Gray frames encoded losslessly (FFV1) into a video file: the saved video of a recording.
+        // Gray frames encoded losslessly (FFV1) into a video file: the saved video of a recording;
+        // colour frames as FFV1 or H.264: the stimulus overlay and highlight clips.
         .target(name: "CVideoEncoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // V4L2 cameras through libv4l2; YUYV to gray directly, MJPEG through libjpeg's grayscale
@@ -68,7 +70,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert"), .linkedLibrary("jpeg")]
         ),
 
-        // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp.
+        // Frame sources: V4L2 cameras and video files, one Frame type with a timestamp; video files
+        // read and written in colour.
         .target(name: "GazeCapture", dependencies: ["Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2", "GazeCore",
                                                     "GazeModel"]),
 
@@ -92,11 +95,13 @@ let package = Package(
         // What people looked at and felt on a stimulus shown at a known place: screen points to
         // stimulus pixels, time since the stimulus appeared, per-bin timelines, areas of interest
         // (static and keyframed) and their metrics, and highlights (an expression most participants
-        // showed while their gaze concentrated) with a crop that holds the gaze. Pure Swift, no storage.
+        // showed while their gaze concentrated) with a crop that holds the gaze, and the overlay's
+        // drawing on colour frames (gaze points, fixations, a moving heatmap). Pure Swift, no storage.
         .target(name: "StimulusAnalysis", dependencies: ["GazeAnalysis", "GazeModel", "JSONStream"]),
 
         // Stimulus studies over stored sessions: a stimulus file measured with FFmpeg, sessions read
-        // from the store and aligned to its start marker, and the tables of the stimulus analyses.
+        // from the store and aligned to its start marker, the tables of the stimulus analyses, and
+        // the videos: the gaze overlay and the highlight clips.
         .target(name: "StimulusStudy", dependencies: ["GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream", "SessionStore",
                                                       "StimulusAnalysis"]),
 

@@ -21,9 +21,7 @@ public final class VideoFileWriter {
         guard handle != nil else { throw CaptureError.cannotWriteVideo(path: path, reason: cString(error)) }
     }
 
-    deinit {
-        if handle != nil { var error = [CChar](repeating: 0, count: 256); _ = gz_video_writer_close(handle, &error, error.count) }
-    }
+    deinit { try? closeVideoWriter(handle, path: path) }
 
     /// Encodes one frame at `microseconds` from the file's start (increasing).
     public func write(_ image: GrayImage, microseconds: Int64) throws {
@@ -39,12 +37,17 @@ public final class VideoFileWriter {
 
     /// Flushes and closes the file; later writes are ignored.
     public func finish() throws {
-        guard let handle else { return }
-        self.handle = nil
-        var error = [CChar](repeating: 0, count: 256)
-        guard gz_video_writer_close(handle, &error, error.count) == 0 else {
-            throw CaptureError.cannotWriteVideo(path: path, reason: cString(error))
-        }
+        defer { handle = nil }
+        try closeVideoWriter(handle, path: path)
+    }
+}
+
+/// Flushes and closes an encoder's file (nothing for nil).
+func closeVideoWriter(_ handle: OpaquePointer?, path: String) throws {
+    guard let handle else { return }
+    var error = [CChar](repeating: 0, count: 256)
+    guard gz_video_writer_close(handle, &error, error.count) == 0 else {
+        throw CaptureError.cannotWriteVideo(path: path, reason: cString(error))
     }
 }
 

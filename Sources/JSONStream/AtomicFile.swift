@@ -22,6 +22,16 @@ public enum AtomicFile {
     /// outright (`kill -9`) is removed the next time `path` is written. Errors of `body` pass
     /// through as they are; the writer's own are `Failure`s.
     public static func write(to path: String, _ body: (FileByteSink) throws -> Void) throws {
+        try writeThroughTemporary(path) { sink, _ in try body(sink) }
+    }
+
+    /// Writes a file as `write(to:_:)` does, for a writer that opens files by name (a video
+    /// encoder): `body` gets the temporary sibling's path (already created, empty) and writes it.
+    public static func write(to path: String, throughPath body: (_ temporaryPath: String) throws -> Void) throws {
+        try writeThroughTemporary(path) { _, temporary in try body(temporary) }
+    }
+
+    private static func writeThroughTemporary(_ path: String, _ body: (FileByteSink, String) throws -> Void) throws {
         let temporary = path + temporarySuffix + "\(getpid())"
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }
@@ -45,7 +55,7 @@ public enum AtomicFile {
                 throw Failure(action: "write", path: path, reason: reason)
             }
             lock = StaleFiles.lock(temporary)
-            try body(sink)
+            try body(sink, temporary)
             try sink.synchronize()
         } catch {
             unlink(temporary)

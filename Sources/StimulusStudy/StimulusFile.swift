@@ -43,12 +43,21 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
     case cannotReadAOIs(path: String, reason: String)
     /// No session could be analysed (each one's reason is reported on its own).
     case noUsableSession
+    /// A video is to be written to a file whose extension names no kind of video gazerec writes.
+    case unknownVideoKind(path: String)
+    case cannotWriteVideo(path: String, reason: String)
+    /// Highlight clips were asked of a still image.
+    case imageHasNoClips(path: String)
 
     public var description: String {
         switch self {
         case let .cannotReadStimulus(path, reason): "cannot read the stimulus \(path): \(reason)"
         case let .cannotReadAOIs(path, reason): "cannot read the areas of interest file \(path): \(reason)"
         case .noUsableSession: "none of the sessions could be analysed against the stimulus"
+        case let .unknownVideoKind(path):
+            "cannot write the video \(path): its name must end in .mkv (FFV1, lossless) or .mp4 (H.264)"
+        case let .cannotWriteVideo(path, reason): "cannot write the video \(path): \(reason)"
+        case let .imageHasNoClips(path): "the stimulus \(path) is an image: there is no video to cut highlight clips from."
         }
     }
 }

@@ -19,6 +19,14 @@ extension StimulusStudy {
 
     /// AOI metrics of each session with gaze (a session without gaze is left out, named).
     public func areasOfInterest(_ database: SessionDatabase, ids: [String], areas: [AreaOfInterest]) throws -> StimulusReport {
+        let (viewings, skipped) = try usableWithGaze(database, ids: ids)
+        return StimulusReport(table: .aoi(viewings.flatMap { AOIAnalysis.metrics($0, areas: areas) }), skipped: skipped)
+    }
+
+    /// The aligned sessions with gaze while the stimulus was shown (one without is left out,
+    /// named); throws when none has any.
+    func usableWithGaze(_ database: SessionDatabase, ids: [String]) throws
+        -> (viewings: [StimulusViewing], skipped: [StimulusError]) {
         var (viewings, skipped) = try usable(database, ids: ids)
         for viewing in viewings where !viewing.hasGaze {
             skipped.append(.sessionUnusable(sessionID: viewing.sessionID,
@@ -26,7 +34,7 @@ extension StimulusStudy {
         }
         viewings = viewings.filter(\.hasGaze)
         guard !viewings.isEmpty else { throw StimulusStudyError.noUsableSession }
-        return StimulusReport(table: .aoi(viewings.flatMap { AOIAnalysis.metrics($0, areas: areas) }), skipped: skipped)
+        return (viewings, skipped)
     }
 
     /// Ranked highlights over the sessions.

@@ -1,4 +1,5 @@
 import Foundation
+import GazeCapture
 import JSONStream
 import Testing
 import TestSupport
@@ -61,6 +62,14 @@ struct StimulusCommandTests {
         let file = workspace.folder.path("aois-\(text.hashValue).json")
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         return file
+    }
+
+    /// Expects a refusal: `status`, nothing on stdout, one line on stderr holding `text`.
+    static func oneLine(_ result: CommandResult, _ status: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, "\(result.stdout)", sourceLocation: sourceLocation)
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(text), "\(result.stderr)",
+                sourceLocation: sourceLocation)
     }
 
     static func rows(_ csv: String) -> [[String: String]] {
@@ -140,36 +149,160 @@ struct StimulusCommandTests {
             try workspace.run(["stimulus", command] + ids + ["--stimulus", video, "--start", "video"]
                               + (command == "aoi" ? ["--aois", areas] : []) + extra)
         }
-        func oneLine(_ result: CommandResult, _ status: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(result.stdout.isEmpty, "\(result.stdout)", sourceLocation: sourceLocation)
-            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(text), "\(result.stderr)",
-                    sourceLocation: sourceLocation)
-        }
         // Another aspect than the stimulus's, a malformed rectangle.
-        oneLine(try run(["--rect", "100,50,640,480"]), 64, "the stimulus is 320×180 pixels")
-        oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
+        Self.oneLine(try run(["--rect", "100,50,640,480"]), 64, "the stimulus is 320×180 pixels")
+        Self.oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
         // Keyframes out of order.
         let backwards = try Self.aois(workspace, #"[{"name": "b", "keyframes": [{"t": 2, "rect": [0,0,1,1]}, {"t": 1, "rect": [0,0,1,1]}]}]"#)
-        oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 64,
+        Self.oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 64,
                 "area \"b\": its keyframes are out of time order")
         // A stimulus that is not there.
-        oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 1,
+        Self.oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 1,
                 "cannot read the stimulus")
         // A start marker the only session lacks.
-        oneLine(try run(["--rect", Self.rect], ids: [other]), 1, "session \(other) cannot be analysed: it has no marker \"video\" (its markers: trial)")
+        Self.oneLine(try run(["--rect", Self.rect], ids: [other]), 1, "session \(other) cannot be analysed: it has no marker \"video\" (its markers: trial)")
         // Several sessions: the one without the marker and the one without gaze are named, the good one analysed.
         let mixed = try run(["--rect", Self.rect], ids: [good, other, blind])
         #expect(mixed.status == 0, "\(mixed.stderr)")
         #expect(Self.rows(mixed.stdout).map { $0["session"] } == [good], "\(mixed.stdout)")
         #expect(mixed.stderr.contains("session \(other) cannot be analysed") && mixed.stderr.contains("session \(blind) cannot be analysed: it has no gaze"),
                 "\(mixed.stderr)")
+        #expect(mixed.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("gazerec: warning: session ") }, "\(mixed.stderr)")
         // Without gaze the timeline still gives the face.
         let faceOnly = try run(["--rect", Self.rect], ids: [blind], command: "timeline")
         #expect(faceOnly.status == 0 && Self.rows(faceOnly.stdout).count == 6 && Self.rows(faceOnly.stdout)[2]["dominantExpression"] == "happy",
                 "\(faceOnly.stdout)\(faceOnly.stderr)")
-        oneLine(try run(["--rect", Self.rect, "--bin", "0"], command: "timeline"), 64, "--bin")
-        oneLine(try run(["--rect", Self.rect, "--aspect", "9x16"], command: "highlights"), 64, "--aspect")
+        Self.oneLine(try run(["--rect", Self.rect, "--bin", "0"], command: "timeline"), 64, "--bin")
+        Self.oneLine(try run(["--rect", Self.rect, "--aspect", "9x16"], command: "highlights"), 64, "--aspect")
+    }
+}
+
+extension StimulusCommandTests {
+    /// How far from the gaze of the last second the overlay may draw (stimulus pixels): the
+    /// heatmap's 3σ (σ = 1° = 20 pixels here: 40 points per degree, 2 points per pixel) and the
+    /// reach of its grid's interpolation (6-pixel cells).
+    static let overlayReach = 3 * 20 + 1.5 * 6
+
+    /// The distance of (x, y) from the gaze path of the second up to video time `t`.
+    static func distanceFromGaze(x: Double, y: Double, t: Double) -> Double {
+        let from = boxX(max(0, t - 1)) + 20, to = boxX(t) + 20
+        let dx = max(0, from - x, x - to)
+        return (dx * dx + (y - 90) * (y - 90)).squareRoot()
+    }
+
+    @Test("the overlay is the stimulus, frame for frame, with pixels changed at the gaze point and none far from it",
+          .enabled(if: ready, reason))
+    func overlay() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        let id = "5A000000-0000-0000-0000-000000000005"
+        let video = try Self.prepare(workspace, id: id)
+        let output = workspace.folder.path("overlay.mkv")
+        let result = try workspace.run(["stimulus", "overlay", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
+                                        "--output", output])
+        try #require(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.contains("wrote \(output) (180 frames, 320×180, 30 fps"), "\(result.stderr)")
+        let original = try ColourVideoReader(path: video), drawn = try ColourVideoReader(path: output)
+        #expect(drawn.layout == original.layout && drawn.rateNumerator == 30 && drawn.rateDenominator == 1)
+        var stimulusFrame: [UInt8] = [], overlayFrame: [UInt8] = []
+        var frames = 0
+        while let t = try original.read(into: &stimulusFrame) {
+            let time = try #require(try drawn.read(into: &overlayFrame))
+            #expect(abs(time - t) < 0.002)
+            frames += 1
+            guard frames % 10 == 0 else { continue }
+            // FFV1 is lossless: the drawn frame differs from the stimulus's only near the gaze.
+            var changedNear = 0, changedFar = 0
+            for y in 0..<180 {
+                for x in 0..<320 where overlayFrame[y * 320 + x] != stimulusFrame[y * 320 + x] {
+                    if Self.distanceFromGaze(x: Double(x), y: Double(y), t: t) <= Self.overlayReach { changedNear += 1 } else { changedFar += 1 }
+                }
+            }
+            for plane in [320 * 180, 320 * 180 + 160 * 90] {
+                for y in 0..<90 {
+                    for x in 0..<160 where overlayFrame[plane + y * 160 + x] != stimulusFrame[plane + y * 160 + x]
+                        && Self.distanceFromGaze(x: Double(2 * x + 1), y: Double(2 * y + 1), t: t) > Self.overlayReach + 2 {
+                        changedFar += 1
+                    }
+                }
+            }
+            #expect(changedNear > 500 && changedFar == 0, "frame at \(t) s: \(changedNear) pixels changed near the gaze, \(changedFar) far")
+            // At the gaze point (the box's centre, white) the first participant's orange dot.
+            let centre = Int(Self.boxX(t) + 20) + 90 * 320
+            #expect(stimulusFrame[centre] == 235 && abs(Int(overlayFrame[centre]) - 155) <= 2, "frame at \(t) s")
+        }
+        let afterLast = try drawn.read(into: &overlayFrame)
+        #expect(frames == 180 && afterLast == nil)
+
+        // H.264 in MP4: the same frames, at the stimulus's size and rate.
+        let mp4 = workspace.folder.path("overlay.mp4")
+        let encoded = try workspace.run(["stimulus", "overlay", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
+                                         "--output", mp4])
+        try #require(encoded.status == 0, "\(encoded.stderr)")
+        let played = try ColourVideoReader(path: mp4)
+        #expect(played.layout == original.layout && played.framesPerSecond == 30 && abs(played.durationSeconds - 6) < 0.05)
+    }
+
+    @Test("an image stimulus gives a video of the viewing's duration; each highlight clip has its crop's size and its interval's duration",
+          .enabled(if: ready, reason))
+    func imageOverlayAndHighlightClips() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        let id = "5A000000-0000-0000-0000-000000000006"
+        let video = try Self.prepare(workspace, id: id)
+        let image = workspace.folder.path("still.png")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180", "-frames:v", "1", image])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = workspace.folder.path("still.mp4")
+        let still = try workspace.run(["stimulus", "overlay", id, "--stimulus", image, "--rect", Self.rect, "--start", "video", "--output", output])
+        try #require(still.status == 0, "\(still.stderr)")
+        // The image is shown from the marker (1 s in) to the session's end (8 s): 7 s at 30 fps.
+        let reader = try ColourVideoReader(path: output)
+        var frame: [UInt8] = [], count = 0
+        while try reader.read(into: &frame) != nil { count += 1 }
+        #expect(reader.layout == YUV420Layout(width: 320, height: 180) && count == 210)
+
+        let folder = workspace.folder.path("clips")
+        let result = try workspace.run(["stimulus", "highlights", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
+                                        "--render", folder])
+        try #require(result.status == 0, "\(result.stderr)")
+        let row = try #require(Self.rows(result.stdout).first)
+        let start = try #require(Double(row["startSeconds"] ?? "")), end = try #require(Double(row["endSeconds"] ?? ""))
+        let clip = try ColourVideoReader(path: folder + "/highlight-1.mp4")
+        #expect(clip.layout == YUV420Layout(width: Int(row["cropWidth"]!)!, height: Int(row["cropHeight"]!)!), "\(result.stdout)")
+        var frames = 0, last = 0.0
+        while let t = try clip.read(into: &frame) { frames += 1; last = t }
+        #expect(frames == Int(((end - start) * 30).rounded()) && abs(last + 1.0 / 30 - (end - start)) < 0.01, "\(frames) frames to \(last) s")
+        #expect(abs(clip.durationSeconds - (end - start)) < 0.05)
+        #expect(result.stderr.contains("wrote \(folder)/highlight-1.mp4 (\(frames) frames)"), "\(result.stderr)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: folder)) == ["highlight-1.mp4"])
+    }
+
+    @Test("an unwritable output, an unknown extension, clips of an image: one line, exit 64 or 1, nothing written",
+          .enabled(if: ready, reason))
+    func badVideoOutputs() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        let id = "5A000000-0000-0000-0000-000000000007"
+        let video = try Self.prepare(workspace, id: id)
+        func run(_ command: String, _ extra: [String], stimulus: String? = nil) throws -> CommandResult {
+            try workspace.run(["stimulus", command, id, "--stimulus", stimulus ?? video, "--rect", Self.rect, "--start", "video"] + extra)
+        }
+        let before = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.url.path)
+        Self.oneLine(try run("overlay", ["--output", workspace.folder.path("missing/overlay.mp4")]), 1,
+                "cannot write the video \(workspace.folder.path("missing/overlay.mp4")): the folder")
+        Self.oneLine(try run("overlay", ["--output", workspace.folder.path("overlay.avi")]), 64, "--output must end in .mkv")
+        let image = workspace.folder.path("still.png")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180", "-frames:v", "1", image])
+        try #require(made.status == 0, "\(made.stderr)")
+        Self.oneLine(try run("highlights", ["--render", workspace.folder.path("clips")], stimulus: image), 64,
+                "the stimulus \(image) is an image: there is no video to cut highlight clips from. Leave out --render")
+        let file = workspace.folder.path("taken")
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        Self.oneLine(try run("highlights", ["--render", file]), 1, "cannot write the video \(file): it is a file, not a folder")
+        // Nothing but the two files this test made was written (and the database's journal).
+        let after = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.url.path).filter { !$0.hasPrefix("db.sqlite") }
+        #expect(Set(after).subtracting(before) == ["still.png", "taken"], "\(after)")
     }
 }
 
@@ -254,5 +387,22 @@ struct StimulusRecordingTests {
         try #require(aoi.status == 0, "\(aoi.stderr)")
         let row = try #require(try JSONValue.parse(Array(aoi.stdout.utf8)).arrayValue?.first)
         #expect((Self.number(row["dwellSeconds"]) ?? 0) > 0 && (Self.number(row["dwellShare"]) ?? 2) <= 1, "\(aoi.stdout)")
+        // The overlay of the image lasts the viewing, 30 frames a second, and draws the recording's gaze.
+        let output = workspace.folder.path("overlay.mkv")
+        let overlay = try workspace.run(["stimulus", "overlay", id, "--stimulus", image, "--rect", "0,0,1600,900", "--start", "stimulus",
+                                         "--output", output])
+        try #require(overlay.status == 0, "\(overlay.stderr)")
+        let reader = try ColourVideoReader(path: output), still = try ColourVideoReader(path: image)
+        var picture: [UInt8] = [], frame: [UInt8] = []
+        _ = try still.read(into: &picture)
+        var frames = 0, drawn = 0
+        while try reader.read(into: &frame) != nil {
+            frames += 1
+            if frame != picture { drawn += 1 }
+        }
+        #expect(frames == Int((duration * 30).rounded(.up)))
+        let onStimulus = gaze.filter { $0.x >= 0 && $0.x < 1600 && $0.y >= 0 && $0.y < 900 }
+        try #require(onStimulus.count > 50, "the recording's gaze on the screen")
+        #expect(drawn > frames / 2, "\(drawn) of \(frames) frames drawn on")
     }
 }

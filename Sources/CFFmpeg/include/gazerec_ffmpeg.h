@@ -53,8 +53,10 @@ typedef struct gz_ffmpeg {
     __typeof__(&avformat_close_input) avformat_close_input;
     __typeof__(&av_dict_get) av_dict_get;
     __typeof__(&av_dict_set) av_dict_set;
+    __typeof__(&av_dict_free) av_dict_free;
     __typeof__(&avformat_alloc_output_context2) avformat_alloc_output_context2;
     __typeof__(&avcodec_find_encoder) avcodec_find_encoder;
+    __typeof__(&avcodec_find_encoder_by_name) avcodec_find_encoder_by_name;
     __typeof__(&avformat_new_stream) avformat_new_stream;
     __typeof__(&avcodec_parameters_from_context) avcodec_parameters_from_context;
     __typeof__(&avio_open) avio_open;

@@ -35,8 +35,11 @@ typedef struct gz_video_info {
     /// The clockwise turn applied to every decoded frame, from the stream's display matrix:
     /// 0, 90, 180 or 270 degrees.
     int rotation_degrees;
-    /// Average frame rate in frames per second (0 if unknown).
+    /// Average frame rate in frames per second (0 if unknown), and as the stream's fraction
+    /// (numerator / denominator; 0 / 1 if unknown).
     double frames_per_second;
+    int rate_numerator;
+    int rate_denominator;
     /// Duration in seconds (0 if unknown).
     double duration_seconds;
     /// Frame count from the container (0 if unknown).
@@ -46,6 +49,16 @@ typedef struct gz_video_info {
     /// The container's (else the stream's) `creation_time` tag as written, e.g.
     /// "2020-07-24T21:40:43.000000Z"; empty when the file has none.
     char creation_time[64];
+    /// The colour of the frames gz_video_read_yuv420 gives, as FFmpeg's codes: the YCbCr matrix
+    /// (AVColorSpace: the stream's own for YUV and gray streams, 6 = BT.601 for RGB ones, which
+    /// swscale converts with BT.601), primaries (AVColorPrimaries) and transfer
+    /// (AVColorTransferCharacteristic) as the stream says (2 = unspecified), and the range
+    /// (AVColorRange: 2 = full, JPEG, for full-range 4:2:0 streams, which are passed on as they
+    /// are; else 1 = limited, what swscale converts every other format to).
+    int colour_matrix;
+    int colour_primaries;
+    int colour_transfer;
+    int colour_range;
 } gz_video_info;
 
 /// Opens `path`; returns NULL with `error` set if it is not a readable video.
@@ -57,6 +70,13 @@ gz_video_info gz_video_get_info(const gz_video *video);
 /// Decodes the next frame into `gray` (width * height bytes, rows packed) and its time.
 ///   returns 1 for a frame, 0 at the end of the stream, -1 with `error` set on a decoding error.
 int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size);
+
+/// Decodes the next frame in colour into `yuv`: planar 4:2:0 (I420), rows packed — the luma plane
+/// (width × height bytes), then Cb and Cr ((width + 1) / 2 × (height + 1) / 2 bytes each) — upright
+/// like gz_video_read's, with the colour described in gz_video_info. A 4:2:0 stream's planes are
+/// copied as decoded; any other format goes through swscale (bilinear chroma).
+///   returns 1 for a frame, 0 at the end of the stream, -1 with `error` set on a decoding error.
+int gz_video_read_yuv420(gz_video *video, uint8_t *yuv, double *pts_seconds, char *error, size_t error_size);
 
 /// Closes the file (NULL is allowed).
 void gz_video_close(gz_video *video);

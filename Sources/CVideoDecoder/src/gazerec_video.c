@@ -40,6 +40,10 @@ struct gz_video {
     uint8_t *unturned;
     int coded_width;
     int coded_height;
+    // Colour frames (gz_video_read_yuv420): their converter for formats other than 4:2:0, and
+    // the planes before the turn, when there is one.
+    struct SwsContext *colour_scaler;
+    uint8_t *unturned_yuv;
 };
 
 /// The clockwise turn (0, 90, 180, 270) the stream's display matrix asks for, to the nearest
@@ -92,6 +96,22 @@ static int set_up_rotation(gz_video *video, const AVStream *stream) {
     if (video->info.rotation_degrees == 0) return 1;
     video->unturned = malloc((size_t)video->coded_width * video->coded_height);
     return video->unturned != NULL;
+}
+
+static int is_luma_plane_format(int format);
+
+/// Whether frames of `format` are copied as they are into colour frames (planar 4:2:0, 8 bits).
+static int is_yuv420(int format) { return format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P; }
+
+/// Fills in the colour of the frames gz_video_read_yuv420 gives (see gazerec_video.h).
+static void describe_colour(gz_video *video, const AVStream *stream) {
+    const AVCodecParameters *parameters = stream->codecpar;
+    int format = video->codec->pix_fmt;
+    video->info.colour_matrix = is_luma_plane_format(format) ? (int)parameters->color_space : AVCOL_SPC_SMPTE170M;
+    video->info.colour_primaries = (int)parameters->color_primaries;
+    video->info.colour_transfer = (int)parameters->color_trc;
+    int full = format == AV_PIX_FMT_YUVJ420P || (format == AV_PIX_FMT_YUV420P && parameters->color_range == AVCOL_RANGE_JPEG);
+    video->info.colour_range = full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
 }
 
 gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
@@ -164,6 +184,9 @@ gz_video *gz_video_open(const char *path, char *error, size_t error_size) {
         return NULL;
     }
     video->info.frames_per_second = video->fps;
+    video->info.rate_numerator = video->fps > 0 ? rate.num : 0;
+    video->info.rate_denominator = video->fps > 0 ? rate.den : 1;
+    describe_colour(video, stream);
     if (stream->duration != AV_NOPTS_VALUE) {
         video->info.duration_seconds = stream->duration * av_q2d(stream->time_base);
     } else if (video->format->duration != AV_NOPTS_VALUE) {
@@ -331,6 +354,19 @@ int gz_video_luma_shortcut_in_use(const gz_video *video) {
     return video->luma_affine ? 2 : 1;
 }
 
+/// The decoded frame's time in seconds from the stream's start; releases the frame.
+static void finish_frame(gz_video *video, double *pts_seconds) {
+    int64_t pts = video->frame->best_effort_timestamp;
+    if (pts != AV_NOPTS_VALUE) {
+        if (video->start_pts == AV_NOPTS_VALUE) video->start_pts = pts;
+        *pts_seconds = (pts - video->start_pts) * av_q2d(video->time_base);
+    } else {
+        *pts_seconds = video->fps > 0 ? video->frames_out / video->fps : (double)video->frames_out;
+    }
+    video->frames_out += 1;
+    gz_ff.av_frame_unref(video->frame);
+}
+
 /// Converts the decoded frame to packed gray and computes its time.
 static int emit(gz_video *video, uint8_t *output, double *pts_seconds, char *error, size_t error_size) {
     AVFrame *frame = video->frame;
@@ -371,26 +407,15 @@ static int emit(gz_video *video, uint8_t *output, double *pts_seconds, char *err
         turn_gray(video->unturned, video->coded_width, video->coded_height, video->info.rotation_degrees, output);
     }
 
-    int64_t pts = frame->best_effort_timestamp;
-    if (pts != AV_NOPTS_VALUE) {
-        if (video->start_pts == AV_NOPTS_VALUE) video->start_pts = pts;
-        *pts_seconds = (pts - video->start_pts) * av_q2d(video->time_base);
-    } else {
-        *pts_seconds = video->fps > 0 ? video->frames_out / video->fps : (double)video->frames_out;
-    }
-    video->frames_out += 1;
-    gz_ff.av_frame_unref(frame);
+    finish_frame(video, pts_seconds);
     return 1;
 }
 
-int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size) {
-    if (video == NULL || gray == NULL || pts_seconds == NULL) {
-        gz_ffmpeg_set_error(error, error_size, "invalid arguments", 0);
-        return -1;
-    }
+/// Decodes the next frame into video->frame: 1, or 0 at the end, or -1 with `error` set.
+static int receive_frame(gz_video *video, char *error, size_t error_size) {
     while (!video->finished) {
         int code = gz_ff.avcodec_receive_frame(video->codec, video->frame);
-        if (code == 0) return emit(video, gray, pts_seconds, error, error_size);
+        if (code == 0) return 1;
         if (code == AVERROR_EOF) {
             video->finished = 1;
             break;
@@ -426,9 +451,76 @@ int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *err
     return 0;
 }
 
+int gz_video_read(gz_video *video, uint8_t *gray, double *pts_seconds, char *error, size_t error_size) {
+    if (video == NULL || gray == NULL || pts_seconds == NULL) {
+        gz_ffmpeg_set_error(error, error_size, "invalid arguments", 0);
+        return -1;
+    }
+    int status = receive_frame(video, error, error_size);
+    return status == 1 ? emit(video, gray, pts_seconds, error, error_size) : status;
+}
+
+/// Copies `rows` rows of `width` bytes from `source` (rows `stride` apart) into packed `target`.
+static void copy_plane(const uint8_t *source, int stride, int width, int rows, uint8_t *target) {
+    for (int row = 0; row < rows; ++row) memcpy(target + (size_t)row * width, source + (size_t)row * stride, (size_t)width);
+}
+
+/// The decoded frame as packed I420 (coded size) in `target`: copied, or converted by swscale.
+static int frame_to_yuv420(gz_video *video, const AVFrame *frame, uint8_t *target) {
+    int width = frame->width, height = frame->height, chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
+    uint8_t *planes[4] = {target, target + (size_t)width * height,
+                          target + (size_t)width * height + (size_t)chroma_width * chroma_height, NULL};
+    if (is_yuv420(frame->format)) {
+        copy_plane(frame->data[0], frame->linesize[0], width, height, planes[0]);
+        copy_plane(frame->data[1], frame->linesize[1], chroma_width, chroma_height, planes[1]);
+        copy_plane(frame->data[2], frame->linesize[2], chroma_width, chroma_height, planes[2]);
+        return 0;
+    }
+    video->colour_scaler = gz_ff.sws_getCachedContext(video->colour_scaler, width, height, frame->format, width, height,
+                                                      AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
+    if (video->colour_scaler == NULL) return -1;
+    int strides[4] = {width, chroma_width, chroma_width, 0};
+    gz_ff.sws_scale(video->colour_scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, height, planes, strides);
+    return 0;
+}
+
+int gz_video_read_yuv420(gz_video *video, uint8_t *yuv, double *pts_seconds, char *error, size_t error_size) {
+    if (video == NULL || yuv == NULL || pts_seconds == NULL) {
+        gz_ffmpeg_set_error(error, error_size, "invalid arguments", 0);
+        return -1;
+    }
+    int status = receive_frame(video, error, error_size);
+    if (status != 1) return status;
+    const AVFrame *frame = video->frame;
+    int width = video->coded_width, height = video->coded_height, degrees = video->info.rotation_degrees;
+    int chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
+    size_t luma = (size_t)width * height, chroma = (size_t)chroma_width * chroma_height;
+    if (frame->width != width || frame->height != height) {
+        gz_ff.av_frame_unref(video->frame);
+        gz_ffmpeg_set_error(error, error_size, "the frame size changed in the middle of the video", 0);
+        return -1;
+    }
+    if (degrees != 0 && video->unturned_yuv == NULL) video->unturned_yuv = malloc(luma + 2 * chroma);
+    uint8_t *target = degrees != 0 ? video->unturned_yuv : yuv;
+    if (target == NULL || frame_to_yuv420(video, frame, target) != 0) {
+        gz_ff.av_frame_unref(video->frame);
+        gz_ffmpeg_set_error(error, error_size, target == NULL ? "out of memory" : "cannot convert this pixel format to colour", 0);
+        return -1;
+    }
+    if (degrees != 0) {
+        turn_gray(target, width, height, degrees, yuv);
+        turn_gray(target + luma, chroma_width, chroma_height, degrees, yuv + luma);
+        turn_gray(target + luma + chroma, chroma_width, chroma_height, degrees, yuv + luma + chroma);
+    }
+    finish_frame(video, pts_seconds);
+    return 1;
+}
+
 void gz_video_close(gz_video *video) {
     if (video == NULL) return;
     gz_ff.sws_freeContext(video->scaler);
+    gz_ff.sws_freeContext(video->colour_scaler);
+    free(video->unturned_yuv);
     gz_ff.av_frame_free(&video->frame);
     gz_ff.av_packet_free(&video->packet);
     gz_ff.avcodec_free_context(&video->codec);

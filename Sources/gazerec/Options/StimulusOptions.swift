@@ -65,7 +65,7 @@ struct StimulusOptions: ParsableArguments {
 
     /// Names each session left out on stderr, then prints the table.
     static func print(_ report: StimulusReport, format: StimulusFormat) throws {
-        for skipped in report.skipped { Console.note("gazerec: warning: " + ErrorHints.message(for: skipped)) }
+        for skipped in report.skipped { Console.note("warning: " + ErrorHints.message(for: skipped)) }
         switch format {
         case .csv:
             Console.output(report.table.csv)

@@ -18,7 +18,8 @@ extension Gazerec {
                 video's duration ends it. A session that cannot be analysed is named on stderr and the \
                 others still are (docs/Analysis.md, "Stimuli").
                 """,
-            subcommands: [StimulusTimelineCommand.self, StimulusAOICommand.self, StimulusHighlightsCommand.self])
+            subcommands: [StimulusTimelineCommand.self, StimulusAOICommand.self, StimulusHighlightsCommand.self,
+                          StimulusOverlayCommand.self])
     }
 }
 
@@ -101,7 +102,9 @@ struct StimulusHighlightsCommand: ParsableCommand {
             (gaps up to 0.5 s bridged) for at least --min-seconds; a highlight is an interval of at least \
             --min-seconds in which more than --majority of the participants with expression data are in \
             a run and the median spread of their gaze (median distance from its median point, per 0.1 s) \
-            is at most --max-dispersion. The crop holds the central 90 % of the gaze with 2 degrees around it.
+            is at most --max-dispersion. The crop holds the central 90 % of the gaze with 2 degrees around it. \
+            --render DIR cuts each highlight's crop over its interval out of the stimulus video into \
+            DIR/highlight-RANK.mp4 (H.264; RANK as in the table), creating DIR if needed.
             """)
 
     @OptionGroup var options: StimulusOptions
@@ -122,10 +125,14 @@ struct StimulusHighlightsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The crop's aspect (default: the stimulus's own; 9:16 for a vertical short).", valueName: "W:H"))
     var aspect: AspectRatio?
 
+    @Option(help: ArgumentHelp("Cut each highlight's crop out of the stimulus video into this folder.", valueName: "dir"))
+    var render: String?
+
     @Option(help: "Output format.")
     var format: StimulusFormat = .csv
 
     func validate() throws {
+        if render?.isEmpty == true { throw ValidationError("--render is empty: give a folder.") }
         if !(minSeconds > 0) || !minSeconds.isFinite { throw ValidationError("--min-seconds must be a positive number of seconds.") }
         if !(majority >= 0 && majority < 1) { throw ValidationError("--majority must be a share from 0 up to (not including) 1.") }
         if let maxDispersion, !(maxDispersion > 0) { throw ValidationError("--max-dispersion must be a positive number of pixels.") }
@@ -139,6 +146,51 @@ struct StimulusHighlightsCommand: ParsableCommand {
         criteria.maximumDispersionPixels = maxDispersion
         criteria.cropAspect = aspect?.value
         let (database, ids, study) = try options.open()
-        try StimulusOptions.print(try study.highlights(database, ids: ids, criteria: criteria).report, format: format)
+        let (report, highlights) = try study.highlights(database, ids: ids, criteria: criteria)
+        if let render {
+            for clip in try study.renderHighlights(highlights, folder: render) {
+                Console.note("wrote \(clip.path) (\(clip.frames) frames)")
+            }
+        }
+        try StimulusOptions.print(report, format: format)
+    }
+}
+
+/// `gazerec stimulus overlay`: the stimulus with the sessions' gaze and a moving heatmap drawn over it.
+struct StimulusOverlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "overlay",
+        abstract: "The stimulus as a video with each session's gaze point and a moving heatmap drawn over it.",
+        discussion: """
+            Each session's gaze is a dot in its own colour (the sessions' order; fixations a larger \
+            disc at their centre) over a heatmap of all the sessions' gaze in the last second \
+            (a Gaussian of 1 degree of visual angle). The video has the stimulus's own size and rate; \
+            an image stimulus gives a 30 fps video as long as the longest session's viewing. \
+            --output ending in .mkv writes FFV1 (lossless), .mp4 H.264 (plays anywhere).
+            """)
+
+    @OptionGroup var options: StimulusOptions
+
+    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+                               valueName: "label"))
+    var end: String?
+
+    @Option(help: ArgumentHelp("The video to write: .mkv (FFV1, lossless) or .mp4 (H.264).", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+        if VideoOutputFormat.forPath(output) == nil {
+            throw ValidationError("--output must end in .mkv (FFV1, lossless) or .mp4 (H.264): \(output)")
+        }
+    }
+
+    func run() throws {
+        let (database, ids, study) = try options.open(end: end)
+        let result = try study.overlay(database, ids: ids, output: output)
+        for skipped in result.skipped { Console.note("warning: " + ErrorHints.message(for: skipped)) }
+        Console.note("wrote \(output) (\(result.frames) frames, \(result.width)×\(result.height), "
+                     + String(format: "%g", result.framesPerSecond) + " fps; sessions in colour order: "
+                     + result.sessions.joined(separator: ", ") + ")")
     }
 }

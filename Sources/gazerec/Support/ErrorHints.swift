@@ -8,6 +8,7 @@ import LabServer
 import Recorder
 import SessionStore
 import StimulusAnalysis
+import StimulusStudy
 
 /// What to do about a library error, in the command line's terms.
 ///
@@ -27,13 +28,16 @@ enum ErrorHints {
         switch error {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
-        case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter: return true
+        case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
+             StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind: return true
         default: return false
         }
     }
 
     static func hint(for error: Any) -> String? {
         switch error {
+        case StimulusStudyError.imageHasNoClips:
+            return "Leave out --render, or give the video that was shown as --stimulus."
         case StoreError.unknownSession:
             return "List the stored sessions with 'gazerec list'."
         case StoreError.unknownCalibration:
