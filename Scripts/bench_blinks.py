@@ -2,8 +2,9 @@
 """Blink detection on labelled clips: gazerec's per-frame blink flag, scored as events.
 
 Takes a folder of Eyeblink8-style label files (`NAME.tag`: after `#start`, one line per frame
-`frameID : blinkID : …`, blinkID >= 0 on the frames of a blink) and, beside them or in --videos,
-the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`, `.mpg`, `.mpeg`). Every clip goes through
+`frameID : blinkID : …`, blinkID >= 0 on the frames of a blink), directly or, in a folder with no
+.tag file of its own, in one subfolder per condition (`looking-up/`, `thick-frames/`, …: figures are then also printed per condition), and,
+beside them or in --videos (or its subfolder of the condition's name), the clips they label (`NAME.avi`, `.mp4`, `.mkv`, `.mov`, `.webm`, `.wmv`, `.mpg`, `.mpeg`). Every clip goes through
 `gazerec analyze`; its `blink` column gives flagged runs of frames. A labelled blink counts as found
 when a flagged run touches it (shares a frame), a flagged run is right when it touches a labelled
 blink. Prints precision, recall and F1 per clip and overall, beside a naive per-clip threshold on
@@ -137,60 +138,88 @@ def analyse(gazerec, video):
     return flags, naive, events
 
 
+def find_work(labels_dir, videos_dir):
+    """(clip, condition, tag path, clip path) for every NAME.tag in `labels_dir` (condition None) or,
+    when it holds none, in its subfolders (the subfolder's name is the condition; a clip lies in the
+    videos folder's subfolder of the same name, or in the videos folder itself)."""
+    work = []
+    flat = any(f.endswith(".tag") for f in os.listdir(labels_dir))
+    folders = [(None, "")] if flat else sorted(
+        (d, d) for d in os.listdir(labels_dir) if os.path.isdir(os.path.join(labels_dir, d)))
+    for condition, sub in folders:
+        tags = sorted(f for f in os.listdir(os.path.join(labels_dir, sub)) if f.endswith(".tag"))
+        places = [os.path.join(videos_dir, sub), videos_dir] if sub else [videos_dir]
+        for tag in tags:
+            stem = tag[:-4]
+            video = next((os.path.join(place, stem + e) for place in places for e in VIDEO_EXTENSIONS
+                          if os.path.isfile(os.path.join(place, stem + e))), None)
+            if video is None:
+                fail(f"no clip for {os.path.join(sub, tag)} in {' or '.join(places)} ({', '.join(VIDEO_EXTENSIONS)})")
+            work.append((stem, condition, os.path.join(labels_dir, sub, tag), video))
+    if not work:
+        fail(f"no .tag files in {labels_dir} or its subfolders")
+    return work
+
+
+SCORERS = (("gazerec", "gazerec flags, touch-overlap"), ("naive", "naive 0.8×median, touch-overlap"),
+           ("events", "gazerec events, one to one"))
+
+
+def add(totals, counts):
+    for key in counts:
+        totals[key] += counts[key]
+
+
+def summary_line(name, clips, counts):
+    p, r, f = figures(counts)
+    missed, wrong = counts["labels"] - counts["found"], counts["runs"] - counts["rightRuns"]
+    return (f"{name:32} over {clips} clips, {counts['labels']} labelled blinks: precision {p:.3f}, "
+            f"recall {r:.3f}, F1 {f:.3f} ({missed} missed, {wrong} false)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("labels", help="folder of NAME.tag files")
+    parser.add_argument("labels", help="folder of NAME.tag files, or of condition folders holding them")
     parser.add_argument("--videos", help="folder of the clips (default: beside the labels)")
     parser.add_argument("--gazerec", required=True)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", help="write every clip's counts here")
     args = parser.parse_args()
-    videos = args.videos or args.labels
-    tags = sorted(f for f in os.listdir(args.labels) if f.endswith(".tag"))
-    if not tags:
-        fail(f"no .tag files in {args.labels}")
-    work = []
-    for tag in tags:
-        stem = tag[:-4]
-        video = next((os.path.join(videos, stem + e) for e in VIDEO_EXTENSIONS
-                      if os.path.isfile(os.path.join(videos, stem + e))), None)
-        if video is None:
-            fail(f"no clip for {tag} in {videos} ({', '.join(VIDEO_EXTENSIONS)})")
-        work.append((stem, os.path.join(args.labels, tag), video))
-
+    work = find_work(args.labels, args.videos or args.labels)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda w: (w[0], read_tag(w[1]), analyse(args.gazerec, w[2])), work))
+        results = list(pool.map(lambda w: (w[0], w[1], read_tag(w[2]), analyse(args.gazerec, w[3])), work))
 
-    totals = {name: {"labels": 0, "found": 0, "runs": 0, "rightRuns": 0} for name in ("gazerec", "naive", "events")}
+    empty = lambda: {"labels": 0, "found": 0, "runs": 0, "rightRuns": 0}
+    totals = {name: empty() for name, _ in SCORERS}
+    by_condition = {}
     report = []
-    print(f"{'clip':32} {'blinks':>6}  {'gazerec P/R/F1':>20}  {'naive 0.8×median P/R/F1':>26}")
-    for stem, labels, (flags, naive, events) in results:
-        row = {"clip": stem}
-        counts = score_one_to_one(labels, events)
-        for key in counts:
-            totals["events"][key] += counts[key]
-        row["events"] = counts
-        cells = []
-        for name, found in (("gazerec", runs(flags)), ("naive", runs(naive))):
-            counts = score(labels, found)
-            for key in counts:
-                totals[name][key] += counts[key]
+    print(f"{'clip':40} {'blinks':>6}  {'gazerec P/R/F1':>20}  {'naive 0.8×median P/R/F1':>26}")
+    for stem, condition, labels, (flags, naive, events) in results:
+        row = {"clip": stem, "condition": condition}
+        scores = {"gazerec": score(labels, runs(flags)), "naive": score(labels, runs(naive)),
+                  "events": score_one_to_one(labels, events)}
+        group = by_condition.setdefault(condition, {"clips": 0, **{name: empty() for name, _ in SCORERS}})
+        group["clips"] += 1
+        for name, counts in scores.items():
+            add(totals[name], counts)
+            add(group[name], counts)
             row[name] = counts
-            p, r, f = figures(counts)
-            cells.append(f"{p:.3f}/{r:.3f}/{f:.3f}")
         report.append(row)
-        print(f"{stem:32} {len(labels):6d}  {cells[0]:>20}  {cells[1]:>26}")
+        cells = ["{:.3f}/{:.3f}/{:.3f}".format(*figures(scores[name])) for name in ("gazerec", "naive")]
+        title = f"{condition}/{stem}" if condition else stem
+        print(f"{title:40} {len(labels):6d}  {cells[0]:>20}  {cells[1]:>26}")
     print()
-    for name in ("gazerec", "naive", "events"):
-        p, r, f = figures(totals[name])
-        missed = totals[name]["labels"] - totals[name]["found"]
-        wrong = totals[name]["runs"] - totals[name]["rightRuns"]
-        label = "gazerec events, one to one" if name == "events" else name
-        print(f"{label:8} over {len(results)} clips, {totals[name]['labels']} labelled blinks: precision {p:.3f}, "
-              f"recall {r:.3f}, F1 {f:.3f} ({missed} missed, {wrong} false)")
+    for name, label in SCORERS:
+        print(summary_line(label, len(results), totals[name]))
+    if len(by_condition) > 1 or None not in by_condition:
+        for name, label in SCORERS:
+            print(f"\nby condition, {label}:")
+            for condition, group in sorted(by_condition.items(), key=lambda item: item[0] or ""):
+                print("  " + summary_line(condition or "(top folder)", group["clips"], group[name]))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"clips": report, "totals": totals}, out, indent=1)
+            json.dump({"clips": report, "totals": totals,
+                       "conditions": {c or "": g for c, g in by_condition.items()}}, out, indent=1)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copies a folder in Scripts/bench-gaze.sh's layout with round glasses drawn on every face.
+"""Copies a folder in Scripts/bench-gaze.sh's or Scripts/bench-blinks.sh's layout with glasses drawn on every face.
 
 No lawful footage of people wearing glasses while they follow on-screen targets is known to us, so
 this draws them on real frames, where gazerec's own landmarks (`gazerec analyze --landmarks`) put
@@ -9,12 +9,19 @@ the lens, a bright reflection of the screen across its upper half (`--reflection
 with `--glint` a saturated spot on each lens. Every part keeps its place relative to the eyes, as
 glasses do on a head: nothing follows the head's pose, so nothing here tells a fit where a target
 was. A frame without a face keeps the last face's glasses (a video) or none (an image).
+`--shape rectangle` draws thick black frames instead: a rectangular lens `--radius` × the eyes'
+distance to each side and `--height` × it up and down from a point a little below the eye, so
+its upper bar lies between the upper lid and the brow (where a heavy frame sits, above all seen from
+below). `--steady N` places them on a video's frames from the eye corners averaged over N frames
+either side, so they neither shake with the fit nor follow the lids in a blink.
 
     Scripts/draw_glasses.py SRC DST [--gazerec BIN] [--rim F] [--radius F] [--reflection A] [--haze A] [--glint]
-    Scripts/bench-gaze.sh DST
+                            [--shape round|rectangle] [--height F] [--steady N] [--videos DIR]
+    Scripts/bench-gaze.sh DST          (SRC holds labels.csv)
+    Scripts/bench-blinks.sh DST        (SRC holds NAME.tag files; the clips beside them or in --videos)
 
 Needs NumPy and OpenCV (the GazeTracking environment Scripts/setup-peers.sh makes has both) and
-FFmpeg. labels.csv is copied unchanged; videos are written again with H.264 at CRF 12, images in
+FFmpeg. labels.csv (or the .tag files) is copied unchanged; videos are written again with H.264 at CRF 12, images in
 their own format.
 """
 
@@ -35,6 +42,7 @@ except ImportError:
              "Scripts/setup-peers.sh)")
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv", ".mpg", ".mpeg")
 SHIFT = 3  # sub-pixel bits of OpenCV's drawing
 
 
@@ -57,10 +65,46 @@ def landmarks_per_frame(gazerec, path):
     return frames
 
 
+def eye_centres(landmarks, options):
+    """Where the glasses sit: each eye's contour mean, or with --steady its corners' midpoint (which
+    the lids do not move)."""
+    if options.steady > 0:
+        return (landmarks[36] + landmarks[39]) / 2, (landmarks[42] + landmarks[45]) / 2
+    return landmarks[36:42].mean(axis=0), landmarks[42:48].mean(axis=0)
+
+
+def steadied(frames, count):
+    """Each frame's landmarks as the mean of the found ones within `count` frames either side (glasses
+    sit still on a head; the fit's jitter would shake them, and a blink's lids would pull them)."""
+    if count <= 0:
+        return frames
+    result = []
+    for index in range(len(frames)):
+        near = [f for f in frames[max(0, index - count):index + count + 1] if f is not None]
+        result.append(None if frames[index] is None or not near else np.mean(near, axis=0))
+    return result
+
+
+def outline(image, centre, ux, uy, radius, options, colour, thickness):
+    """One lens's outline (thickness > 0) or area (-1): a circle, or a rectangle `radius` wide and
+    `options.height` × radius / options.radius high to each side of `centre`."""
+    if options.shape == "round":
+        angle = math.degrees(math.atan2(ux[1], ux[0]))
+        cv2.ellipse(image, fixed(centre), fixed((radius, radius)), angle, 0, 360, colour, thickness, cv2.LINE_AA, SHIFT)
+        return
+    half = radius * options.height / options.radius
+    corners = [centre + sx * radius * ux + sy * half * uy for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    points = np.array([fixed(c) for c in corners], np.int32).reshape(-1, 1, 2)
+    if thickness < 0:
+        cv2.fillPoly(image, [points], colour, cv2.LINE_AA, SHIFT)
+    else:
+        cv2.polylines(image, [points], True, colour, thickness, cv2.LINE_AA, SHIFT)
+
+
 def draw(image, landmarks, options):
     """`image` (BGR) with glasses drawn where `landmarks` put the eyes."""
     height, width = image.shape[:2]
-    right, left = landmarks[36:42].mean(axis=0), landmarks[42:48].mean(axis=0)
+    right, left = eye_centres(landmarks, options)
     distance = float(np.linalg.norm(left - right))
     if distance < 4:
         return image
@@ -72,7 +116,7 @@ def draw(image, landmarks, options):
     lens = np.zeros((height, width), np.uint8)
     reflection = np.zeros((height, width), np.uint8)
     for centre in centres:
-        cv2.ellipse(lens, fixed(centre), fixed((radius, radius)), angle, 0, 360, 255, -1, cv2.LINE_AA, SHIFT)
+        outline(lens, centre, ux, uy, radius, options, 255, -1)
         band = centre - uy * 0.1 * radius
         cv2.ellipse(reflection, fixed(band), fixed((0.55 * radius, 0.22 * radius)), angle - 15, 0, 360, 255, -1,
                     cv2.LINE_AA, SHIFT)
@@ -90,7 +134,7 @@ def draw(image, landmarks, options):
     rim = (25, 25, 28)
     thickness = max(1, int(round(options.rim * distance)))
     for centre in centres:
-        cv2.ellipse(out, fixed(centre), fixed((radius, radius)), angle, 0, 360, rim, thickness, cv2.LINE_AA, SHIFT)
+        outline(out, centre, ux, uy, radius, options, rim, thickness)
     inner = [centres[0] + ux * radius - uy * 0.3 * radius, centres[1] - ux * radius - uy * 0.3 * radius]
     cv2.line(out, fixed(inner[0]), fixed(inner[1]), rim, thickness, cv2.LINE_AA, SHIFT)
     cv2.line(out, fixed(centres[0] - ux * radius), fixed(landmarks[0]), rim, thickness, cv2.LINE_AA, SHIFT)
@@ -143,28 +187,57 @@ def main():
     parser.add_argument("--reflection", type=float, default=0.45, help="opacity of the screen's reflection (default 0.45)")
     parser.add_argument("--haze", type=float, default=0.10, help="opacity of the lens's haze (default 0.10)")
     parser.add_argument("--glint", action="store_true", help="add a saturated glint on each lens")
+    parser.add_argument("--shape", choices=("round", "rectangle"), default="round",
+                        help="round lenses, or rectangular thick frames (default round)")
+    parser.add_argument("--height", type=float, default=0.26,
+                        help="a rectangle's half height over the eyes' distance (default 0.26)")
+    parser.add_argument("--steady", type=int, default=0,
+                        help="videos: place the glasses from the eye corners, averaged over N frames either side "
+                             "(default 0: each frame's eye contours)")
+    parser.add_argument("--videos", help="with .tag files: the folder of their clips (default: beside them)")
     options = parser.parse_args()
-    labels = os.path.join(options.source, "labels.csv")
-    if not os.path.isfile(labels):
-        sys.exit(f"draw_glasses: no labels.csv in {options.source} (layout: docs/Benchmarks.md)")
     if os.path.abspath(options.source) == os.path.abspath(options.destination):
         sys.exit("draw_glasses: the destination must be another folder than the source")
+    sources, copied = layout(options)
     os.makedirs(options.destination, exist_ok=True)
-    with open(labels, newline="") as handle:
-        files = sorted({row["file"] for row in csv.DictReader(handle)})
-    for name in files:
-        source, target = os.path.join(options.source, name), os.path.join(options.destination, name)
+    for name, source in sources:
+        target = os.path.join(options.destination, name)
         if not os.path.isfile(source):
             sys.exit(f"draw_glasses: labels.csv names {name}, which is not in {options.source}")
         os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
         frames = landmarks_per_frame(options.gazerec, source)
+        if os.path.splitext(name)[1].lower() not in IMAGE_EXTENSIONS:
+            frames = steadied(frames, options.steady)
         if os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS:
             copy_image(source, target, frames, options)
         else:
             copy_video(source, target, frames, options)
         found = sum(face is not None for face in frames)
         print(f"draw_glasses: {name}: glasses on {found} of {len(frames)} frames", file=sys.stderr)
-    shutil.copyfile(labels, os.path.join(options.destination, "labels.csv"))
+    for name in copied:
+        shutil.copyfile(os.path.join(options.source, name), os.path.join(options.destination, name))
+
+
+def layout(options):
+    """The files to draw on as (name in the destination, source path), and the label files to copy."""
+    labels = os.path.join(options.source, "labels.csv")
+    if os.path.isfile(labels):
+        with open(labels, newline="") as handle:
+            files = sorted({row["file"] for row in csv.DictReader(handle)})
+        for name in files:
+            if not os.path.isfile(os.path.join(options.source, name)):
+                sys.exit(f"draw_glasses: labels.csv names {name}, which is not in {options.source}")
+        return [(name, os.path.join(options.source, name)) for name in files], ["labels.csv"]
+    tags = sorted(f for f in os.listdir(options.source) if f.endswith(".tag")) if os.path.isdir(options.source) else []
+    if not tags:
+        sys.exit(f"draw_glasses: no labels.csv or .tag files in {options.source} (layouts: docs/Benchmarks.md)")
+    videos, sources = options.videos or options.source, []
+    for tag in tags:
+        clip = next((tag[:-4] + e for e in VIDEO_EXTENSIONS if os.path.isfile(os.path.join(videos, tag[:-4] + e))), None)
+        if clip is None:
+            sys.exit(f"draw_glasses: no clip for {tag} in {videos}")
+        sources.append((os.path.splitext(clip)[0] + ".mp4", os.path.join(videos, clip)))
+    return sources, tags
 
 
 if __name__ == "__main__":

@@ -233,9 +233,14 @@ struct DocumentReader {
         return value
     }
 
-    func number(_ object: JSONValue, _ path: String) throws -> Double {
-        guard let value = try optionalNumber(object, path) else { throw error(path, "missing number") }
+    /// `value`, or the error that the member at `path` is missing (`what`: number, string).
+    private func required<T>(_ value: T?, _ path: String, _ what: String) throws -> T {
+        guard let value else { throw error(path, "missing \(what)") }
         return value
+    }
+
+    func number(_ object: JSONValue, _ path: String) throws -> Double {
+        try required(optionalNumber(object, path), path, "number")
     }
 
     func optionalNumber(_ object: JSONValue, _ path: String) throws -> Double? {
@@ -245,9 +250,7 @@ struct DocumentReader {
     }
 
     func positive(_ object: JSONValue, _ path: String) throws -> Double {
-        let value = try number(object, path)
-        guard value > 0 else { throw error(path, "expected a positive number") }
-        return value
+        try required(optionalPositive(object, path), path, "number")
     }
 
     func optionalPositive(_ object: JSONValue, _ path: String) throws -> Double? {
@@ -257,8 +260,7 @@ struct DocumentReader {
     }
 
     func string(_ object: JSONValue, _ path: String) throws -> String {
-        guard let value = try optionalString(object, path) else { throw error(path, "missing string") }
-        return value
+        try required(optionalString(object, path), path, "string")
     }
 
     func optionalString(_ object: JSONValue, _ path: String) throws -> String? {

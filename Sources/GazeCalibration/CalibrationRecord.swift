@@ -160,12 +160,8 @@ public struct AppliedCalibration: Sendable {
     }
 
     public init(_ record: CalibrationRecord) {
-        id = record.id
-        mapping = record.mapping
-        screenWidth = record.screenWidth
-        screenHeight = record.screenHeight
-        focalLengthPixels = record.focalLengthPixels
-        reference = record.sessionReference
+        self.init(id: record.id, mapping: record.mapping, screenWidth: record.screenWidth, screenHeight: record.screenHeight,
+                  focalLengthPixels: record.focalLengthPixels, reference: record.sessionReference)
     }
 }
 

@@ -64,16 +64,11 @@ public struct CameraControl: Sendable, Equatable {
     }
 }
 
-/// A control to set when a camera opens: `name=value`.
-public struct CameraControlSetting: Sendable, Equatable {
-    public var name: String
-    public var value: Int
+/// A control to set when a camera opens: `name=value`. The type a session records its applied
+/// controls with (`RecordingFacts.cameraControls`), so what was set is stored as it is.
+public typealias CameraControlSetting = RecordingFacts.NamedValue
 
-    public init(name: String, value: Int) {
-        self.name = name
-        self.value = value
-    }
-
+extension CameraControlSetting {
     /// `name=value`; nil when the text is not of that form.
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

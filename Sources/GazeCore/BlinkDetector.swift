@@ -29,6 +29,17 @@ import GazeModel
 /// recovered at `recovery` of its drop back to it). A blink is judged by time and depth alone,
 /// whatever the slits show, so the slits cost no blink.
 ///
+/// How deep a closure must go to be an event depends on how steady this stream's landmarks are.
+/// The lids' landmarks jitter from frame to frame, and far more on a small or foreshortened eye (a
+/// camera below the face, looking up; a frame near the lids) than on the clips the thresholds were
+/// set on; a fixed depth then takes the jitter's deeper swings for blinks. So the jitter is
+/// measured — the median change of the mean aperture between consecutive open frames, over the
+/// last `jitterWindow` of them — and above `referenceJitter` (the shared clips' jitter is below
+/// it) `minimumDrop` grows in proportion, to at most `largestMinimumDrop`; it is fixed for each
+/// closure when it begins. Where and when a closure begins and ends does not change (so neither do
+/// the narrowed gaze's and the long closure's rules), only whether it is an event. Until
+/// `jitterMinimumFrames` open frames are seen the reference holds.
+///
 /// Two blinks in quick succession (a double blink) can leave the eye no time to recover
 /// `recovery` of its drop between them. So a closure whose aperture has come back up by
 /// `splitRecovery` of its drop and stayed there for `splitHoldSeconds` (two frames at least), then
@@ -61,6 +72,14 @@ public struct BlinkDetector: Sendable {
     public var splitMinimumDrop: Double
     /// How long the eyes must stay reopened between the two blinks of a double blink.
     public var splitHoldSeconds: Double
+    /// The landmarks' frame-to-frame jitter (median change of the mean aperture) up to which
+    /// `minimumDrop` holds as given.
+    public var referenceJitter: Double
+    /// How many consecutive open frames' changes the jitter is measured over, and how many it needs.
+    public var jitterWindow: Int
+    public var jitterMinimumFrames: Int
+    /// The most the jitter can raise `minimumDrop` to.
+    public var largestMinimumDrop: Double
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -79,13 +98,22 @@ public struct BlinkDetector: Sendable {
     /// The open eyes' recent apertures (the last `levelSeconds`), oldest first.
     private var recent: [(time: Double, aperture: Double)] = []
     private var lastSeconds: Double?
+    /// The open frames' changes of aperture from the frame before (a ring), and the last open aperture.
+    private var changes: [Double] = []
+    private var nextChange = 0
+    private var lastOpenAperture: Double?
+    /// The drop this closure must reach to be an event (fixed when it began).
+    private var requiredDrop: Double
 
     public init(enterAperture: Double = 0.8, recovery: Double = 0.6, rearmDrop: Double = 0.08,
                 eyeClosedAperture: Double = 0.88, minimumDuration: Double = 0.05, maximumBlinkDuration: Double = 0.5,
                 maximumGap: Double = 0.25, closedDepth: Double = 0.35, longClosureAperture: Double = 0.6,
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
-                splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06) {
+                splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
+                referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
+                largestMinimumDrop: Double = 0.3) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
+        precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
         self.recovery = recovery
         self.rearmDrop = rearmDrop
@@ -101,6 +129,34 @@ public struct BlinkDetector: Sendable {
         self.splitDrop = splitDrop
         self.splitMinimumDrop = splitMinimumDrop
         self.splitHoldSeconds = splitHoldSeconds
+        self.referenceJitter = referenceJitter
+        self.jitterWindow = jitterWindow
+        self.jitterMinimumFrames = jitterMinimumFrames
+        self.largestMinimumDrop = largestMinimumDrop
+        requiredDrop = minimumDrop
+    }
+
+    /// This stream's landmark jitter: the median change of the mean aperture between consecutive
+    /// open frames (the reference until enough were seen).
+    public var jitter: Double {
+        guard changes.count >= jitterMinimumFrames else { return referenceJitter }
+        let sorted = changes.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// The drop below its level a closure must reach to be an event, at this stream's jitter:
+    /// `minimumDrop` up to `referenceJitter`, in proportion above it, at most `largestMinimumDrop`.
+    public var scaledMinimumDrop: Double {
+        Swift.min(largestMinimumDrop, minimumDrop * Swift.max(1, jitter / referenceJitter))
+    }
+
+    private mutating func noteOpen(_ aperture: Double) {
+        if let last = lastOpenAperture {
+            let change = abs(aperture - last)
+            if changes.count < jitterWindow { changes.append(change) } else { changes[nextChange] = change }
+            nextChange = (nextChange + 1) % jitterWindow
+        }
+        lastOpenAperture = aperture
     }
 
     /// Whether a closure is in progress (the per-frame blink flag).
@@ -111,14 +167,17 @@ public struct BlinkDetector: Sendable {
     /// completed, if any.
     public mutating func update(timeSeconds: Double, leftAperture: Double, rightAperture: Double,
                                 leftOpenness: Double, rightOpenness: Double, eyesVisible: Bool? = nil) -> BlinkEvent? {
-        if let last = lastSeconds, timeSeconds - last > maximumGap, startSeconds != nil {
-            reset()
+        if let last = lastSeconds, timeSeconds - last > maximumGap {
+            lastOpenAperture = nil
+            if startSeconds != nil { reset() }
         }
         lastSeconds = timeSeconds
         let aperture = (leftAperture + rightAperture) / 2
         guard let start = startSeconds else {
             peakSinceClosure = Swift.max(peakSinceClosure, aperture)
             if aperture < Swift.min(enterAperture, peakSinceClosure - rearmDrop) {
+                lastOpenAperture = nil
+                requiredDrop = scaledMinimumDrop
                 startSeconds = timeSeconds
                 trace = [(timeSeconds, aperture)]
                 baseline = Swift.min(1, peakSinceClosure, recent.map(\.aperture).max() ?? 1)
@@ -128,6 +187,7 @@ public struct BlinkDetector: Sendable {
                 minimumOpenness = Swift.min(leftOpenness, rightOpenness)
                 count(eyesVisible)
             } else {
+                noteOpen(aperture)
                 recent.removeAll { timeSeconds - $0.time > levelSeconds }
                 recent.append((timeSeconds, aperture))
             }
@@ -207,6 +267,7 @@ public struct BlinkDetector: Sendable {
 
     /// A frame without a face: continues a closure unless the gap grows too long.
     public mutating func missing(timeSeconds: Double) {
+        lastOpenAperture = nil
         if let last = lastSeconds, timeSeconds - last > maximumGap {
             reset()
             lastSeconds = nil
@@ -223,7 +284,7 @@ public struct BlinkDetector: Sendable {
 
     private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
         let duration = end - start
-        guard duration >= minimumDuration, baseline - minimumAperture >= minimumDrop else { return nil }
+        guard duration >= minimumDuration, baseline - minimumAperture >= requiredDrop else { return nil }
         let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
         let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
         let kind: BlinkEvent.Kind = shutSeconds <= maximumBlinkDuration ? .blink : .longClosure

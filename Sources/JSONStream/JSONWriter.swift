@@ -122,6 +122,36 @@ public final class FileByteSink: ByteSink {
         }
     }
 
+    /// Where the bytes written from now on begin, for `takeBack(to:)`: the end of a regular file
+    /// written at its end; 0 for /dev/null, which keeps nothing; nil where written bytes cannot be
+    /// taken back (a pipe, a terminal, a socket, a file written over from inside).
+    public func mark() -> Int64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            if fcntl(descriptor, F_GETFL) & O_APPEND != 0 { return Int64(info.st_size) }
+            // Only at the file's end: cutting back inside it would lose what lay after the offset.
+            let offset = lseek(descriptor, 0, SEEK_CUR)
+            return offset >= 0 && Int64(offset) == Int64(info.st_size) ? Int64(offset) : nil
+        case S_IFCHR:
+            var null = stat()
+            return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev ? 0 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Takes back every byte written since `mark()` returned `mark`: a regular file is cut there
+    /// and written on from there (/dev/null kept nothing).
+    public func takeBack(to mark: Int64) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        if ftruncate(descriptor, off_t(mark)) != 0 || lseek(descriptor, off_t(mark), SEEK_SET) < 0 {
+            throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+        }
+    }
+
     /// Flushes the file to disk (before an atomic rename).
     public func synchronize() throws {
         guard ownsDescriptor else { return }

@@ -76,10 +76,7 @@ enum BlinkTable {
 
     /// Replaces a session's events by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        try db.execute(sql: "DELETE FROM main.blinkEvent WHERE sessionRowID = ?", arguments: [sessionRowID])
-        try db.execute(sql: """
-            INSERT INTO main.blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness)
-            SELECT ?, seq, start, end, eyes, kind, minimumOpenness FROM source.blinkEvent WHERE sessionRowID = ?
-            """, arguments: [sessionRowID, sourceRowID])
+        try SequenceTable.replaceRows(db, table: "blinkEvent", columns: "seq, start, end, eyes, kind, minimumOpenness",
+                                      sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
     }
 }

@@ -7,9 +7,8 @@ import JSONStream
 
 extension SessionDatabase {
     /// Writes one session as CSV: one row per sample time, all series side by side.
-    public func exportCSV(id: String, to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
-                          movement: ((Int) -> String?)? = nil) throws {
-        try exportCSV(ids: [id], to: sink, keyStyle: keyStyle, movement: movement.map { label in { _, index in label(index) } })
+    public func exportCSV(id: String, to sink: ByteSink, keyStyle: KeyStyle = .camelCase, movement: Bool = false) throws {
+        try exportCSV(ids: [id], to: sink, keyStyle: keyStyle, movement: movement)
     }
 
     /// Writes sessions as one long CSV table: one header, then each session's rows, every row
@@ -20,11 +19,14 @@ extension SessionDatabase {
     /// per-frame features (each stored in time order); a value a series lacks at that time is an
     /// empty cell. The blend-shape columns are those of any of the sessions, by name. RFC 4180
     /// quoting, `.` as decimal separator, numbers in shortest round-trip form. Streams from SQLite
-    /// inside one read transaction: memory stays flat. `movement` gives the label of a session's
-    /// scan-path sample with the given sequence number (fixation/saccade/unknown).
-    public func exportCSV(ids: [String], to sink: ByteSink, keyStyle: KeyStyle = .camelCase,
-                          movement: ((String, Int) -> String?)? = nil) throws {
-        try read("export sessions as CSV") { db in
+    /// inside one read transaction: memory stays flat but for one session's movement labels (one
+    /// byte per scan-path sample). With `movement`, each scan-path sample is labelled
+    /// fixation/saccade/unknown by the session's default detector (`SessionHeader.fixationScale`).
+    ///
+    /// A damaged session throws `StoreError.damagedSession` after part of it was written (its rows
+    /// are checked as they are read): the caller takes the bytes back (`writeSound`).
+    public func exportCSV(ids: [String], to sink: ByteSink, keyStyle: KeyStyle = .camelCase, movement: Bool = false) throws {
+        try readVerifying("export sessions as CSV") { db in
             let sessions: [(id: String, rowid: Int64)] = try ids.map { id in
                 let rowid = try sessionRowID(db, id: id)
                 return (try SessionTable.id(db, rowid: rowid)!, rowid)
@@ -33,15 +35,24 @@ extension SessionDatabase {
             let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))
             let out = JSONWriter(sink: sink)
             for (index, session) in sessions.enumerated() {
-                let writer = CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out,
-                                              keyStyle: keyStyle, blendShapeNames: names,
-                                              movement: movement.map { label in { label(session.id, $0) } })
-                writer.expressionColumns = expressions
-                try writer.write(header: index == 0)
+                try Self.verifying(db, id: session.id, sessionRowID: session.rowid) {
+                    let labels = movement ? try Self.movementLabels(db, sessionRowID: session.rowid) : nil
+                    let writer = CSVSessionWriter(db: db, sessionID: session.id, sessionRowID: session.rowid, out: out,
+                                                  keyStyle: keyStyle, blendShapeNames: names,
+                                                  movement: labels.map { labels in { $0 < labels.count ? labels[$0].rawValue : nil } })
+                    writer.expressionColumns = expressions
+                    return try writer.write(header: index == 0)
+                }
             }
             if sessions.isEmpty { try CSVSessionWriter.header(out: out, keyStyle: keyStyle, blendShapeNames: names) }
             try out.flush()
         }
+    }
+
+    /// The movement label of each of a session's scan-path samples, by its default detector.
+    private static func movementLabels(_ db: Database, sessionRowID: Int64) throws -> [EyeMovement] {
+        let header = try SessionTable.header(db, rowid: sessionRowID)
+        return header.fixationScale().defaultDetector.detect(try GazeSampleTable.samples(db, sessionRowID: sessionRowID)).labels
     }
 }
 
@@ -64,8 +75,11 @@ public final class CSVSessionWriter {
         // Read and written for every row: no run-time exclusivity checks (one thread, no overlapping access).
         @exclusivity(unchecked) var hasRow = false
         @exclusivity(unchecked) var seq = 0
+        /// The row id the statement reads the rows of (0: a blend shape this session lacks).
+        let ownerRowID: Int64
         init(_ statement: Statement, ownerRowID: Int64) {
             self.statement = statement
+            self.ownerRowID = ownerRowID
             sqlite3_bind_int64(statement.sqliteStatement, 1, ownerRowID)
         }
         func advance() throws {
@@ -154,7 +168,8 @@ public final class CSVSessionWriter {
         return result
     }
 
-    func write(header: Bool) throws {
+    /// Writes the session's rows; returns how many rows of each series it read (`SequenceTable.Tally`).
+    func write(header: Bool) throws -> SequenceTable.Tally {
         let series = try openSeries()
         for cursor in series.all { try cursor.advance() }
         if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns) }
@@ -176,6 +191,11 @@ public final class CSVSessionWriter {
             }
         }
         for cursor in series.all { sqlite3_reset(cursor.handle) }
+        var tally: SequenceTable.Tally = [.table("gazeSample"): series.gaze.seq, .table("frameSample"): series.frames.seq,
+                                          .table("marker"): series.markers.count]
+        for blend in series.blends where blend.ownerRowID != 0 { tally[.blendShape(seriesRowID: blend.ownerRowID)] = blend.seq }
+        if let expressions = series.expressions { tally[.table("expressionSample")] = expressions.seq }
+        return tally
     }
 
     /// The session's cursors, bound, and the tables read whole.

@@ -71,12 +71,8 @@ enum ExpressionTable {
 
     /// Replaces a session's samples by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        let columns = Columns.seq.rawValue + ", " + selection
-        try db.execute(sql: "DELETE FROM main.expressionSample WHERE sessionRowID = ?", arguments: [sessionRowID])
-        try db.execute(sql: """
-            INSERT INTO main.expressionSample (sessionRowID, \(columns))
-            SELECT ?, \(columns) FROM source.expressionSample WHERE sessionRowID = ?
-            """, arguments: [sessionRowID, sourceRowID])
+        try SequenceTable.replaceRows(db, table: "expressionSample", columns: Columns.seq.rawValue + ", " + selection,
+                                      sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
     }
 }
 

@@ -95,12 +95,8 @@ enum FrameTable {
 
     /// Replaces a session's frames by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        let columns = Columns.seq.rawValue + ", " + selection
-        try db.execute(sql: "DELETE FROM main.frameSample WHERE sessionRowID = ?", arguments: [sessionRowID])
-        try db.execute(sql: """
-            INSERT INTO main.frameSample (sessionRowID, \(columns))
-            SELECT ?, \(columns) FROM source.frameSample WHERE sessionRowID = ?
-            """, arguments: [sessionRowID, sourceRowID])
+        try SequenceTable.replaceRows(db, table: "frameSample", columns: Columns.seq.rawValue + ", " + selection,
+                                      sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
     }
 
     // MARK: - Values

@@ -85,12 +85,8 @@ enum GazeSampleTable {
 
     /// Replaces a session's samples by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        try delete(db, sessionRowID: sessionRowID)
-        let copied = Array(Columns.allCases.dropFirst())
-        try db.execute(sql: """
-            INSERT INTO main.gazeSample (\(Columns.allCases.names))
-            SELECT ?, \(copied.names) FROM source.gazeSample WHERE sessionRowID = ?
-            """, arguments: [sessionRowID, sourceRowID])
+        try SequenceTable.replaceRows(db, table: "gazeSample", columns: Array(Columns.allCases.dropFirst()).names,
+                                      sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
     }
 }
 

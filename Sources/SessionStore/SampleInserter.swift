@@ -29,6 +29,16 @@ struct SampleBatch {
     }
 
     var count: Int { timestamps.count }
+
+    /// Adds one sample's columns; `second` is the y of a gaze sample, nil for a blend shape.
+    @inline(__always)
+    mutating func append(timestamp: Double, first value: Double, second: Double?, orientation: Int64, state: String?) {
+        timestamps.append(timestamp)
+        first.append(value)
+        if let second { self.second.append(second) }
+        orientations.append(orientation)
+        trackingStates.append(state)
+    }
 }
 
 /// Inserts sample batches on a second thread while the caller goes on parsing.

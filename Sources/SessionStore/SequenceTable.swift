@@ -1,6 +1,8 @@
 import GRDB
+import GRDBSQLite
 
-/// The numbering of a session's stored rows, read to tell whether any are missing.
+/// The numbering of a session's stored rows, read to tell whether any are missing, and what the
+/// per-session tables share.
 ///
 /// Every per-session table numbers its rows `seq` = 0, 1, 2, … in the order they were written, and
 /// nothing deletes single rows; so a stored series is whole exactly when its row count is one more
@@ -21,33 +23,87 @@ enum SequenceTable {
         }
     }
 
+    /// A stored series as an export reads it: a per-session table, or one blend-shape series.
+    enum Series: Hashable {
+        case table(String)
+        case blendShape(seriesRowID: Int64)
+    }
+
+    /// How many rows of each series a read stepped through to the end (a series it did not read
+    /// whole is absent): the counts `spans` then need not make again.
+    typealias Tally = [Series: Int]
+
     /// The series keyed by session (table, message name).
     private static let sessionSeries = [("frameSample", "frames"), ("gazeSample", "gaze samples"),
                                         ("blinkEvent", "blink events"), ("expressionSample", "expression samples"),
                                         ("marker", "markers")]
 
-    /// The spans of every series of one session, blend-shape series named by their shape.
-    static func spans(_ db: Database, sessionRowID: Int64) throws -> [Span] {
+    /// The spans of every series of one session, blend-shape series named by their shape. A
+    /// series in `tally` is not counted again: its smallest and largest `seq` are two index look-ups.
+    static func spans(_ db: Database, sessionRowID: Int64, tally: Tally = [:]) throws -> [Span] {
         var spans: [Span] = []
         for (table, name) in sessionSeries where try db.tableExists(table) {
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MIN(seq) AS lo, MAX(seq) AS hi FROM \(table) WHERE sessionRowID = ?",
-                                       arguments: [sessionRowID])!
-            spans.append(Span(series: name, count: row["n"], minimum: row["lo"], maximum: row["hi"]))
+            spans.append(try span(db, table: table, owner: "sessionRowID", ownerRowID: sessionRowID,
+                                  name: name, count: tally[.table(table)]))
         }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT s.name AS name, COUNT(b.seq) AS n, MIN(b.seq) AS lo, MAX(b.seq) AS hi
-            FROM blendShapeSeries s LEFT JOIN blendShapeSample b ON b.seriesRowID = s.rowid
-            WHERE s.sessionRowID = ? GROUP BY s.rowid
-            """, arguments: [sessionRowID])
-        for row in rows {
-            let name: String = row["name"]
-            spans.append(Span(series: "\(name) samples", count: row["n"], minimum: row["lo"], maximum: row["hi"]))
+        let series = try Row.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY rowid",
+                                      arguments: [sessionRowID])
+        for row in series {
+            let rowid: Int64 = row["rowid"], name: String = row["name"]
+            spans.append(try span(db, table: "blendShapeSample", owner: "seriesRowID", ownerRowID: rowid,
+                                  name: "\(name) samples", count: tally[.blendShape(seriesRowID: rowid)]))
         }
         return spans
+    }
+
+    /// One series' span: counted here, or with the `count` a read already made.
+    private static func span(_ db: Database, table: String, owner: String, ownerRowID: Int64,
+                             name: String, count: Int?) throws -> Span {
+        if let count {
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT seq FROM \(table) WHERE \(owner) = ?1 ORDER BY seq LIMIT 1) AS lo,
+                       (SELECT seq FROM \(table) WHERE \(owner) = ?1 ORDER BY seq DESC LIMIT 1) AS hi
+                """, arguments: [ownerRowID])!
+            return Span(series: name, count: count, minimum: row["lo"], maximum: row["hi"])
+        }
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MIN(seq) AS lo, MAX(seq) AS hi FROM \(table) WHERE \(owner) = ?",
+                                   arguments: [ownerRowID])!
+        return Span(series: name, count: row["n"], minimum: row["lo"], maximum: row["hi"])
     }
 
     /// SQLite's own check of the whole file (`PRAGMA quick_check`): its findings, empty when sound.
     static func quickCheck(_ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
+    }
+
+    /// Steps `statement` (its first parameter bound to `ownerRowID`) through every row, calling
+    /// `body` with each; returns how many there were. A failing step throws (SQLITE_CORRUPT on a
+    /// damaged page), so a whole count means every row was read.
+    static func forEachRow(_ statement: Statement, ownerRowID: Int64, _ body: () throws -> Void) throws -> Int {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, ownerRowID)
+        defer { sqlite3_reset(handle) }
+        var count = 0
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return count }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+            }
+            try body()
+            count += 1
+        }
+    }
+
+    /// Replaces session `sessionRowID`'s rows of `table` by those of session `sourceRowID` in the
+    /// attached database `source`; `columns` are the table's columns after `sessionRowID`.
+    static func replaceRows(_ db: Database, table: String, columns: String, sessionRowID: Int64,
+                            fromSourceRowID sourceRowID: Int64) throws {
+        try db.execute(sql: "DELETE FROM main.\(table) WHERE sessionRowID = ?", arguments: [sessionRowID])
+        try db.execute(sql: """
+            INSERT INTO main.\(table) (sessionRowID, \(columns))
+            SELECT ?, \(columns) FROM source.\(table) WHERE sessionRowID = ?
+            """, arguments: [sessionRowID, sourceRowID])
     }
 }

@@ -10,7 +10,7 @@ enum ExportChunk {
 }
 
 /// Steps the sample queries on the export's reading thread and sends column batches,
-/// each series ended by a `nil`.
+/// each series ended by a `nil`; counts the rows of each series (`tally`).
 final class SeriesReader: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let gaze: SQLiteStatement
@@ -21,6 +21,8 @@ final class SeriesReader: @unchecked Sendable {
     // the channel finished): no run-time exclusivity checks.
     @exclusivity(unchecked) private var batchCounter = 0
     @exclusivity(unchecked) private(set) var failure: DatabaseError?
+    /// The rows of each series read to its end (`SequenceTable.Tally`), for the damage check.
+    @exclusivity(unchecked) private(set) var tally: SequenceTable.Tally = [:]
     /// Set when the consumer cancelled: the remaining series are not read.
     @exclusivity(unchecked) private var stopped = false
 
@@ -50,13 +52,12 @@ final class SeriesReader: @unchecked Sendable {
                 failure = DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
                 return
             }
-            batch.timestamps.append(sqlite3_column_double(statement, 0))
-            batch.first.append(sqlite3_column_double(statement, 1))
-            if table == .gaze { batch.second.append(sqlite3_column_double(statement, 2)) }
-            batch.orientations.append(sqlite3_column_int64(statement, orientationColumn))
             let stateColumn = orientationColumn + 1
-            batch.trackingStates.append(sqlite3_column_type(statement, stateColumn) == SQLITE_NULL
-                                        ? nil : String(cString: sqlite3_column_text(statement, stateColumn)))
+            batch.append(timestamp: sqlite3_column_double(statement, 0), first: sqlite3_column_double(statement, 1),
+                         second: table == .gaze ? sqlite3_column_double(statement, 2) : nil,
+                         orientation: sqlite3_column_int64(statement, orientationColumn),
+                         state: sqlite3_column_type(statement, stateColumn) == SQLITE_NULL
+                             ? nil : String(cString: sqlite3_column_text(statement, stateColumn)))
             seq += 1
             if batch.count == SampleInserter.batchSize {
                 guard send(batch) else { stopped = true; return }
@@ -64,6 +65,7 @@ final class SeriesReader: @unchecked Sendable {
             }
         }
         if batch.count > 0, !send(batch) { stopped = true; return }
+        tally[table == .gaze ? .table("gazeSample") : .blendShape(seriesRowID: ownerRowID)] = seq
         if !channel.send(nil) { stopped = true }
     }
 

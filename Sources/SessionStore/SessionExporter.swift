@@ -2,7 +2,6 @@ import Channels
 import Foundation
 import GazeModel
 import GRDB
-import GRDBSQLite
 import JSONStream
 
 /// How sessions are written out.
@@ -30,9 +29,11 @@ extension SessionDatabase {
     ///
     /// Streams rows from SQLite to the sink inside one read transaction, so the output is a
     /// consistent snapshot even while a recorder appends, and memory stays flat.
-    /// The same stored session always produces the same bytes.
+    /// The same stored session always produces the same bytes. A damaged session throws
+    /// `StoreError.damagedSession` after part of it was written (its rows are checked as they
+    /// are read): the caller takes the bytes back (`writeSound`).
     public func export(ids: [String], asArray: Bool, to sink: ByteSink, options: ExportOptions = .init()) throws {
-        try read("export sessions") { db in
+        try readVerifying("export sessions") { db in
             let rowids = try ids.map { try sessionRowID(db, id: $0) }
             let json = JSONWriter(sink: sink, pretty: options.pretty)
             let exporter = try SessionExporter(db: db, json: json, options: options)
@@ -47,22 +48,17 @@ extension SessionDatabase {
         }
     }
 
-    /// Exports each session into `directory/<id>.json`, each written to a temporary file and renamed into place.
+    /// Exports each session into `directory/<id>.json`, each written to a temporary file and renamed
+    /// into place (`writeEach`): a damaged session is refused, or left out and returned.
     ///
     /// Returns the paths written.
-    public func export(ids: [String], toDirectory directory: String, options: ExportOptions = .init()) throws -> [String] {
-        try OutputFile.createFolder(directory)
+    public func export(ids: [String], toDirectory directory: String, options: ExportOptions = .init(),
+                       damaged: DamagedSessions = .refuse) throws -> (written: [String], leftOut: [StoreError]) {
         // Resolve every id first, so an unknown id writes nothing.
-        let canonical = try ids.map { try summary(id: $0).header.id }
-        var written: [String] = []
-        for id in canonical {
-            let target = (directory as NSString).appendingPathComponent("\(id).json")
-            try OutputFile.writeAtomically(to: target) { sink in
-                try export(ids: [id], asArray: false, to: sink, options: options)
-            }
-            written.append(target)
+        let canonical = try ids.map { try canonicalID($0) }
+        return try writeEach(canonical, toDirectory: directory, fileExtension: "json", damaged: damaged) { id, sink in
+            try export(ids: [id], asArray: false, to: sink, options: options)
         }
-        return written
     }
 }
 
@@ -86,8 +82,22 @@ final class SessionExporter {
 
     private func key(_ key: SessionKey) throws { try json.key(key.spelling(options.keyStyle)) }
 
+    /// Writes one session, its stored rows checked as they are read (`SessionDatabase.verifying`):
+    /// throws `DamageFound` after writing part of a damaged one, which the caller must take back.
     func writeSession(rowid: Int64) throws {
         let header = try SessionTable.header(db, rowid: rowid)
+        try SessionDatabase.verifying(db, id: header.id, sessionRowID: rowid) {
+            try json.beginObject()
+            try writeHeader(header)
+            var tally = try writeSamples(sessionRowID: rowid)
+            if options.includeExtension { tally.merge(try writeExtension(header, sessionRowID: rowid)) { $1 } }
+            try json.endObject()
+            return tally
+        }
+    }
+
+    /// `scanPath` and `blendShapes`; returns the rows read per series.
+    private func writeSamples(sessionRowID rowid: Int64) throws -> SequenceTable.Tally {
         let series = try BlendShapeTable.series(db, sessionRowID: rowid)
 
         // SQLite steps on a second thread, which also formats every other batch (compact output);
@@ -109,8 +119,6 @@ final class SessionExporter {
             channel.waitUntilFinished()
         }
 
-        try json.beginObject()
-        try writeHeader(header)
         try key(.scanPath)
         try json.beginArray()
         while let chunk = try channel.receive(), let chunk {
@@ -128,10 +136,9 @@ final class SessionExporter {
             try json.endArray()
         }
         try json.endObject()
-        // The reading thread is done with the connection once it has finished.
+        // The reading thread is done with the connection (and its tally) once it has finished.
         channel.waitUntilFinished()
-        if options.includeExtension { try writeExtension(header, sessionRowID: rowid) }
-        try json.endObject()
+        return reader.tally
     }
 
     /// The members before the samples: id, appID, beginTime, endTime, deviceInfo.
@@ -154,39 +161,34 @@ final class SessionExporter {
     }
 
     /// The `"gazerec"` object, through its codec: the stored members, those derived now, then the
-    /// frame series, blink events and markers from their tables.
-    private func writeExtension(_ header: SessionHeader, sessionRowID: Int64) throws {
+    /// frame series, blink events and markers from their tables. Returns the rows read per series.
+    private func writeExtension(_ header: SessionHeader, sessionRowID: Int64) throws -> SequenceTable.Tally {
         let hasFrames = try FrameTable.span(db, sessionRowID: sessionRowID).count > 0
+        let blinks = try BlinkTable.records(db, sessionRowID: sessionRowID)
+        let markers = try MarkerTable.markers(db, sessionRowID: sessionRowID)
+        var tally: SequenceTable.Tally = [.table("blinkEvent"): blinks.count, .table("marker"): markers.count]
         let content = StoredSessionExtension(
             stored: header.gazerecExtension,
             // Attention follows the stored data (a recalibration, a late marker): computed on every export.
             attention: hasFrames ? try AttentionReader.report(db, sessionRowID: sessionRowID) : nil,
             movement: options.fixations
                 ? ExportedMovement(scanPath: try GazeSampleTable.samples(db, sessionRowID: sessionRowID), of: header) : nil,
-            hasFrames: hasFrames,
-            blinks: try BlinkTable.records(db, sessionRowID: sessionRowID),
-            markers: try MarkerTable.markers(db, sessionRowID: sessionRowID),
+            hasFrames: hasFrames, blinks: blinks, markers: markers,
             hasExpressions: try ExpressionTable.count(db, sessionRowID: sessionRowID) > 0)
-        guard !content.isEmpty else { return }
+        guard !content.isEmpty else { return tally }
         try key(.gazerec)
         try SessionExtensionCodec.write(content, to: json) { body in
             let statement = try FrameTable.makeOrderedStatement(db)
-            let handle = statement.sqliteStatement
-            sqlite3_bind_int64(handle, 1, sessionRowID)
-            defer { sqlite3_reset(handle) }
-            while sqlite3_step(handle) == SQLITE_ROW {
-                try body(StoredFrameRow(handle: handle))
-            }
+            let row = StoredFrameRow(handle: statement.sqliteStatement)
+            tally[.table("frameSample")] = try SequenceTable.forEachRow(statement, ownerRowID: sessionRowID) { try body(row) }
         } forEachExpression: { body in
             let statement = try ExpressionTable.makeOrderedStatement(db)
-            let handle = statement.sqliteStatement
-            sqlite3_bind_int64(handle, 1, sessionRowID)
-            defer { sqlite3_reset(handle) }
-            while sqlite3_step(handle) == SQLITE_ROW {
-                try body(StoredExpressionRow(handle: handle))
-            }
+            let row = StoredExpressionRow(handle: statement.sqliteStatement)
+            tally[.table("expressionSample")] = try SequenceTable.forEachRow(statement, ownerRowID: sessionRowID) { try body(row) }
         }
+        return tally
     }
+
     /// Writes one chunk: bytes already formatted, or rows formatted here.
     private func write(_ chunk: ExportChunk, formatter: CompactSampleFormatter?, name: String) throws {
         switch chunk {

@@ -384,11 +384,7 @@ final class SessionImporter {
             guard let orientation else { throw missing(.orientation) }
             try checkTimeOrder(timestamp, after: &previous, reader)
 
-            batch.timestamps.append(timestamp)
-            batch.first.append(x)
-            batch.second.append(y)
-            batch.orientations.append(Int64(orientation))
-            batch.trackingStates.append(state)
+            batch.append(timestamp: timestamp, first: x, second: y, orientation: Int64(orientation), state: state)
             seq += 1
             if batch.count == SampleInserter.batchSize {
                 try inserter.submit(batch)
@@ -454,9 +450,6 @@ final class SessionImporter {
         guard let value else { throw missing(.value) }
         guard let timestamp else { throw missing(.timestamp) }
         guard let orientation else { throw missing(.orientation) }
-        batch.timestamps.append(timestamp)
-        batch.first.append(value)
-        batch.orientations.append(Int64(orientation))
-        batch.trackingStates.append(state)
+        batch.append(timestamp: timestamp, first: value, second: nil, orientation: Int64(orientation), state: state)
     }
 }

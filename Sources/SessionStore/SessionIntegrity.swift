@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import JSONStream
 
 /// Telling a damaged session from a sound one before its rows are read as data.
 extension SessionDatabase {
@@ -24,13 +26,11 @@ extension SessionDatabase {
         // around the whole read, and told as this session's damage.
         try guarded("check session \(id)") {
             do {
-                let gaps = try writer.read { db in
-                    try SequenceTable.spans(db, sessionRowID: try sessionRowID(db, id: id)).filter { $0.missing > 0 }
+                return try writer.read { db in
+                    try Self.gaps(db, sessionRowID: try sessionRowID(db, id: id))
                 }
-                guard !gaps.isEmpty else { return nil }
-                return gaps.map { "\($0.missing) of \($0.missing + $0.count) \($0.series) missing" }.joined(separator: ", ")
             } catch let error as DatabaseError where Self.isCorruption(error) {
-                return "SQLite reports its pages corrupt (\(error.message ?? "\(error.resultCode)"))"
+                return Self.corruption(error)
             }
         }
     }
@@ -53,6 +53,19 @@ extension SessionDatabase {
         return (sessions, file)
     }
 
+    /// The series of session `sessionRowID` missing rows from their numbering, said as a damage
+    /// detail (nil when none is); a series in `tally` was read whole and is not counted again.
+    static func gaps(_ db: Database, sessionRowID: Int64, tally: SequenceTable.Tally = [:]) throws -> String? {
+        let gaps = try SequenceTable.spans(db, sessionRowID: sessionRowID, tally: tally).filter { $0.missing > 0 }
+        guard !gaps.isEmpty else { return nil }
+        return gaps.map { "\($0.missing) of \($0.missing + $0.count) \($0.series) missing" }.joined(separator: ", ")
+    }
+
+    /// SQLite's corruption error said as a damage detail.
+    static func corruption(_ error: DatabaseError) -> String {
+        "SQLite reports its pages corrupt (\(error.message ?? "\(error.resultCode)"))"
+    }
+
     /// Whether SQLite refused because the file's pages are not what it wrote.
     static func isCorruption(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
@@ -72,5 +85,106 @@ extension SessionDatabase {
             }
         }
         return (sound, damaged)
+    }
+}
+
+/// A session an export found damaged while reading it, inside its read transaction; told as
+/// `StoreError.damagedSession` once the transaction has ended (`SessionDatabase.readVerifying`).
+struct DamageFound: Error {
+    var id: String
+    var detail: String
+}
+
+extension SessionDatabase {
+    /// Runs `write`, which writes session `id` and returns the rows it read whole per series, and
+    /// then checks the session's numbering against those counts (series not read are counted
+    /// here): the export's own read is the check, and no second pass over the rows is made. Throws
+    /// `DamageFound` when a series misses rows or SQLite finds the session's pages corrupt.
+    static func verifying(_ db: Database, id: String, sessionRowID: Int64, _ write: () throws -> SequenceTable.Tally) throws {
+        do {
+            let tally = try write()
+            if let detail = try gaps(db, sessionRowID: sessionRowID, tally: tally) {
+                throw DamageFound(id: id, detail: detail)
+            }
+        } catch let error as DatabaseError where isCorruption(error) {
+            throw DamageFound(id: id, detail: corruption(error))
+        }
+    }
+
+    /// Runs `body` in a read transaction as `read` does; a session it found damaged is thrown as
+    /// `StoreError.damagedSession`, worded as `damage(id:)` words it.
+    func readVerifying<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try read(action, body)
+        } catch let found as DamageFound {
+            let detail = (try? damage(id: found.id)) ?? nil
+            throw StoreError.damagedSession(id: found.id, databasePath: path, detail: detail ?? found.detail)
+        }
+    }
+}
+
+/// What an export does with a damaged session among those asked for.
+public enum DamagedSessions: Sendable {
+    /// Writes nothing and throws the session's `StoreError.damagedSession`.
+    case refuse
+    /// Writes the others and returns the damaged ones' errors.
+    case leaveOut
+}
+
+extension SessionDatabase {
+    /// Runs `write(ids)`, an export of the sessions `ids` into `sink`, so that no byte of a damaged
+    /// session stays in it. The export checks each session as it reads it and throws
+    /// `StoreError.damagedSession` part-way; what it wrote is then taken back
+    /// (`FileByteSink.takeBack`) and, with `.leaveOut`, the export runs again without that
+    /// session. Where bytes cannot be taken back (a pipe, a terminal), every session is checked
+    /// first instead, a second pass over its rows. Returns the errors of the sessions left out.
+    public func writeSound(_ ids: [String], to sink: FileByteSink, damaged: DamagedSessions,
+                           _ write: (_ ids: [String]) throws -> Void) throws -> [StoreError] {
+        guard let start = sink.mark() else {
+            let (sound, bad) = try separateDamaged(ids)
+            if damaged == .refuse, let first = bad.first { throw first }
+            try write(sound)
+            return bad
+        }
+        var remaining = ids
+        var leftOut: [StoreError] = []
+        while true {
+            do {
+                try write(remaining)
+                return leftOut
+            } catch let error as StoreError {
+                guard case .damagedSession(let id, _, _) = error else { throw error }
+                try guarded("take back the output") {  // JSONError → StoreError
+                    try sink.takeBack(to: start)
+                }
+                guard damaged == .leaveOut, let index = remaining.firstIndex(of: id) else { throw error }
+                leftOut.append(error)
+                remaining.remove(at: index)
+            }
+        }
+    }
+
+    /// Writes one file per session, `directory/<id>.<fileExtension>` (`ids` are full ids), each
+    /// through `write` and `OutputFile.writeAtomically`, so a damaged session leaves no file. With
+    /// `.refuse`, several sessions are checked before any is written (all or none). Returns the
+    /// paths written and the errors of the sessions left out.
+    public func writeEach(_ ids: [String], toDirectory directory: String, fileExtension: String, damaged: DamagedSessions,
+                          _ write: (_ id: String, _ sink: FileByteSink) throws -> Void) throws
+        -> (written: [String], leftOut: [StoreError]) {
+        try OutputFile.createFolder(directory)
+        if damaged == .refuse, ids.count > 1, let first = try separateDamaged(ids).damaged.first { throw first }
+        var written: [String] = []
+        var leftOut: [StoreError] = []
+        for id in ids {
+            let target = (directory as NSString).appendingPathComponent("\(id).\(fileExtension)")
+            do {
+                try OutputFile.writeAtomically(to: target) { try write(id, $0) }
+                written.append(target)
+            } catch let error as StoreError {
+                guard case .damagedSession = error, damaged == .leaveOut else { throw error }
+                leftOut.append(error)
+            }
+        }
+        return (written, leftOut)
     }
 }

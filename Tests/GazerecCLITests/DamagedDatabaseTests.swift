@@ -23,11 +23,8 @@ struct DamagedDatabaseTests {
         return work
     }
 
-    @Test("rows missing behind gazerec's back: show, export and CSV fail naming the session; --all exports the sound one",
-          .enabled(if: Fixtures.available, Fixtures.missingReason))
-    func missingRows() throws {
-        let work = try Self.twoSessions()
-        defer { work.folder.remove() }
+    /// Deletes 20 of the iOS session's gaze rows behind gazerec's back; returns the damage message.
+    static func removeGazeRows(_ work: Work) throws -> String {
         let queue = try DatabaseQueue(path: work.database)
         try queue.write { db in
             try db.execute(sql: """
@@ -36,7 +33,15 @@ struct DamagedDatabaseTests {
                 """, arguments: [Self.ios])
         }
         try queue.close()
-        let damage = "session \(Self.ios) in \(work.database) is damaged: 20 of 380 gaze samples missing"
+        return "session \(Self.ios) in \(work.database) is damaged: 20 of 380 gaze samples missing"
+    }
+
+    @Test("rows missing behind gazerec's back: show, export and CSV fail naming the session; --all exports the sound one",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func missingRows() throws {
+        let work = try Self.twoSessions()
+        defer { work.folder.remove() }
+        let damage = try Self.removeGazeRows(work)
         for arguments in [["show", Self.ios], ["export", Self.ios], ["export", "--format", "csv", Self.ios]] {
             let result = try work.run(arguments)
             #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.status) \(result.stderr)")
@@ -51,6 +56,53 @@ struct DamagedDatabaseTests {
         let check = try work.run(["check"])
         #expect(check.status == 1 && check.stdout == Self.ios + "\n" && check.stderr.contains(damage), "\(check.stderr)")
         #expect(try work.run(["show", Self.other]).status == 0)
+    }
+
+    /// Runs `gazerec` through the shell (`script` gets the binary as $0), the database set.
+    static func shell(_ work: Work, _ script: String) throws -> CommandResult {
+        try Binary.runProcess("/bin/sh", ["-c", script, Binary.gazerec], environment: ["GAZEREC_DATABASE": work.database])
+    }
+
+    @Test("rows missing: nothing of the damaged session in --output, a pipe, stdout after other text, or --output-dir",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func nothingHalfWritten() throws {
+        let work = try Self.twoSessions()
+        defer { work.folder.remove() }
+        let damage = try Self.removeGazeRows(work)
+        let output = work.folder.path("out.json")
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: output))
+        for format in ["json", "csv"] {
+            let refused = try work.run(["export", "--format", format, Self.ios, "--output", output])
+            #expect(refused.status == 1 && refused.stderr.contains(damage), "\(format): \(refused.stderr)")
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == "kept\n", "\(format): --output changed")
+        }
+        let all = try work.run(["export", "--all", "--output", output])
+        #expect(all.status == 1 && all.stderr.contains(damage), "\(all.stderr)")
+        let written = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: output)))).arrayValue ?? []
+        #expect(written.count == 1 && written.first?["id"] == .string(Self.other))
+        // A pipe cannot take bytes back: the sessions are checked before any is written.
+        for (script, expected) in [("\"$0\" export \(Self.ios) | cat", ""), ("\"$0\" export --format csv \(Self.ios) | cat", ""),
+                                   ("{ echo kept; \"$0\" export \(Self.ios); } > \(output); cat \(output)", "kept\n"),
+                                   // Written over from the file's start: cutting back would lose the rest, so checked first.
+                                   ("echo kept > \(output); \"$0\" export \(Self.ios) 1<> \(output); cat \(output)", "kept\n")] {
+            let result = try Self.shell(work, script)
+            #expect(result.stdout == expected && result.stderr.contains(damage), "\(script): \(result.stdout.prefix(80)) \(result.stderr)")
+        }
+        for script in ["\"$0\" export --all | cat", "echo kept > \(output); \"$0\" export --all >> \(output); tail -n +2 \(output)"] {
+            let result = try Self.shell(work, script)
+            let exported = try JSONValue.parse(Array(result.stdoutData)).arrayValue ?? []
+            #expect(exported.count == 1 && exported.first?["id"] == .string(Self.other) && result.stderr.contains(damage), "\(script)")
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("kept\n["))
+        for format in ["json", "csv"] {
+            let folder = work.folder.path("folder-\(format)")
+            let result = try work.run(["export", "--all", "--format", format, "--output-dir", folder])
+            #expect(result.status == 1 && result.stderr.contains(damage), "\(format): \(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["\(Self.other).\(format)"])
+            let named = try work.run(["export", "--format", format, "--output-dir", folder + "-named", Self.other, Self.ios])
+            #expect(named.status == 1 && named.stderr.contains(damage), "\(format): \(named.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "-named/\(Self.other).\(format)"), "all or none")
+        }
     }
 
     @Test("3,000 bytes overwritten in a gaze page: show, export and check fail naming the session",

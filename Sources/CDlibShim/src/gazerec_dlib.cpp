@@ -4,6 +4,7 @@
 // dlib. See include/gazerec_dlib.h for the contract.
 
 #include "gazerec_dlib.h"
+#include "gazerec_dlib_errors.h"
 #include "gazerec_dlib_hog_wide.h"
 
 #include <dlib/image_processing.h>
@@ -17,6 +18,7 @@
 #include <exception>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,22 +28,8 @@
 namespace {
 
 using gzshim::gray_view;
-
-void set_error(char *error, size_t size, const std::string &message) {
-    if (error == nullptr || size == 0) return;
-    std::string line = message;
-    std::replace(line.begin(), line.end(), '\n', ' ');
-    std::snprintf(error, size, "%s", line.c_str());
-}
-
-bool valid_image(const uint8_t *pixels, long width, long height, long stride, char *error, size_t size) {
-    if (pixels == nullptr || width <= 0 || height <= 0 || stride < width) {
-        set_error(error, size, "invalid image buffer (" + std::to_string(width) + "x" + std::to_string(height) +
-                                   ", stride " + std::to_string(stride) + ")");
-        return false;
-    }
-    return true;
-}
+using gzshim_errors::set_error;
+using gzshim_errors::valid_image;
 
 } // namespace
 
@@ -103,7 +91,7 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
         return -1;
     }
     if (!valid_image(pixels, width, height, stride, error, error_size)) return -1;
-    try {
+    return gzshim_errors::detect_faces_or_fail(error, error_size, [&] {
         std::vector<gzshim::found_face> found;
         double scale = 1.0;
         if (detector->wide != nullptr) {
@@ -125,38 +113,18 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
             out[i].score = found[i].confidence;
         }
         return count;
-    } catch (const std::exception &e) {
-        set_error(error, error_size, std::string("face detection failed: ") + e.what());
-    } catch (...) {
-        set_error(error, error_size, "face detection failed: unknown error");
-    }
-    return -1;
+    });
 }
 
 extern "C" gz_predictor *gz_predictor_load(const char *path, char *error, size_t error_size) {
-    if (path == nullptr) {
-        set_error(error, error_size, "no model path");
-        return nullptr;
-    }
-    gz_predictor *handle = nullptr;
-    try {
-        handle = new gz_predictor;
-        dlib::deserialize(path) >> handle->predictor;
-        if (handle->predictor.num_parts() != GZ_LANDMARK_COUNT) {
-            const unsigned long parts = handle->predictor.num_parts();
-            delete handle;
-            set_error(error, error_size,
-                      "the model has " + std::to_string(parts) + " landmarks, not " + std::to_string(GZ_LANDMARK_COUNT));
-            return nullptr;
+    return gzshim_errors::load_model<gz_predictor>(path, error, error_size, [](gz_predictor &handle, const char *file) {
+        dlib::deserialize(file) >> handle.predictor;
+        const unsigned long parts = handle.predictor.num_parts();
+        if (parts != GZ_LANDMARK_COUNT) {
+            throw std::runtime_error("the model has " + std::to_string(parts) + " landmarks, not " +
+                                     std::to_string(GZ_LANDMARK_COUNT));
         }
-        return handle;
-    } catch (const std::exception &e) {
-        set_error(error, error_size, e.what());
-    } catch (...) {
-        set_error(error, error_size, "unknown error while reading the model");
-    }
-    delete handle;
-    return nullptr;
+    });
 }
 
 extern "C" void gz_predictor_free(gz_predictor *predictor) { delete predictor; }

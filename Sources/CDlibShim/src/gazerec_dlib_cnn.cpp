@@ -2,6 +2,7 @@
 // include/gazerec_dlib.h. A separate file: dlib's neural-network templates are slow to compile.
 
 #include "gazerec_dlib.h"
+#include "gazerec_dlib_errors.h"
 
 #include <dlib/dnn.h>
 #include <dlib/image_transforms.h>
@@ -25,12 +26,7 @@ template <typename SUBNET> using rcon5 = dlib::relu<dlib::affine<con5<45, SUBNET
 using mmod_net = dlib::loss_mmod<dlib::con<1, 9, 9, 1, 1, rcon5<rcon5<rcon5<downsampler<
     dlib::input_rgb_image_pyramid<dlib::pyramid_down<6>>>>>>>>;
 
-void set_error(char *error, size_t size, const std::string &message) {
-    if (error == nullptr || size == 0) return;
-    std::string line = message;
-    std::replace(line.begin(), line.end(), '\n', ' ');
-    std::snprintf(error, size, "%s", line.c_str());
-}
+using gzshim_errors::set_error;
 
 } // namespace
 
@@ -40,22 +36,9 @@ struct gz_cnn_detector {
 };
 
 extern "C" gz_cnn_detector *gz_cnn_detector_load(const char *path, char *error, size_t error_size) {
-    if (path == nullptr) {
-        set_error(error, error_size, "no model path");
-        return nullptr;
-    }
-    gz_cnn_detector *handle = nullptr;
-    try {
-        handle = new gz_cnn_detector;
-        dlib::deserialize(path) >> handle->net;
-        return handle;
-    } catch (const std::exception &e) {
-        set_error(error, error_size, e.what());
-    } catch (...) {
-        set_error(error, error_size, "unknown error while reading the model");
-    }
-    delete handle;
-    return nullptr;
+    return gzshim_errors::load_model<gz_cnn_detector>(path, error, error_size, [](gz_cnn_detector &handle, const char *file) {
+        dlib::deserialize(file) >> handle.net;
+    });
 }
 
 extern "C" void gz_cnn_detector_free(gz_cnn_detector *detector) { delete detector; }
@@ -66,11 +49,8 @@ extern "C" int gz_cnn_detector_detect(gz_cnn_detector *detector, const uint8_t *
         set_error(error, error_size, "no detector");
         return -1;
     }
-    if (pixels == nullptr || width <= 0 || height <= 0 || stride < width) {
-        set_error(error, error_size, "invalid image buffer");
-        return -1;
-    }
-    try {
+    if (!gzshim_errors::valid_image(pixels, width, height, stride, error, error_size)) return -1;
+    return gzshim_errors::detect_faces_or_fail(error, error_size, [&] {
         // The network reads colour; a gray frame is given as equal red, green and blue.
         detector->image.set_size(height, width);
         for (long y = 0; y < height; ++y) {
@@ -91,10 +71,5 @@ extern "C" int gz_cnn_detector_detect(gz_cnn_detector *detector, const uint8_t *
             out[i].score = found[i].detection_confidence;
         }
         return count;
-    } catch (const std::exception &e) {
-        set_error(error, error_size, std::string("face detection failed: ") + e.what());
-    } catch (...) {
-        set_error(error, error_size, "face detection failed: unknown error");
-    }
-    return -1;
+    });
 }

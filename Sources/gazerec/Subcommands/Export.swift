@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GazeAnalysis
 import GazeCore
 import GazeModel
 import JSONStream
@@ -85,12 +84,11 @@ extension Gazerec {
                                                        outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
-            let chosen = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
-            // Damaged sessions are never exported as data: named ids are refused, --all leaves them out.
-            let (selected, damaged) = try database.separateDamaged(chosen)
-            if !all, let first = damaged.first { throw first }
+            let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
             options.fixations = fixations
-            try export(database, selected, options: options)
+            // Damaged sessions are never exported as data: named ids are refused, --all leaves them
+            // out. Each session is checked as the export reads it; nothing of a damaged one stays.
+            let damaged = try export(database, selected, policy: all ? .leaveOut : .refuse, options: options)
             guard damaged.isEmpty else {
                 damaged.forEach { Console.error(ErrorHints.message(for: $0)) }
                 Console.error("\(damaged.count) damaged session\(damaged.count == 1 ? " was" : "s were") not exported.")
@@ -98,66 +96,41 @@ extension Gazerec {
             }
         }
 
-        private func export(_ database: SessionDatabase, _ selected: [String], options: ExportOptions) throws {
+        /// Writes the sessions in the chosen format and place; returns the damaged ones left out.
+        private func export(_ database: SessionDatabase, _ selected: [String], policy: DamagedSessions,
+                            options: ExportOptions) throws -> [StoreError] {
+            let csv = format == .csv
+            if let outputDir {
+                let (written, leftOut) = try database.writeEach(selected, toDirectory: outputDir, fileExtension: csv ? "csv" : "json",
+                                                                damaged: policy) { id, sink in
+                    try write(database, [id], sink, asArray: false, options: options)
+                }
+                Console.note("exported \(written.count) session\(written.count == 1 ? "" : "s")\(csv ? " as CSV" : "") to \(outputDir)")
+                return leftOut
+            }
+            let asArray = all || selected.count > 1
+            var leftOut: [StoreError] = []
+            try deliver { sink in
+                leftOut = try database.writeSound(selected, to: sink, damaged: policy) { ids in
+                    try write(database, ids, sink, asArray: asArray, options: options)
+                }
+            }
+            return leftOut
+        }
+
+        /// One output of `ids`: CSV (every row labelled with its movement), or JSON (an array with
+        /// --all or several ids).
+        private func write(_ database: SessionDatabase, _ ids: [String], _ sink: ByteSink, asArray: Bool,
+                           options: ExportOptions) throws {
             if format == .csv {
-                try exportCSV(database, selected)
-                return
-            }
-            if let outputDir {
-                let written = try database.export(ids: selected, toDirectory: outputDir, options: options)
-                Console.note("exported \(written.count) session\(written.count == 1 ? "" : "s") to \(outputDir)")
-                return
-            }
-            try emit(database, ids: selected, asArray: all || selected.count > 1, options: options)
-        }
-
-        /// CSV: one session to stdout or --output, or one `<id>.csv` per session in --output-dir.
-        private func exportCSV(_ database: SessionDatabase, _ selected: [String]) throws {
-            let style: KeyStyle = snakeCase ? .snakeCase : .camelCase
-            let canonical = try selected.map { try database.summary(id: $0).header.id }
-            // Movement labels from fixation detection (I-DT defaults) over each scan path, computed
-            // before the export's read transaction, one byte per sample.
-            let vocabulary = EyeMovement.allCases
-            func labels(_ id: String) throws -> [UInt8] {
-                let (samples, _, _) = try database.scanPath(id: id)
-                let header = try database.summary(id: id).header
-                return header.fixationScale().defaultDetector.detect(samples).labels
-                    .map { UInt8(vocabulary.firstIndex(of: $0)!) }
-            }
-            func write(_ ids: [String], _ sink: ByteSink) throws {
-                let byID = try Dictionary(uniqueKeysWithValues: ids.map { ($0, try labels($0)) })
-                try database.exportCSV(ids: ids, to: sink, keyStyle: style) { id, index in
-                    byID[id].flatMap { index < $0.count ? vocabulary[Int($0[index])].rawValue : nil }
-                }
-            }
-            if let outputDir {
-                try SessionDatabase.createFolder(outputDir)
-                for id in canonical {
-                    try SessionDatabase.writeAtomically(to: (outputDir as NSString).appendingPathComponent("\(id).csv")) {
-                        try write([id], $0)
-                    }
-                }
-                Console.note("exported \(canonical.count) session\(canonical.count == 1 ? "" : "s") as CSV to \(outputDir)")
-            } else if let output {
-                try SessionDatabase.writeAtomically(to: output) { try write(canonical, $0) }
+                try database.exportCSV(ids: ids, to: sink, keyStyle: options.keyStyle, movement: true)
             } else {
-                try write(canonical, FileByteSink.standardOutput())
+                try database.export(ids: ids, asArray: asArray, to: sink, options: options)
             }
-        }
-
-        private func emit(_ database: SessionDatabase?, ids: [String], asArray: Bool, options: ExportOptions) throws {
-            let write: (ByteSink) throws -> Void = { sink in
-                if let database {
-                    try database.export(ids: ids, asArray: asArray, to: sink, options: options)
-                } else {
-                    try Array("[]\n".utf8).withUnsafeBytes { try sink.write($0) }
-                }
-            }
-            try deliver(write)
         }
 
         /// One output: `--output` (written atomically) or stdout.
-        private func deliver(_ write: (ByteSink) throws -> Void) throws {
+        private func deliver(_ write: (FileByteSink) throws -> Void) throws {
             if let output {
                 try SessionDatabase.writeAtomically(to: output) { try write($0) }
             } else {
