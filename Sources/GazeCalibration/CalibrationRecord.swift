@@ -146,22 +146,27 @@ public struct AppliedCalibration: Sendable {
     public var screenHeight: Double
     /// The focal length its head poses were measured with (nil: the frame width).
     public var focalLengthPixels: Double?
+    /// The face model its head poses were measured with (`HeadPoseModelName`): a recording that
+    /// applies it measures with the same, so its mapping sees the poses it was fitted on.
+    public var headPoseModel: String
     /// What a session mapped with it records (`"gazerec"."calibration"`).
     public var reference: CalibrationReference
 
     public init(id: String, mapping: GazeMapping, screenWidth: Double, screenHeight: Double, focalLengthPixels: Double?,
-                reference: CalibrationReference) {
+                headPoseModel: String = HeadPoseModelName.current, reference: CalibrationReference) {
         self.id = id
         self.mapping = mapping
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
         self.focalLengthPixels = focalLengthPixels
+        self.headPoseModel = headPoseModel
         self.reference = reference
     }
 
     public init(_ record: CalibrationRecord) {
         self.init(id: record.id, mapping: record.mapping, screenWidth: record.screenWidth, screenHeight: record.screenHeight,
-                  focalLengthPixels: record.focalLengthPixels, reference: record.sessionReference)
+                  focalLengthPixels: record.focalLengthPixels, headPoseModel: record.headPoseModel,
+                  reference: record.sessionReference)
     }
 }
 

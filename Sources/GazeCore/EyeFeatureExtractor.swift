@@ -97,7 +97,7 @@ public struct EyeFeatureExtractor: Sendable {
     private var framesSinceAcquired = 0
     private var lastTime: Double?
 
-    public init(intrinsics: CameraIntrinsics, model: FaceModel3D = .rigid) {
+    public init(intrinsics: CameraIntrinsics, model: FaceModel3D = .noseAndEyeCorners) {
         poseEstimator = HeadPoseEstimator(model: model, intrinsics: intrinsics)
     }
 

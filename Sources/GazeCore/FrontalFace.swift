@@ -29,9 +29,18 @@ public struct FrontalFace: Sendable, Equatable {
     })
 
     /// Brings `landmarks` (pixels) to the frontal pose through `pose`, the head pose fitted to them.
-    public init(landmarks: FaceLandmarks, pose: HeadPose) {
+    ///
+    /// The face is placed by the pose of the mean face's rigid points (`FaceModel3D.rigid`: brows,
+    /// nose, eye corners, mouth corners), refined from `pose` in the camera it implies: the shapes'
+    /// bounds were set with that placement, which takes the participant's brows and mouth into the
+    /// fit. The recorded head pose leaves them out (`FaceModel3D.noseAndEyeCorners`) so that an
+    /// expression cannot move it; placed by that pose, a turned head's brows read raised (median
+    /// `browOuterUp_R` 0.48 on `cap12_edit`'s turned frames against 0.26).
+    public init(landmarks: FaceLandmarks, pose measured: HeadPose) {
+        let implied = Self.camera(landmarks, Self.posed(measured))
+        let pose = HeadPoseEstimator(model: .rigid, intrinsics: implied).estimate(landmarks, previous: measured)
         let rotation = pose.rotation
-        let posed = FaceModel3D.meanShape.points.map { rotation * $0.position + pose.translation }
+        let posed = Self.posed(pose)
         let camera = Self.camera(landmarks, posed)
         let inverse = rotation.transposed
         points = (0..<FaceLandmarks.count).map { index in
@@ -41,6 +50,12 @@ public struct FrontalFace: Sendable, Equatable {
             let model = inverse * (Vector3(ray.x, ray.y, depth) - pose.translation)
             return Point2(model.x, model.y)
         }
+    }
+
+    /// The mean face's 68 points placed by `pose`, camera axes.
+    static func posed(_ pose: HeadPose) -> [Vector3] {
+        let rotation = pose.rotation
+        return FaceModel3D.meanShape.points.map { rotation * $0.position + pose.translation }
     }
 
     /// The pinhole camera that best projects the posed mean face's anchors onto the landmarks:

@@ -37,11 +37,27 @@ public struct FaceModel3D: Sendable {
         self.points = points
     }
 
-    /// The model gazerec measures head pose with: `meanShape`'s points that move with the skull
-    /// and not with expressions — brows 17–26, nose 27–35, the four eye corners, the mouth
-    /// corners. The jaw line (0–16, a silhouette that slides over the face as it turns), the
-    /// eyelids (they close) and the lips (they open) are left out.
+    /// The model gazerec measures head pose with (`HeadPoseModelName.current`): `meanShape`'s
+    /// nose (27–35) and four eye corners (36, 39, 42, 45), the points that move with the skull and
+    /// with no expression. The brows (they rise in surprise: a raise of a tenth of the eye-corner
+    /// distance read as a 6.5° nod in `rigid`), the mouth corners (a smile lifts them), the jaw
+    /// line (a silhouette that slides as the head turns, and what a hand at the chin covers), the
+    /// eyelids and the lips are left out (docs/ExportFormat.md has the measurements).
+    public static let noseAndEyeCorners = meanShape.subset([Int](27...35) + [36, 39, 42, 45])
+
+    /// The model of `HeadPoseModelName.rigidPoints`, this version's predecessor, kept for the
+    /// calibrations made with it: brows 17–26, nose 27–35, the four eye corners, the mouth corners.
     public static let rigid = meanShape.subset([Int](17...35) + [36, 39, 42, 45, 48, 54])
+
+    /// The model a head pose model's name stands for; nil for one gazerec no longer measures with
+    /// (the six-point model of earlier versions, whose pitch had the other sign).
+    public static func named(_ name: String) -> FaceModel3D? {
+        switch name {
+        case HeadPoseModelName.current: noseAndEyeCorners
+        case HeadPoseModelName.rigidPoints: rigid
+        default: nil
+        }
+    }
 
     /// The points with these landmark indices, in that order.
     public func subset(_ landmarks: [Int]) -> FaceModel3D {
@@ -144,7 +160,7 @@ public struct FaceModel3D: Sendable {
 public struct HeadPose: Sendable, Equatable {
     /// Rodrigues rotation vector (radians).
     public var rotationVector: Vector3
-    /// Translation of the model's origin in model units (millimetres for `FaceModel3D.rigid`), camera axes.
+    /// Translation of the model's origin in model units (millimetres for the mean face's models), camera axes.
     public var translation: Vector3
     /// RMS reprojection error of the fit, in pixels.
     public var reprojectionErrorPixels: Double
@@ -170,7 +186,7 @@ public struct HeadPoseEstimator: Sendable {
     public var intrinsics: CameraIntrinsics
     public var maximumIterations: Int
 
-    public init(model: FaceModel3D = .rigid, intrinsics: CameraIntrinsics, maximumIterations: Int = 100) {
+    public init(model: FaceModel3D = .noseAndEyeCorners, intrinsics: CameraIntrinsics, maximumIterations: Int = 100) {
         self.model = model
         self.intrinsics = intrinsics
         self.maximumIterations = maximumIterations

@@ -1,10 +1,15 @@
 /// The face model head poses are measured with. Poses of different models differ (another
 /// origin, other angles for the same face), so a calibration applies only to poses of its own.
 public enum HeadPoseModelName {
-    /// dlib's 68 points on a mean face (their rigid subset), millimetres: this version's.
-    public static let current = "mean68-rigid-1"
-    /// The six-point generic model of gazerec before it (nose-tip origin, ≈ 0.2 mm units); the
-    /// model of a calibration or session that names none.
+    /// dlib's 68 points on a mean face, millimetres, fitted on the nose (27–35) and the four eye
+    /// corners only, the points no expression moves: this version's.
+    public static let current = "mean68-nose-eyes-1"
+    /// The same mean face fitted on the rigid subset of the version before (brows, nose, eye
+    /// corners, mouth corners): a smile or a brow raise moved its pitch. Still measured for the
+    /// calibrations made with it, which keep mapping as they did.
+    public static let rigidPoints = "mean68-rigid-1"
+    /// The six-point generic model of gazerec before it (nose-tip origin, ≈ 0.2 mm units, pitch of
+    /// the other sign); the model of a calibration or session that names none. No longer measured.
     public static let sixPoint = "sixPoint"
 }
 

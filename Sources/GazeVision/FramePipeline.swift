@@ -31,13 +31,19 @@ public final class FramePipeline {
     /// The seating check of the stream's first second and whom to tell, while it runs.
     private var firstSecond: (check: SeatingCheck, tell: (SeatingReport) -> Void)?
 
-    /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width.
+    /// A pipeline for frames of `width` × `height`; `focalLengthPixels` defaults to the width, and
+    /// head pose is measured with the face model named `headPoseModel` (`HeadPoseModelName`: this
+    /// version's, or the one a calibration being applied was made with).
     public init(model: LandmarkModel, width: Int, height: Int, focalLengthPixels: Double? = nil,
-                finding: FaceFinding = FaceFinding()) throws {
+                headPoseModel: String = HeadPoseModelName.current, finding: FaceFinding = FaceFinding()) throws {
+        guard let faceModel = FaceModel3D.named(headPoseModel) else {
+            throw VisionError.headPoseModelUnknown(name: headPoseModel)
+        }
         tracker = try FaceTracker(model: model, finding: finding)
         (self.width, self.height) = (width, height)
         extractor = EyeFeatureExtractor(intrinsics: CameraIntrinsics(width: width, height: height,
-                                                                     focalLengthPixels: focalLengthPixels))
+                                                                     focalLengthPixels: focalLengthPixels),
+                                        model: faceModel)
     }
 
     /// Processes one frame.

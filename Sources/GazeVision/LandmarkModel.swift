@@ -12,6 +12,8 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
     case detectorModelMissing(path: String)
     case detectorModelUnreadable(path: String, reason: String)
     case landmarkFitFailed(reason: String)
+    /// Head pose was asked for with a face model this version does not measure with.
+    case headPoseModelUnknown(name: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,10 @@ public enum VisionError: Error, CustomStringConvertible, Equatable {
             return "face detection failed: \(reason)."
         case let .landmarkFitFailed(reason):
             return "landmark fitting failed: \(reason)."
+        case let .headPoseModelUnknown(name):
+            return "cannot measure head pose with the \(name) face model: this version measures with "
+                + "\(HeadPoseModelName.current) and \(HeadPoseModelName.rigidPoints). A calibration made with another "
+                + "does not apply; calibrate again."
         }
     }
 }

@@ -4,16 +4,19 @@ import GazeCore
 import GazeModel
 import GazeVision
 
-/// Head pose on real faces, two face models side by side on the very same landmarks: the
-/// six-point generic model gazerec used before and the rigid points of the 68-point mean shape.
+/// Head pose on real faces, three face models side by side on the very same landmarks: the
+/// six-point generic model of early versions, the mean face's rigid points (`mean68-rigid-1`:
+/// brows, nose, eye corners, mouth corners) and its nose and eye corners (`mean68-nose-eyes-1`,
+/// this version's).
 ///
-/// Without ground truth here, it reports what a right pose must show: a face looking into the
-/// camera near 0° on every angle (the portraits; the frames of a clip whose yaw is under 5°),
-/// roll that does not follow yaw while a head turns upright (their correlation over a clip),
-/// the frame-to-frame change of yaw on a still head (the first `stillFrames` frames of a clip),
-/// the fit's reprojection error, and the cost of one estimate. Faces the tracker judges not upright
-/// (`FaceUprightness`; the CNN stages run when their model is installed) are counted and left out,
-/// as the pipeline leaves them out.
+/// Without labels it reports what a right pose must show: a face looking into the camera near 0°
+/// on every angle (the portraits; the frames of a clip whose yaw is under 5°), roll that does not
+/// follow yaw while a head turns upright (their correlation over a clip), the frame-to-frame change
+/// of yaw on a still head (the first `stillFrames` frames of a clip), pitch's and yaw's jitter (the
+/// median over 25-frame windows of their standard deviation), the fit's reprojection error, and the
+/// cost of one estimate. With labels (`runLabelled`) it reports the mean absolute error per axis.
+/// Faces the tracker judges not upright (`FaceUprightness`; the CNN stages run when their model is
+/// installed) are counted and left out, as the pipeline leaves them out.
 enum HeadPoseBenchmark {
     struct Poses {
         var yaw: [Double] = [], pitch: [Double] = [], roll: [Double] = [], error: [Double] = [], tz: [Double] = []
@@ -23,12 +26,10 @@ enum HeadPoseBenchmark {
     static func run(inputs: [String], modelPath: String, stillFrames: Int) throws {
         let model = try LandmarkModel.shared(path: modelPath)
         let finding = FaceFinding(cnnModelPath: try CNNFaceDetector.resolvePath(nil))
-        let models: [(String, FaceModel3D, Double)] = [
-            ("six-point generic", .sixPoint, 90.0 / 450.0),  // model units → mm at a 90 mm biocular breadth
-            ("68-point mean, rigid points", .rigid, 1),
-        ]
+        let models = Self.models
         print("head pose: \(models.map(\.0).joined(separator: " vs ")), same landmarks, focal length = frame width")
-        print(row(["input", "model", "frames", "pitch°", "yaw°", "roll°", "yaw p5…p95°", "r(roll,yaw)", "|Δyaw|°", "err px"]))
+        print(row(["input", "model", "frames", "pitch°", "yaw°", "roll°", "yaw p5…p95°", "r(roll,yaw)", "|Δyaw|°",
+                   "pitch SD°", "yaw SD°", "err px"]))
         for input in inputs {
             let (results, framesNotUpright, frames) = try measure(input, models: models, model: model, finding: finding)
             let name = (input as NSString).lastPathComponent
@@ -45,7 +46,8 @@ enum HeadPoseBenchmark {
                 print(row([name, entry.0, "\(poses.yaw.count)", text(median(frontal.map { poses.pitch[$0] })),
                            text(median(frontal.map { poses.yaw[$0] })), text(median(frontal.map { poses.roll[$0] })), range,
                            poses.yaw.count > 10 ? text(correlation(poses.roll, poses.yaw), 2) : "-",
-                           jumps.isEmpty ? "-" : text(median(jumps), 2), text(median(poses.error), 2)]))
+                           jumps.isEmpty ? "-" : text(median(jumps), 2), windowSD(poses.pitch), windowSD(poses.yaw),
+                           text(median(poses.error), 2)]))
             }
             print("  faces not upright (left out): \(framesNotUpright) of \(frames) frames"
                   + (finding.cnnModelPath == nil ? " (no CNN model: HOG stages only)" : ""))
@@ -55,7 +57,68 @@ enum HeadPoseBenchmark {
             }
         }
         print("(pitch, yaw, roll: medians over frontal frames, |yaw| < 5°; |Δyaw|: median change between the first "
-              + "\(stillFrames) frames)")
+              + "\(stillFrames) frames; SD: median over 25-frame windows of the standard deviation)")
+    }
+
+    /// The models compared, with the factor from model units to millimetres.
+    static let models: [(String, FaceModel3D, Double)] = [
+        ("six-point generic", .sixPoint, 90.0 / 450.0),  // model units → mm at a 90 mm biocular breadth
+        ("mean68-rigid-1", .rigid, 1),
+        ("mean68-nose-eyes-1", .noseAndEyeCorners, 1),
+    ]
+
+    /// Labelled faces: `labels` is a CSV file of `file,yaw,pitch,roll` rows (degrees in gazerec's
+    /// signs, docs/ExportFormat.md; files relative to the CSV's folder, a header row allowed). Prints
+    /// each model's mean absolute error per axis over the near-frontal faces (|yaw| and |pitch| up
+    /// to 30° by their labels) and over all, and the faces without a face found.
+    static func runLabelled(labels: String, modelPath: String) throws {
+        let model = try LandmarkModel.shared(path: modelPath)
+        let finding = FaceFinding(cnnModelPath: try CNNFaceDetector.resolvePath(nil))
+        let folder = (labels as NSString).deletingLastPathComponent
+        var errors = models.map { _ in (near: [[Double]](), all: [[Double]]()) }
+        var missed = 0, rows = 0
+        for line in try String(contentsOfFile: labels, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            let cells = line.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, let yaw = Double(cells[1]), let pitch = Double(cells[2]), let roll = Double(cells[3]) else { continue }
+            rows += 1
+            let (results, _, _) = try measure((folder as NSString).appendingPathComponent(cells[0]), models: models,
+                                              model: model, finding: finding)
+            guard !results[0].yaw.isEmpty else { missed += 1; continue }
+            for index in models.indices {
+                let found = results[index]
+                let error = [abs(found.yaw[0] - yaw), abs(found.pitch[0] - pitch), abs(angleDifference(found.roll[0], roll))]
+                errors[index].all.append(error)
+                if abs(yaw) <= 30 && abs(pitch) <= 30 { errors[index].near.append(error) }
+            }
+        }
+        print("labelled faces: \(rows), no face found: \(missed); mean absolute error yaw / pitch / roll, degrees")
+        for (index, entry) in models.enumerated() {
+            func mae(_ rows: [[Double]]) -> String {
+                rows.isEmpty ? "-" : (0..<3).map { axis in text(rows.map { $0[axis] }.reduce(0, +) / Double(rows.count), 2) }
+                    .joined(separator: " / ")
+            }
+            print("  \(entry.0): near-frontal (\(errors[index].near.count)) \(mae(errors[index].near)); "
+                  + "all (\(errors[index].all.count)) \(mae(errors[index].all))")
+        }
+    }
+
+    /// a − b in degrees, wrapped into −180…180.
+    static func angleDifference(_ a: Double, _ b: Double) -> Double {
+        var d = (a - b).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+        return d
+    }
+
+    /// The median over 25-frame windows (every 5th frame a start) of the values' standard deviation:
+    /// a still head's jitter, little touched by the turns between its still spells.
+    static func windowSD(_ values: [Double]) -> String {
+        guard values.count >= 25 else { return "-" }
+        let deviations = stride(from: 0, through: values.count - 25, by: 5).map { start -> Double in
+            let window = values[start..<(start + 25)]
+            let mean = window.reduce(0, +) / 25
+            return (window.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 25).squareRoot()
+        }
+        return text(median(deviations), 2)
     }
 
     /// Every tracked, upright face of `input` through each face model; the frames whose face was
@@ -99,7 +162,7 @@ enum HeadPoseBenchmark {
     /// One table row: the first two columns left-aligned, the others right-aligned.
     static func row(_ cells: [String]) -> String {
         cells.enumerated().map { index, cell in
-            let width = index == 0 ? 24 : index == 1 ? 28 : 12
+            let width = index == 0 ? 24 : index == 1 ? 20 : 11
             let padding = String(repeating: " ", count: max(width - cell.count, 0))
             return index < 2 ? cell + padding : padding + cell
         }.joined(separator: " ")

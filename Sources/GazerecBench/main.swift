@@ -11,6 +11,7 @@ let usage = """
            gazerec-bench choice [--minimum-samples N] <exported calibration JSON>...
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
+           gazerec-bench headpose <model> --labels <labels.csv>
            gazerec-bench camera <width> <height> <jpeg>...
            gazerec-bench expressions <labelled folder> <model>
            gazerec-bench lsl <seconds> [<python with pylsl>]
@@ -62,6 +63,10 @@ case "headpose":
     var rest = Array(arguments.dropFirst())
     guard !rest.isEmpty else { print(usage); exit(64) }
     let modelPath = rest.removeFirst()
+    if rest.first == "--labels", rest.count == 2 {
+        try HeadPoseBenchmark.runLabelled(labels: rest[1], modelPath: modelPath)
+        exit(0)
+    }
     var still = 50
     if rest.first == "--still-frames", rest.count >= 2 {
         still = Int(rest[1]) ?? 50

@@ -31,7 +31,7 @@ final class ActiveRecording {
             version: GazerecVersion.current, sourceKind: input.kind, sourceName: input.path,
             width: input.source.width, height: input.source.height,
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
-        facts.headPoseModel = HeadPoseModelName.current
+        facts.headPoseModel = configuration.headPoseModel
         facts.focalLengthPixels = configuration.focalLengthPixels
         facts.mirrored = input.mirrored
         if let camera = input.camera, !camera.appliedControls.isEmpty {

@@ -91,6 +91,8 @@ public enum Reanalysis {
         var gazerecExtension = header.gazerecExtension ?? SessionExtension()
         gazerecExtension.eyes = redone?.eyes
         gazerecExtension.warnings = redone?.warnings
+        // The poses are measured again, with the applied calibration's face model or this version's.
+        gazerecExtension.recorder?.headPoseModel = redone?.recorder?.headPoseModel
         gazerecExtension.applyCalibration(request.calibration?.reference, smoothing: request.smoothing)
         var facts = ReanalysisFacts(atSeconds: SystemClock.unixTime().rounded(toDecimals: 3), version: GazerecVersion.current,
                                     videoPath: request.videoPath)

@@ -23,6 +23,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var flushIntervalSeconds: Double = 0.25
     /// The calibration mapping eye features to the scanPath; nil records no scanPath.
     public var calibration: AppliedCalibration?
+    /// The face model head pose is measured with: the calibration's, else this version's.
+    public var headPoseModel: String { calibration?.headPoseModel ?? HeadPoseModelName.current }
     /// Smoothing of the gaze stream (with a calibration).
     public var smoothing: GazeSmoothing = .none
     /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).

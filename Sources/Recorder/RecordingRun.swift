@@ -58,7 +58,8 @@ public final class RecordingRun {
         let input = try configuration.source.open()
         defer { input.stop() }
         let pipeline = try FramePipeline(model: model, width: input.source.width, height: input.source.height,
-                                         focalLengthPixels: configuration.focalLengthPixels, finding: configuration.faceFinding)
+                                         focalLengthPixels: configuration.focalLengthPixels,
+                                         headPoseModel: configuration.headPoseModel, finding: configuration.faceFinding)
         // 3. The session (and, before it, its LSL streams: a client may be awaited).
         let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
         let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)

@@ -1,4 +1,5 @@
 import GazeCalibration
+import GazeCore
 import GazeModel
 import SessionStore
 
@@ -50,7 +51,7 @@ public enum CalibrationChoiceError: Error, CustomStringConvertible, Equatable {
     /// The recording would measure head pose with another focal length than the calibration did
     /// (nil: the calibration used the frame width).
     case otherFocalLength(id: String, calibratedPixels: Double?, requestedPixels: Double)
-    /// The calibration's head poses were measured with another face model than this version's.
+    /// The calibration's head poses were measured with a face model this version no longer measures with.
     case otherHeadPoseModel(id: String, model: String)
 
     /// A screen size in points.
@@ -74,7 +75,8 @@ public enum CalibrationChoiceError: Error, CustomStringConvertible, Equatable {
                 + "measured head pose with (\(used))."
         case let .otherHeadPoseModel(id, model):
             return "calibration \(id) measured head pose with the \(model) face model of an earlier gazerec; this version "
-                + "measures it with \(HeadPoseModelName.current), so the calibration's mapping does not apply. Calibrate again."
+                + "measures it with \(HeadPoseModelName.current) (and \(HeadPoseModelName.rigidPoints) for the calibrations "
+                + "made with it), so the calibration's mapping does not apply. Calibrate again."
         }
     }
 }
@@ -103,7 +105,7 @@ extension SessionDatabase {
                     id: record.id, calibrated: .init(width: record.screenWidth, height: record.screenHeight), requested: screen)
             }
         }
-        guard record.headPoseModel == HeadPoseModelName.current else {
+        guard FaceModel3D.named(record.headPoseModel) != nil else {
             throw CalibrationChoiceError.otherHeadPoseModel(id: record.id, model: record.headPoseModel)
         }
         if let given = focalLengthPixels, record.focalLengthPixels != given {

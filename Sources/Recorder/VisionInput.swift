@@ -13,16 +13,19 @@ public final class VisionInput {
     /// `modelFirst`: the model loads before the source starts, so no live frame waits for it;
     /// otherwise the source starts first, so a file is decoded ahead (`readAhead` frames, on a
     /// second core) while the model loads. `finding` says how the pipeline finds faces in the
-    /// opened source (a camera may run the costly stages off the frame thread).
+    /// opened source (a camera may run the costly stages off the frame thread). Head pose is
+    /// measured with the face model `headPoseModel` names (a calibration's, when one is validated).
     public init(modelPath: String, source request: FrameSourceRequest, modelFirst: Bool = true, readAhead: Int? = 8,
-                focalLengthPixels: Double?, finding: (OpenedFrameSource) throws -> FaceFinding) throws {
+                focalLengthPixels: Double?, headPoseModel: String = HeadPoseModelName.current,
+                finding: (OpenedFrameSource) throws -> FaceFinding) throws {
         let early = modelFirst ? try LandmarkModel.shared(path: modelPath) : nil
         opened = try request.open()
         frames = opened.start(readAhead: readAhead)
         do {
             let model = try early ?? LandmarkModel.shared(path: modelPath)
             pipeline = try FramePipeline(model: model, width: frames.width, height: frames.height,
-                                         focalLengthPixels: focalLengthPixels, finding: try finding(opened))
+                                         focalLengthPixels: focalLengthPixels, headPoseModel: headPoseModel,
+                                         finding: try finding(opened))
         } catch {
             opened.stop()
             throw error

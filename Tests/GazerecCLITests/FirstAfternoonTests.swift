@@ -333,7 +333,7 @@ struct FirstAfternoonTests {
 
     // MARK: 9: poses of another face model do not mix
 
-    @Test("a calibration made with the earlier six-point head pose is refused by start and validate, naming it",
+    @Test("a six-point head pose calibration is refused by start and validate, naming it; one of the model before applies with its model",
           .enabled(if: ready, reason))
     func earlierHeadPoseModelRefused() throws {
         let work = try Workspace()
@@ -344,10 +344,10 @@ struct FirstAfternoonTests {
         try #require(calibrated.status == 0, "\(calibrated.stderr)")
         let id = calibrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let document = try work.run(["calibrations", "export", id]).stdout
-        #expect(document.contains("\"headPoseModel\":\"mean68-rigid-1\""))
+        #expect(document.contains("\"headPoseModel\":\"mean68-nose-eyes-1\""))
         // The same document as an earlier gazerec wrote it: no headPoseModel, another id.
         let earlierID = "0A1B2C3D-0000-4000-8000-000000000001"
-        let earlier = document.replacingOccurrences(of: ",\"headPoseModel\":\"mean68-rigid-1\"", with: "")
+        let earlier = document.replacingOccurrences(of: ",\"headPoseModel\":\"mean68-nose-eyes-1\"", with: "")
             .replacingOccurrences(of: id, with: earlierID)
         let file = work.folder.path("earlier.json")
         try earlier.write(toFile: file, atomically: true, encoding: .utf8)
@@ -364,11 +364,31 @@ struct FirstAfternoonTests {
         let recorded = try work.run(["start", "--input", clip, "--as-fast-as-possible", "--duration", "1", "--calibration", "none"])
         let session = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let exported = try JSONValue.parse(Array(try work.run(["export", session]).stdoutData))
-        #expect(exported["gazerec"]?["recorder"]?["headPoseModel"] == .string("mean68-rigid-1"))
+        #expect(exported["gazerec"]?["recorder"]?["headPoseModel"] == .string("mean68-nose-eyes-1"))
         #expect(try work.run(["recalibrate", session, "--calibration", id]).status == 0)
         let mismatch = try work.run(["recalibrate", session, "--calibration", earlierID])
-        #expect(mismatch.status == 1 && mismatch.stderr.contains("head poses were measured with the mean68-rigid-1 face model"),
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("head poses were measured with the mean68-nose-eyes-1 face model"),
                 "\(mismatch.stderr)")
+        // A calibration of the model before (mean68-rigid-1) keeps mapping: a recording applying it
+        // measures head pose with that model, and says so.
+        let rigidID = "0A1B2C3D-0000-4000-8000-000000000002"
+        let rigid = document.replacingOccurrences(of: "\"headPoseModel\":\"mean68-nose-eyes-1\"", with: "\"headPoseModel\":\"mean68-rigid-1\"")
+            .replacingOccurrences(of: id, with: rigidID)
+        try rigid.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try work.run(["calibrations", "import", file]).status == 0)
+        let applied = try work.run(["start", "--input", clip, "--as-fast-as-possible", "--duration", "1", "--calibration", rigidID])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let appliedSession = applied.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let appliedExport = try JSONValue.parse(Array(try work.run(["export", appliedSession]).stdoutData))
+        #expect(appliedExport["gazerec"]?["recorder"]?["headPoseModel"] == .string("mean68-rigid-1"))
+        func firstPitch(_ exported: JSONValue) -> JSONValue? {
+            guard case .array(let frames)? = exported["gazerec"]?["frames"] else { return nil }
+            return frames.lazy.compactMap { $0["pitchDegrees"] }.first
+        }
+        let pitches = (firstPitch(appliedExport), firstPitch(exported))
+        #expect(pitches.0 != nil && pitches.0 != pitches.1, "the same frame's pitch by the two models: \(String(describing: pitches))")
+        #expect(try work.run(["recalibrate", appliedSession, "--calibration", rigidID]).status == 0)
+        #expect(try work.run(["recalibrate", appliedSession, "--calibration", id]).status == 1)
     }
 
 }

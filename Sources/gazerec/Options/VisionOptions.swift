@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GazeCalibration
 import GazeCapture
+import GazeModel
 import GazeVision
 import Recorder
 
@@ -32,12 +33,15 @@ struct VisionOptions: ParsableArguments {
     }
 
     /// The source opened and started with the vision pipeline for it (`VisionInput`; `modelFirst` and
-    /// `readAhead` as there). The focal length is `--focal-length`, else the calibration's.
-    func input(_ request: FrameSourceRequest, calibrationFocalLength: Double? = nil, modelFirst: Bool = true,
+    /// `readAhead` as there). The focal length is `--focal-length`, else the calibration's; the head
+    /// pose model the calibration's, else this version's.
+    func input(_ request: FrameSourceRequest, calibrationFocalLength: Double? = nil,
+               calibrationHeadPoseModel: String = HeadPoseModelName.current, modelFirst: Bool = true,
                readAhead: Int? = 8) throws -> VisionInput {
         try VisionInput(modelPath: LandmarkModel.resolvePath(model), source: request, modelFirst: modelFirst,
                         readAhead: readAhead,
                         focalLengthPixels: FocalLength.pixels(given: focalLength, calibration: calibrationFocalLength),
+                        headPoseModel: calibrationHeadPoseModel,
                         finding: { try faceFinding(live: $0.kind == .camera) })
     }
 

@@ -51,7 +51,8 @@ extension Gazerec {
             let screen = Size2D(width: Int(record.screenWidth), height: Int(record.screenHeight))
             try vision.checkModelExists()
             let visionInput = try vision.input(capture.request(paced: !scripted, mirror: picture.mirror, rotation: picture.rotate),
-                                          calibrationFocalLength: record.focalLengthPixels)
+                                          calibrationFocalLength: record.focalLengthPixels,
+                                          calibrationHeadPoseModel: record.headPoseModel)
             defer { visionInput.stop() }
             let input = visionInput.opened
             let stop = StopRequest()

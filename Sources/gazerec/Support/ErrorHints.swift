@@ -79,7 +79,7 @@ enum ErrorHints {
                 + ", or every copy of the participant with 'gazerec delete --app-id LABEL'."
         case LabServerError.roleTaken:
             return "Run 'gazerec lab list-stations --server ADMIN_URL' to see the names in use."
-        case CalibrationChoiceError.otherHeadPoseModel:
+        case CalibrationChoiceError.otherHeadPoseModel, VisionError.headPoseModelUnknown:
             return "Or record without gaze: --calibration none."
         case VisionError.modelUnreadable:
             return "Reinstall it with 'apt-get install --reinstall libdlib-data' or give another with --model."
