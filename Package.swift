@@ -106,7 +106,7 @@ let package = Package(
                                                       "StimulusAnalysis"]),
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
-        // (PhysioType eyetrack) with their sidecars, events and index files.
+        // (PhysioType eyetrack; a session's expressions a generic one) with their sidecars, events and index files.
         .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking

@@ -7,10 +7,12 @@ import GazeModel
 /// pair (markers, and the screen as `StimulusPresentation`), one `_physio.tsv.gz`/`.json` pair per
 /// recorded signal — `recording-eye1` the gaze on the screen (cyclopean), then one per eye with
 /// per-eye values in the frames (`RecordedEye` says which) — and the `_physioevents` pair of the
-/// first. It creates `dataset_description.json` when missing (and never changes one that is
-/// there), lists the subject in `participants.tsv` and the physio files in the subject's
-/// `scans.tsv`. Adding to a dataset takes the next free run number of the subject, session and
-/// task and leaves every other file as it was. Each file is written atomically.
+/// first; with expression samples, the `recording-expressions` pair (a generic physiological
+/// recording: the expression probabilities and smile of the frames with a face). It creates
+/// `dataset_description.json` when missing (and never changes one that is there), lists the
+/// subject in `participants.tsv` and the physio files in the subject's `scans.tsv`. Adding to a
+/// dataset takes the next free run number of the subject, session and task and leaves every
+/// other file as it was. Each file is written atomically.
 ///
 /// THREAD SAFETY: one writer per dataset at a time (two at once could choose the same run number).
 public struct BIDSDataset: Sendable {
@@ -101,6 +103,10 @@ public struct BIDSDataset: Sendable {
             try write("\(prefix)_physioevents.tsv.gz", detected.text(header: false), true)
             try write("\(prefix)_physioevents.json", SidecarJSON.bytes(Sidecars.physioEvents(detected, task: labels.task)), false)
         }
+        guard let expressions = ExpressionRecording(recording) else { return }
+        let prefix = "\(base)_recording-\(ExpressionRecording.label)"
+        try write("\(prefix)_physio.tsv.gz", expressions.table.text(header: false), true)
+        try write("\(prefix)_physio.json", SidecarJSON.bytes(expressions.sidecar(task: labels.task, recording)), false)
     }
 
     private func writeDescriptionIfMissing(softwareVersion: String) throws {

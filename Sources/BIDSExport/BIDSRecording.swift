@@ -34,6 +34,12 @@ public struct BIDSRecording: Sendable {
     public var blinks: [BlinkEvent]
     public var markers: [Marker]
     public var fixations: [Fixation]
+    /// The expression probabilities of the frames with a face, in time order (a recording asked
+    /// for them: `start --expressions`); empty otherwise, and then no expression file is written.
+    public var expressions: [ExpressionSample]
+    /// The smile at each frame time that has one (the mean of `mouthSmile_L` and `mouthSmile_R`,
+    /// 0…1), in time order: written beside the expression sample of the same frame time.
+    public var smile: [(timestampSeconds: Double, value: Double)]
 
     public init(sessionID: String, appID: String, beginSeconds: Double, endSeconds: Double? = nil,
                 screenWidthPoints: Double, screenHeightPoints: Double, geometry: ScreenGeometry? = nil,
@@ -41,7 +47,8 @@ public struct BIDSRecording: Sendable {
                 otherRecordingSystem: String? = nil, nominalFramesPerSecond: Double? = nil,
                 calibration: BIDSCalibration? = nil, gaze: [GazeSample] = [],
                 frames: [FrameMeasurement] = [], blinks: [BlinkEvent] = [], markers: [Marker] = [],
-                fixations: [Fixation] = []) {
+                fixations: [Fixation] = [], expressions: [ExpressionSample] = [],
+                smile: [(timestampSeconds: Double, value: Double)] = []) {
         self.sessionID = sessionID
         self.appID = appID
         self.beginSeconds = beginSeconds
@@ -59,6 +66,8 @@ public struct BIDSRecording: Sendable {
         self.blinks = blinks
         self.markers = markers
         self.fixations = fixations
+        self.expressions = expressions
+        self.smile = smile
     }
 }
 

@@ -122,6 +122,12 @@ struct PhysioRecording {
     /// The nominal rate when known, else one over the median interval between rows (0.01 Hz
     /// steps); 0 when there are fewer than two rows to measure it from.
     func samplingFrequencyHertz(nominal: Double?) -> Double {
+        Self.samplingFrequencyHertz(timestamps: timestamps, nominal: nominal)
+    }
+
+    /// `samplingFrequencyHertz(nominal:)` of rows at `timestamps` (seconds, in order): the one rule
+    /// for every physio file of a run.
+    static func samplingFrequencyHertz(timestamps: [Double], nominal: Double?) -> Double {
         if let nominal, nominal > 0 { return nominal }
         guard timestamps.count > 1 else { return 0 }
         let intervals = zip(timestamps.dropFirst(), timestamps).map { $0 - $1 }.filter { $0 > 0 }.sorted()

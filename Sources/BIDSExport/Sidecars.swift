@@ -35,7 +35,7 @@ enum Sidecars {
 
     /// The measuring system: gazerec's, or, for a session another system recorded, that system's
     /// name and version (its maker and method are not known here).
-    private static func system(_ recording: BIDSRecording) -> [(String, JSONValue)] {
+    static func system(_ recording: BIDSRecording) -> [(String, JSONValue)] {
         let model: [(String, JSONValue)] = recording.deviceModel.flatMap { $0.isEmpty ? nil : [("ManufacturersModelName", .string($0))] } ?? []
         if let other = recording.otherRecordingSystem {
             return model + [("SoftwareVersions", .string(other)),

@@ -18,3 +18,13 @@ public enum JSONError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension JSONError {
+    /// Why an import document that is an empty array is refused (sessions and calibrations alike):
+    /// a file that asks to import nothing is almost always the wrong file, or one a script wrote
+    /// before it had anything to put in it, and saying "imported 0" would hide that.
+    /// `item` names what the array should have held (`session`, `calibration`).
+    public static func emptyArrayReason(item: String) -> String {
+        "it is an empty array, with no \(item) to import"
+    }
+}

@@ -17,6 +17,14 @@ public struct RecorderInfo: Codable, Sendable, Equatable {
 /// follows once the session exists), and the file is never empty while locked except for the
 /// instant between the lock and that write: a reader that finds the lock held and the file not yet
 /// readable looks again for a moment, so a `start` racing another names the other's process.
+///
+/// The holder removes the file when it lets go, while it still holds the lock, so an ended
+/// recording leaves nothing beside the database. Another process may have opened the file just
+/// before and lock it just after: it then holds a file no longer at the path, while a third could
+/// create and lock a new one. So whoever takes the lock checks that the file it locked is still the
+/// one at the path (device and inode) and otherwise starts over; a reader that finds a removed file
+/// unlocked looks at the path again. A recorder that dies (kill -9) leaves its file and its status
+/// file: `removeDeadRecorderFiles` removes them, holding the lock.
 public final class RecorderLock {
     public let path: String
     private var descriptor: Int32
@@ -41,17 +49,7 @@ public final class RecorderLock {
                                                + (error as NSError).localizedDescription)
             }
         }
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
-        }
-        if !Self.take(descriptor) {
-            let info = Self.holder(descriptor)
-            close(descriptor)
-            descriptor = -1
-            throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? RecorderInfo.unknownSession, pid: info?.pid ?? 0,
-                                                 databasePath: databasePath)
-        }
+        descriptor = try Self.acquire(path, databasePath: databasePath)
         staleInfo = Self.read(descriptor)
         // Named at once: a racing start must not find the lock held by nobody it can name.
         guard announcing else {
@@ -73,13 +71,44 @@ public final class RecorderLock {
         }
     }
 
-    /// Empties and unlocks the file (also on deinit).
+    /// Empties and removes the file, then unlocks it (also on deinit). The file is removed only
+    /// while it is the one at the path, which nobody but the holder can change.
     public func release() {
         guard descriptor >= 0 else { return }
         _ = ftruncate(descriptor, 0)
+        if Self.isAtPath(descriptor, path) { unlink(path) }
         flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
+    }
+
+    /// Opens the file at `path` and takes its lock, or throws `alreadyRecording` naming the
+    /// holder. Starts over while the file it locked is no longer the one at `path` (a holder removed
+    /// it on letting go, after this process had opened it).
+    private static func acquire(_ path: String, databasePath: String) throws -> Int32 {
+        for _ in 0..<100 {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            guard take(descriptor) else {
+                let info = holder(descriptor)
+                close(descriptor)
+                throw RecorderError.alreadyRecording(sessionID: info?.sessionID ?? RecorderInfo.unknownSession,
+                                                     pid: info?.pid ?? 0, databasePath: databasePath)
+            }
+            if isAtPath(descriptor, path) { return descriptor }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+        throw RecorderError.lockFailed(path: path, reason: "it was removed and made again 100 times while being locked")
+    }
+
+    /// Whether `descriptor` is the file at `path` now (same device and inode): not one removed since it was opened.
+    static func isAtPath(_ descriptor: Int32, _ path: String) -> Bool {
+        var opened = stat(), named = stat()
+        return fstat(descriptor, &opened) == 0 && stat(path, &named) == 0
+            && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// Takes the exclusive lock without waiting; a holder that lets go within a second (a short
@@ -134,16 +163,37 @@ public final class RecorderLock {
         }
     }
 
-    /// The live recorder of a database, or nil (the lock is free: nobody records).
+    /// The live recorder of a database, or nil (no lock file, or its lock is free: nobody records).
+    /// A file found free but removed meanwhile says nothing of the one at the path now: that is looked at.
     public static func running(databasePath: String) -> RecorderInfo? {
         let path = lockPath(databasePath: databasePath)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+        for _ in 0..<100 {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return holder(descriptor) }
             flock(descriptor, LOCK_UN)
-            return nil
+            if isAtPath(descriptor, path) { return nil }
         }
-        return holder(descriptor)
+        return nil
+    }
+
+    /// Removes what a recorder that died (kill -9, a crash, a power cut) left beside the database:
+    /// its status file (`<database>.recorder-status`, and the temporary one of a write it was in)
+    /// and its lock file, which still names it. Done holding the lock, so never while a recorder
+    /// runs (the status file is written only by the lock's holder). Returns the paths removed: none
+    /// when a recorder runs, when nothing was left, or when the folder cannot be written.
+    @discardableResult
+    public static func removeDeadRecorderFiles(databasePath: String) -> [String] {
+        let status = statusPath(databasePath: databasePath)
+        let left = [status, status + ".tmp", lockPath(databasePath: databasePath)]
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        guard !left.isEmpty, running(databasePath: databasePath) == nil else { return [] }
+        // The lock file goes as the lock is let go (`release`).
+        let removed = try? whileNotRecording(databasePath: databasePath, action: "remove a dead recorder's files") {
+            for path in [status, status + ".tmp"] { unlink(path) }
+        }
+        guard removed != nil else { return [] }
+        return left.filter { !FileManager.default.fileExists(atPath: $0) }
     }
 }

@@ -30,7 +30,8 @@ public struct BIDSExportedRun: Sendable, Equatable {
 /// Stored sessions written into an Eye-Tracking-BIDS dataset, one run each (the BIDS export use case).
 ///
 /// Each session is read in one read transaction into a `BIDSRecording`: its scan path (gaze on
-/// the screen), its frames (each eye's values and the head pose), its blinks and markers, and
+/// the screen), its frames (each eye's values and the head pose), its expression samples with the
+/// smile of their frames (when recorded with expressions), its blinks and markers, and
 /// fixations found in the scan path by the default I-DT detector in degrees of the session's
 /// screen; the screen's size and distance from `viewing` when given, else from the calibration
 /// that mapped the gaze; that calibration (one, its number of targets, its accuracy in degrees)
@@ -138,6 +139,8 @@ public struct BIDSSessionExporter: Sendable {
                 $0.geometry(widthPoints: header.deviceInfo.screenWidth, heightPoints: header.deviceInfo.screenHeight)
             }).defaultDetector
             let facts = header.gazerecExtension?.recorder
+            var expressions: [ExpressionSample] = []
+            try ExpressionTable.forEachSample(db, sessionRowID: rowid) { expressions.append($0) }
             return BIDSRecording(
                 sessionID: header.id, appID: header.appID, beginSeconds: header.beginTimeSeconds,
                 endSeconds: header.endTimeSeconds, screenWidthPoints: header.deviceInfo.screenWidth,
@@ -148,7 +151,8 @@ public struct BIDSSessionExporter: Sendable {
                 calibration: Self.calibration(header.gazerecExtension), gaze: gaze, frames: frames,
                 blinks: try BlinkTable.records(db, sessionRowID: rowid).compactMap(\.event),
                 markers: try MarkerTable.markers(db, sessionRowID: rowid),
-                fixations: gaze.isEmpty ? [] : detector.detect(gaze).fixations)
+                fixations: gaze.isEmpty ? [] : detector.detect(gaze).fixations, expressions: expressions,
+                smile: expressions.isEmpty ? [] : try ExpressionReader.smile(db, sessionRowID: rowid))
         }
     }
 

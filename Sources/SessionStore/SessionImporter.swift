@@ -110,7 +110,12 @@ final class SessionImporter {
         case 0x7B:
             try importSession(reader, source: source)
         case 0x5B:
-            try reader.forEachElement(of: "'['") { _ in try importSession(reader, source: source) }
+            var sessions = 0
+            try reader.forEachElement(of: "'['") { _ in
+                try importSession(reader, source: source)
+                sessions += 1
+            }
+            guard sessions > 0 else { throw reader.error(JSONError.emptyArrayReason(item: "session")) }
         default:
             throw reader.error("not EyeTracking JSON: the file begins \(try reader.describeStart()); expected a session object "
                                + "or an array of sessions, as the EyeTracking package and an export write them")

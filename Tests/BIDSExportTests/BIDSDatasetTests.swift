@@ -117,6 +117,48 @@ struct BIDSDatasetTests {
         #expect(missing.allSatisfy { $0.split(separator: "\t")[1] == "n/a" })
     }
 
+    @Test("expression samples become their own generic physio file, a row per sample with its frame's smile (n/a without one); without samples the run is as before, byte for byte")
+    func expressionFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // (6 s: the frames from 5 s to 5.4 s have no face, and so no expression sample)
+        let plain = ConstructedRecording.make(seconds: 6)
+        let recording = ConstructedRecording.withExpressions(plain)
+        let run = try BIDSDataset(rootPath: folder.path("a")).add(recording, as: Self.labels)
+        let name = "sub-01/beh/sub-01_task-reading_run-1_recording-expressions_physio"
+        #expect(run.files.suffix(2) == [name + ".tsv.gz", name + ".json"])
+        let lines = try Self.gunzip(folder.path("a/\(name).tsv.gz")).split(separator: "\n")
+        #expect(lines.count == recording.expressions.count && recording.expressions.count < recording.frames.count)
+        let smile = Dictionary(uniqueKeysWithValues: recording.smile.map { ($0.timestampSeconds, $0.value) })
+        for (line, sample) in zip(lines, recording.expressions) {
+            let cells = line.split(separator: "\t").map(String.init)
+            #expect(cells.count == 9)
+            #expect(abs(Double(cells[0])! - (sample.timestampSeconds - recording.beginSeconds)) <= 0.6e-6)
+            #expect(cells[1...7].map { Double($0) } == sample.probabilities.values.map { Optional($0) })
+            #expect((cells[8] == "n/a" ? nil : Double(cells[8])) == smile[sample.timestampSeconds], "\(line)")
+        }
+        #expect(lines.contains { $0.hasSuffix("\tn/a") })
+        let sidecar = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder.path("a/\(name).json")))))
+        #expect(sidecar["PhysioType"] == .string("generic") && sidecar["RecordedEye"] == nil)
+        #expect(sidecar["SamplingFrequency"] == .number(30) && sidecar["StartTime"] == .number(Double(lines[0].split(separator: "\t")[0])!))
+        #expect(sidecar["Columns"] == .array((["timestamp"] + ExpressionName.allCases.map(\.rawValue) + ["smile"]).map { .string($0) }))
+        #expect(sidecar["GazerecSessionID"] == .string(recording.sessionID))
+
+        // The same recording without expression samples: the same files but that pair, byte for byte
+        let without = try BIDSDataset(rootPath: folder.path("b")).add(plain, as: Self.labels)
+        #expect(without.files == Array(run.files.dropLast(2)))
+        for file in without.files {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("a/\(file)")))
+                    == Data(contentsOf: URL(fileURLWithPath: folder.path("b/\(file)"))), "\(file)")
+        }
+        // and scans.tsv lists the expression file too, acquired when the others were
+        let scans = try ["a", "b"].map {
+            try String(contentsOfFile: folder.path("\($0)/sub-01/sub-01_scans.tsv"), encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let acquired = scans[1].last!.split(separator: "\t")[1]
+        #expect(scans[0] == scans[1] + ["beh/sub-01_task-reading_run-1_recording-expressions_physio.tsv.gz\t\(acquired)"])
+    }
+
     @Test("frames without gaze become the two eyes' recordings, eye1 and eye2, and need no screen geometry")
     func framesWithoutGaze() throws {
         let folder = try TemporaryFolder()

@@ -80,6 +80,32 @@ struct BIDSToolTests {
         #expect(broken.contains { $0.code.hasSuffix("RecordedEye") && sidecar.replacingOccurrences(of: ".json", with: ".tsv.gz").hasSuffix($0.location) }, "\(broken)")
     }
 
+    @Test("a run with expressions: the validator finds no error in its generic physio file (n/a smiles included), and does read that file")
+    func validatorChecksExpressions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let root = folder.path("dataset")
+        let run = try BIDSDataset(rootPath: root).add(ConstructedRecording.withExpressions(ConstructedRecording.make(seconds: 4)),
+                                                      as: try BIDSRunLabels(subject: "01", task: "reading"))
+        let table = try #require(run.files.first { $0.hasSuffix("_recording-expressions_physio.tsv.gz") })
+        let issues = try Self.validate(root)
+        #expect(issues.allSatisfy { $0.severity == "warning" && BIDSValidatorWarnings.researcherAdds.contains($0.code) },
+                "\(issues.map { "\($0.severity) \($0.code) at \($0.location)" })")
+
+        // Given its sidecar naming one column fewer than the table has
+        let sidecar = "\(root)/" + table.replacingOccurrences(of: ".tsv.gz", with: ".json")
+        let document = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: sidecar))))
+        guard case .object(let members) = document, let columns = document["Columns"]?.arrayValue else {
+            Issue.record("no Columns in \(sidecar)")
+            return
+        }
+        let fewer = members.map { $0.0 == "Columns" ? ($0.0, JSONValue.array(Array(columns.dropLast()))) : $0 }
+        try Data(JSONValue.object(fewer).compactText.utf8).write(to: URL(fileURLWithPath: sidecar))
+        // Then the validator reports an error at that table
+        let broken = try Self.validate(root).filter { $0.severity == "error" }
+        #expect(broken.contains { table.hasSuffix($0.location.trimmingCharacters(in: ["/"])) }, "\(broken)")
+    }
+
     /// pybids indexes the dataset (with its own validation on) and pandas reads each physio file
     /// by the columns its sidecar names: what a researcher's script does.
     static let reader = """

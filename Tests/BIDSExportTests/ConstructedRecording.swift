@@ -56,6 +56,23 @@ enum ConstructedRecording {
     }
 }
 
+extension ConstructedRecording {
+    /// `recording` as recorded with expressions: each frame with a face has the seven probabilities
+    /// (summing to 1), and every frame with a face but each tenth one its smile.
+    static func withExpressions(_ recording: BIDSRecording, seed: UInt64 = 13) -> BIDSRecording {
+        var random = SplitMix(state: seed)
+        var with = recording
+        for (index, frame) in recording.frames.enumerated() where frame.hasFace {
+            let raw = (0..<ExpressionName.allCases.count).map { _ in 0.01 + random.unit() }
+            let total = raw.reduce(0, +)
+            with.expressions.append(ExpressionSample(timestampSeconds: frame.timestampSeconds,
+                                                     probabilities: ExpressionProbabilities(values: raw.map { $0 / total })))
+            if index % 10 != 0 { with.smile.append((frame.timestampSeconds, random.unit())) }
+        }
+        return with
+    }
+}
+
 /// A small deterministic generator (SplitMix64), so every run constructs the same recording.
 struct SplitMix {
     var state: UInt64

@@ -108,6 +108,8 @@ struct BIDSExportCommandTests {
         // about what the researcher adds)
         let firstFiles = first.stdout.split(separator: "\n").map(String.init)
         #expect(firstFiles.contains("sub-readingstudy01/beh/sub-readingstudy01_task-reading_run-1_recording-eye1_physio.tsv.gz"))
+        // (recorded without --expressions: no expression file)
+        #expect(!firstFiles.contains { $0.contains("recording-expressions") }, "\(firstFiles)")
         #expect(ios.stdout.split(separator: "\n").contains("sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.tsv.gz"))
         // (the iPad's sidecar names the system that recorded it, not gazerec)
         let iosSidecar = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath:
@@ -299,5 +301,119 @@ struct BIDSFullDiskTests {
         let files = Self.runFiles(root)
         #expect(files.contains("sub-02/beh/sub-02_task-reading_run-1_recording-eye1_physio.tsv.gz"), "\(files)")
         #expect(!files.contains { $0.contains("run-2") || $0.contains(".gazerec-run-") }, "\(files)")
+    }
+}
+
+@Suite("BIDS export of a session recorded with expressions")
+struct BIDSExpressionExportTests {
+    static let ready = BIDSCheckTools.ready && ExpressionCommandTests.installed
+    static let reason: Comment = """
+        needs ../shared/fixtures, the dlib model, the BIDS validator and pybids (Scripts/setup-bids.sh) \
+        and the expression model (Scripts/setup-expressions.sh)
+        """
+
+    /// pybids finds the run's expression recording and pandas reads it by the columns its sidecar
+    /// names: its entities, its sidecar and every row.
+    static let reader = """
+        import json, sys
+        import pandas as pd
+        from bids import BIDSLayout
+        layout = BIDSLayout(sys.argv[1], validate=True)
+        files = layout.get(suffix="physio", extension=".tsv.gz", recording="expressions", run=int(sys.argv[2]))
+        f = files[0]
+        meta = f.get_metadata()
+        table = pd.read_csv(f.path, sep="\\t", header=None, names=meta["Columns"], na_values="n/a", keep_default_na=False,
+                            compression="gzip")
+        rows = [[None if pd.isna(v) else float(v) for v in row] for row in table.itertuples(index=False)]
+        print(json.dumps({"files": len(files), "entities": {k: str(v) for k, v in f.get_entities().items()},
+                          "meta": {k: meta[k] for k in ["PhysioType", "SamplingFrequency", "StartTime", "Columns", "GazerecSessionID"]},
+                          "rows": rows}))
+        """
+
+    static func number(_ value: JSONValue?) -> Double? { BIDSExportCommandTests.number(value) }
+
+    @Test("start --expressions, then export --format bids: a recording-expressions file the validator finds no error in, whose rows are the export's expression samples (JSON and CSV) with their frames' smile; skipped when exported again, a new run with --again",
+          .enabled(if: ready, reason))
+    func recordedWithExpressions() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Given a session recorded from a clip with expressions (never calibrated: the eyes and the face)
+        let recorded = try work.run(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--as-fast-as-possible",
+                                     "--calibration", "none", "--expressions"])
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let session = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let root = work.folder.path("dataset")
+
+        // When it is exported as BIDS
+        let exported = try work.run(["export", "--format", "bids", root, session, "--subject", "01", "--task", "faces"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        // Then its run has the expression pair beside the eyes', and the validator finds no error
+        let name = "sub-01/beh/sub-01_task-faces_run-1_recording-expressions_physio"
+        let files = exported.stdout.split(separator: "\n").map(String.init)
+        #expect(files.contains(name + ".tsv.gz") && files.contains(name + ".json") && files.contains { $0.contains("eye2_physio") })
+        let issues = try BIDSCheckTools.validationIssues(root)
+        #expect(issues.isEmpty, "\(issues.joined(separator: "\n"))")
+
+        // and pybids reads it, each row the session's exported sample: time, the seven probabilities, the frame's smile
+        let read = try Binary.runProcess(BIDSCheckTools.python, ["-c", Self.reader, root, "1"])
+        try #require(read.status == 0, "\(read.stderr)")
+        let found = try JSONValue.parse(Array(read.stdoutData))
+        #expect(found["files"] == .number(1) && found["entities"]?["recording"] == .string("expressions"))
+        #expect(found["meta"]?["PhysioType"] == .string("generic") && found["meta"]?["GazerecSessionID"] == .string(session))
+        try Self.expectRowsMatchExport(found, work: work, session: session)
+
+        // When it is exported again: skipped, its run named (found by the sidecars); with --again it is run 2, whole
+        let before = try BIDSExportCommandTests.files(root)
+        let skipped = try work.run(["export", "--format", "bids", root, session, "--subject", "01", "--task", "faces"])
+        #expect(skipped.status == 0 && skipped.stdout.isEmpty, "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("already in the dataset as sub-01/beh/sub-01_task-faces_run-1"), "\(skipped.stderr)")
+        #expect(try BIDSExportCommandTests.files(root) == before)
+        let again = try work.run(["export", "--format", "bids", root, session, "--subject", "01", "--task", "faces", "--again"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let added = again.stdout.split(separator: "\n").map(String.init)
+        #expect(added == files.map { $0.replacingOccurrences(of: "_run-1_", with: "_run-2_") })
+        let after = try BIDSExportCommandTests.files(root)
+        for (file, bytes) in before where !file.hasSuffix("_scans.tsv") { #expect(after[file] == bytes, "\(file) changed") }
+        #expect(try BIDSCheckTools.validationIssues(root).isEmpty)
+    }
+
+    /// The expression file read by pandas against the session's JSON export (its expression samples
+    /// and smile shapes) and its CSV export (the expression columns): row for row, value for value.
+    static func expectRowsMatchExport(_ found: JSONValue, work: Workspace, session: String) throws {
+        let exported = try JSONValue.parse(Array(try work.run(["export", session]).stdoutData))
+        let samples = try #require(exported["gazerec"]?["expressions"]?.arrayValue)
+        let begin = try #require(number(exported["beginTime"]))
+        let names = ["neutral", "happy", "surprise", "sad", "angry", "disgust", "fear"]
+        var shapes: [Double: [Double]] = [:]
+        for shape in ["mouthSmile_L", "mouthSmile_R"] {
+            for value in exported["blendShapes"]?[shape]?.arrayValue ?? [] {
+                shapes[try #require(number(value["timestamp"])), default: []].append(try #require(number(value["value"])))
+            }
+        }
+        let rows = try #require(found["rows"]?.arrayValue)
+        #expect(rows.count == samples.count && samples.count > 100, "\(rows.count) rows, \(samples.count) samples")
+        #expect(found["meta"]?["StartTime"] == rows.first?.arrayValue?.first)
+        var byTime: [Double: [Double]] = [:]
+        for (row, sample) in zip(rows, samples) {
+            let cells = try #require(row.arrayValue)
+            let time = try #require(number(sample["timestamp"]))
+            byTime[time] = names.compactMap { number(sample[$0]) }
+            #expect(abs(try #require(number(cells[0])) - (time - begin)) <= 0.6e-6)
+            #expect(Array(cells[1...7]) == names.map { sample[$0] ?? .null })
+            let smile = shapes[time].map { $0.reduce(0, +) / Double($0.count) }
+            #expect(number(cells[8]) == smile && smile != nil, "\(time)")
+        }
+        // The CSV's expression columns hold the same values on the same rows
+        let csv = try work.run(["export", session, "--format", "csv"]).stdout.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let columns = names.map { "expression" + $0.prefix(1).uppercased() + $0.dropFirst() + "Probability" }
+        let indices = try columns.map { try #require(csv[0].firstIndex(of: $0)) }
+        let time = try #require(csv[0].firstIndex(of: "timestampSeconds"))
+        let filled = csv.dropFirst().filter { !$0[indices[0]].isEmpty }
+        #expect(filled.count == samples.count)
+        for line in filled {
+            #expect(indices.map { Double(line[$0]) } == byTime[Double(line[time]) ?? -1]?.map { Optional($0) }, "\(line)")
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Refusals that say why: an empty password file, a zero screen size, an empty calibration import.
+/// Refusals that say why: an empty password file, a zero screen size, an empty calibration or session import.
 @Suite("refusals that say why")
 struct PlainRefusalTests {
     @Test("--password-file /dev/null is refused as empty, not as unreadable, before any server is reached")
@@ -33,5 +33,28 @@ struct PlainRefusalTests {
         let result = try Binary.run(["calibrations", "import", file], environment: environment)
         #expect(result.status == 1 && result.stdout.isEmpty, "\(result.stderr)")
         #expect(result.stderr.contains("\(file): it is an empty array, with no calibration to import"), "\(result.stderr)")
+    }
+
+    @Test("import of an empty array is an error that stores nothing, as calibrations import says of one",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func emptySessionImport() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
+        let before = try #require(FileManager.default.contents(atPath: work.database))
+        let file = work.folder.path("none.json")
+        try "[]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // Alone, and after a file that holds a session (which is not imported either: all or nothing)
+        let other = work.folder.path("other.json")
+        try String(contentsOfFile: Fixtures.iosSession, encoding: .utf8)
+            .replacingOccurrences(of: "3BE54760-F1E8-4799-A3CB-78806270E72A", with: "4BE54760-F1E8-4799-A3CB-78806270E72A")
+            .write(toFile: other, atomically: true, encoding: .utf8)
+        for arguments in [["import", file], ["import", other, file]] {
+            let result = try work.run(arguments)
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("\(file): it is an empty array, with no session to import"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: work.database) == before)
     }
 }

@@ -180,6 +180,66 @@ struct RecordingCommandTests {
         #expect(next.status == 0, "\(next.stderr)")
     }
 
+    @Test("a recording that ends leaves nothing beside the database (a detached one its log): no lock file, no status file",
+          .enabled(if: ready, reason))
+    func endedRecordingLeavesNoFiles() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let files = { try FileManager.default.contentsOfDirectory(atPath: work.folder.url.path).sorted() }
+        let ended = try work.run(["start", "--input", Self.clip, "--duration", "1"])
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(try files() == ["db.sqlite"])
+        _ = try work.detach()
+        _ = try work.waitForFrames(10)
+        #expect(try files().contains("db.sqlite.recorder") && files().contains("db.sqlite.recorder-status"))
+        #expect(try work.run(["stop"]).status == 0)
+        #expect(try files() == ["db.sqlite", "db.sqlite.recorder.log"])
+    }
+
+    @Test("a recorder killed with kill -9 leaves its lock and status files, which status, list and repair remove",
+          .enabled(if: ready, reason), arguments: ["status", "list", "repair"])
+    func deadRecorderFilesRemoved(command: String) throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        _ = try work.detachAndKill(after: 20)
+        let lock = work.database + ".recorder", status = work.database + ".recorder-status"
+        #expect(FileManager.default.fileExists(atPath: lock) && FileManager.default.fileExists(atPath: status))
+        let result = try work.run([command])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lock) && !FileManager.default.fileExists(atPath: status), "\(command)")
+        switch command {
+        case "status": #expect(result.stdout == "not recording\n")
+        case "repair": #expect(result.stderr.contains("removed \(status), left by a recorder that died"), "\(result.stderr)")
+        default: break
+        }
+    }
+
+    @Test("status shows the running recorder's own figures only: a status file another process left is not read as its, nor removed under it")
+    func statusOfAnotherProcess() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Given a recorder that holds the lock and has published no figures yet (this process, as a
+        // starting recorder does), beside the status file of a recorder that died
+        let descriptor = open(work.database + ".recorder", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        defer { close(descriptor) }
+        let info = Array(#"{"pid":\#(getpid()),"sessionID":"(unknown)","startedAt":0}"#.utf8)
+        _ = pwrite(descriptor, info, info.count, 0)
+        let status = work.database + ".recorder-status"
+        let dead = #"{"pid":999999,"sessionID":"S","source":"clip","elapsedSeconds":9,"frames":270,"framesWithFace":270,"#
+            + #""achievedFramesPerSecond":30,"droppedFrames":0,"blinks":2,"trackingState":"normal","updatedAt":0}"#
+        try dead.write(toFile: status, atomically: true, encoding: .utf8)
+
+        // When status is asked
+        let shown = try work.run(["status", "--json"])
+        // Then it names the running recorder, with none of the dead one's figures, and leaves both files
+        let report = try JSONValue.parse(Array(shown.stdoutData))
+        #expect(report["running"] == .bool(true) && report["pid"] == .number(Double(getpid())), "\(shown.stdout)")
+        #expect(report["frames"] == nil && report["source"] == nil, "\(shown.stdout)")
+        #expect(try work.run(["status"]).stdout.contains("starting (no figures yet)"))
+        #expect(FileManager.default.fileExists(atPath: status) && FileManager.default.fileExists(atPath: work.database + ".recorder"))
+    }
+
     @Test("export while recording shows a consistent, growing prefix", .enabled(if: ready, reason))
     func exportWhileRecording() throws {
         let work = try Workspace()

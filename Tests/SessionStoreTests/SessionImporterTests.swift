@@ -130,6 +130,8 @@ struct SessionImporterTests {
     /// Each bad document with the path and reason its error must name.
     static let badDocuments: [(name: String, text: String, expected: String)] = [
         ("truncated", String(sessionJSON().dropLast(30)), "truncated"),
+        // An empty array is a file with nothing to import, as `calibrations import` says of one.
+        ("empty array", "[ ]\n", "it is an empty array, with no session to import"),
         ("string for number", sessionJSON(scanPath: #"[{"timestamp":1,"x":"12","y":2,"orientation":3}]"#),
          "scanPath[0].x: expected a number, found a string"),
         ("12th sample", sessionJSON(scanPath: "[" + (0..<12).map { #"{"timestamp":\#($0),"x":1,"y":2,"orientation":3}"# }

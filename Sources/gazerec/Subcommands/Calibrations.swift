@@ -182,7 +182,7 @@ extension Gazerec {
                     let elements = root.arrayValue ?? [root]
                     if elements.isEmpty {
                         throw CalibrationDocumentError(source: name, path: "",
-                                                       reason: "it is an empty array, with no calibration to import; nothing was imported")
+                                                       reason: JSONError.emptyArrayReason(item: "calibration") + "; nothing was imported")
                     }
                     for (index, element) in elements.enumerated() {
                         let record = try CalibrationRecord(value: element, source: root.arrayValue == nil ? name : "\(name) [\(index)]")

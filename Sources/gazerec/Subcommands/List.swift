@@ -38,6 +38,7 @@ extension Gazerec {
                     Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
                                  + repaired.joined(separator: ", "))
                 }
+                if running == nil { RecorderLock.removeDeadRecorderFiles(databasePath: store.resolvedPath) }
             }
             if ids {
                 let all = try database.sessionIDs()

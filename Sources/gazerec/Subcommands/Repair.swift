@@ -11,7 +11,8 @@ extension Gazerec {
                 Also links each video in the videos folder beside the database that a dead recorder \
                 left unnamed by its session (videos/<session id>.mkv) to that session, so delete \
                 removes it. A video whose session this database does not hold is named on stderr and \
-                kept: it may belong to another database in the same folder.
+                kept: it may belong to another database in the same folder. Removes the lock and \
+                status files a dead recorder left beside the database.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -22,6 +23,11 @@ extension Gazerec {
                 return
             }
             let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
+            if running == nil {
+                for path in RecorderLock.removeDeadRecorderFiles(databasePath: store.resolvedPath) {
+                    Console.note("removed \(path), left by a recorder that died")
+                }
+            }
             let repaired = try database.repairInterruptedSessions(except: running)
             Console.output(repaired.map { $0 + "\n" }.joined())
             Console.note("closed \(repaired.count) interrupted session\(repaired.count == 1 ? "" : "s")")

@@ -16,7 +16,12 @@ extension Gazerec {
         func run() throws {
             let path = store.resolvedPath
             let recorder = RecorderLock.running(databasePath: path)
-            let status = recorder == nil ? nil : RecorderStatus.read(databasePath: path)
+            // Only the running recorder's own figures: a status file another process left is a dead
+            // recorder's (removed when nobody records; a new recorder writes over it within half a second).
+            let status = recorder.flatMap { live in
+                RecorderStatus.read(databasePath: path).flatMap { $0.pid == live.pid ? $0 : nil }
+            }
+            if recorder == nil { RecorderLock.removeDeadRecorderFiles(databasePath: path) }
             if json {
                 let report = StatusReport(recorder: recorder, status: status)
                 let sink = MemoryByteSink()
