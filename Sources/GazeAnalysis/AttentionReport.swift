@@ -30,29 +30,8 @@ public struct AttentionFigures: Sendable, Equatable {
     }
 }
 
-/// A marker's interval: from its time until the next marker's (the last until the session's end).
-public struct IntervalAttention: Sendable, Equatable {
-    public var label: String
-    /// Unix seconds.
-    public var start: Double
-    public var end: Double
-    public var figures: AttentionFigures
-
-    public init(label: String, start: Double, end: Double, figures: AttentionFigures) {
-        self.label = label
-        self.start = start
-        self.end = end
-        self.figures = figures
-    }
-}
+/// A marker's interval with its attention figures.
+public typealias IntervalAttention = MarkerInterval<AttentionFigures>
 
 /// `"gazerec"."attention"`: the session's figures and each marker interval's.
-public struct AttentionReport: Sendable, Equatable {
-    public var session: AttentionFigures
-    public var intervals: [IntervalAttention]
-
-    public init(session: AttentionFigures, intervals: [IntervalAttention]) {
-        self.session = session
-        self.intervals = intervals
-    }
-}
+public typealias AttentionReport = IntervalReport<AttentionFigures>

@@ -26,33 +26,11 @@ public struct ExpressionFigures: Sendable, Equatable {
     }
 }
 
-/// A marker's interval and what the face did in it: from its marker until the next one's (the
-/// last until the session's end), as the attention figures' intervals.
-public struct IntervalExpressions: Sendable, Equatable {
-    public var label: String
-    /// Unix seconds.
-    public var start: Double
-    public var end: Double
-    public var figures: ExpressionFigures
-
-    public init(label: String, start: Double, end: Double, figures: ExpressionFigures) {
-        self.label = label
-        self.start = start
-        self.end = end
-        self.figures = figures
-    }
-}
+/// A marker's interval and what the face did in it.
+public typealias IntervalExpressions = MarkerInterval<ExpressionFigures>
 
 /// What the face did over a session and over each marker's interval.
-public struct ExpressionReport: Sendable, Equatable {
-    public var session: ExpressionFigures
-    public var intervals: [IntervalExpressions]
-
-    public init(session: ExpressionFigures, intervals: [IntervalExpressions]) {
-        self.session = session
-        self.intervals = intervals
-    }
-}
+public typealias ExpressionReport = IntervalReport<ExpressionFigures>
 
 /// Builds an `ExpressionReport` from a session's expression samples and smile-shape values, each
 /// fed in time order, in one pass and constant memory per interval.

@@ -36,3 +36,31 @@ public struct MarkerIntervals: Sendable {
         (starts[index], index + 1 < starts.count ? starts[index + 1] : Swift.max(endSeconds, starts[index]))
     }
 }
+
+/// A marker's interval and its figures (attention, expressions): from its marker until the next
+/// one's (the last until the session's end).
+public struct MarkerInterval<Figures: Sendable & Equatable>: Sendable, Equatable {
+    public var label: String
+    /// Unix seconds.
+    public var start: Double
+    public var end: Double
+    public var figures: Figures
+
+    public init(label: String, start: Double, end: Double, figures: Figures) {
+        self.label = label
+        self.start = start
+        self.end = end
+        self.figures = figures
+    }
+}
+
+/// A session's figures and each marker interval's.
+public struct IntervalReport<Figures: Sendable & Equatable>: Sendable, Equatable {
+    public var session: Figures
+    public var intervals: [MarkerInterval<Figures>]
+
+    public init(session: Figures, intervals: [MarkerInterval<Figures>]) {
+        self.session = session
+        self.intervals = intervals
+    }
+}
