@@ -23,15 +23,10 @@ struct ExpressionRecording {
         guard !recording.expressions.isEmpty else { return nil }
         var smile: [Double: Double] = [:]
         for value in recording.smile { smile[value.timestampSeconds] = value.value }
-        table = Tabular(columns: Self.columns)
-        timestamps = []
-        timestamps.reserveCapacity(recording.expressions.count)
-        table.rows.reserveCapacity(recording.expressions.count)
-        for sample in recording.expressions {
-            let seconds = Tabular.runSeconds(sample.timestampSeconds, since: recording.beginSeconds)
-            timestamps.append(seconds)
+        (table, timestamps) = Tabular.timed(Self.columns, recording.expressions, since: recording.beginSeconds,
+                                            time: \.timestampSeconds) { sample, seconds in
             let probabilities: [Double?] = sample.probabilities.values
-            table.rows.append(([seconds] + probabilities + [smile[sample.timestampSeconds]]).map(Tabular.cell))
+            return ([seconds] + probabilities + [smile[sample.timestampSeconds]]).map(Tabular.cell)
         }
     }
 

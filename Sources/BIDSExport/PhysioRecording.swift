@@ -43,20 +43,13 @@ struct PhysioRecording {
     /// The scan path as gaze on the screen: x and y in pixels from the top-left corner.
     static func cyclopean(_ recording: BIDSRecording) -> PhysioRecording? {
         guard !recording.gaze.isEmpty else { return nil }
-        var table = Tabular(columns: [timestampColumn,
+        let (table, timestamps) = Tabular.timed([timestampColumn,
             Tabular.column("x_coordinate", "Gaze position on the screen, from its left edge (both eyes together).",
                            units: "pixel", longName: "Gaze position (x)"),
             Tabular.column("y_coordinate", "Gaze position on the screen, from its top edge, growing downwards.",
                            units: "pixel", longName: "Gaze position (y)"),
-            trackingStateColumn])
-        var timestamps: [Double] = []
-        timestamps.reserveCapacity(recording.gaze.count)
-        table.rows.reserveCapacity(recording.gaze.count)
-        for sample in recording.gaze {
-            let seconds = Tabular.runSeconds(sample.timestampSeconds, since: recording.beginSeconds)
-            timestamps.append(seconds)
-            table.rows.append([Tabular.cell(seconds), Tabular.cell(sample.x), Tabular.cell(sample.y),
-                               sample.trackingState.rawValue])
+            trackingStateColumn], recording.gaze, since: recording.beginSeconds, time: \.timestampSeconds) { sample, seconds in
+            [Tabular.cell(seconds), Tabular.cell(sample.x), Tabular.cell(sample.y), sample.trackingState.rawValue]
         }
         return PhysioRecording(recordedEye: "cyclopean", coordinateSystem: "gaze-on-screen", coordinateUnits: "pixel",
                                table: table, timestamps: timestamps)
@@ -66,19 +59,14 @@ struct PhysioRecording {
     /// the frame's head pose; nil when no frame has a value of that eye.
     static func eye(_ eye: Eye, _ recording: BIDSRecording) -> PhysioRecording? {
         guard recording.frames.contains(where: { $0.openness(eye) != nil || $0.pupil(eye) != nil }) else { return nil }
-        var table = Tabular(columns: eyeColumns(eye))
-        var timestamps: [Double] = []
-        timestamps.reserveCapacity(recording.frames.count)
-        table.rows.reserveCapacity(recording.frames.count)
-        for frame in recording.frames {
-            let seconds = Tabular.runSeconds(frame.timestampSeconds, since: recording.beginSeconds)
-            timestamps.append(seconds)
+        let (table, timestamps) = Tabular.timed(eyeColumns(eye), recording.frames, since: recording.beginSeconds,
+                                                time: \.timestampSeconds) { frame, seconds in
             let pose = frame.headPose
             let values: [Double?] = [seconds, frame.pupil(eye)?.x, frame.pupil(eye)?.y, frame.openness(eye)]
             let head: [Double?] = [pose?.yawDegrees, pose?.pitchDegrees, pose?.rollDegrees,
                                    pose?.translation.x, pose?.translation.y, pose?.translation.z]
-            table.rows.append(values.map(Tabular.cell) + [frame.trackingState.rawValue, Tabular.cell(frame.confidence)]
-                              + head.map(Tabular.cell))
+            return values.map(Tabular.cell) + [frame.trackingState.rawValue, Tabular.cell(frame.confidence)]
+                + head.map(Tabular.cell)
         }
         return PhysioRecording(recordedEye: eye.rawValue, coordinateSystem: "eye-in-head", coordinateUnits: "arbitrary",
                                table: table, timestamps: timestamps)

@@ -41,6 +41,22 @@ struct Tabular {
         return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
     }
 
+    /// A table of `columns` with one row per sample, in their order, and each row's time in
+    /// seconds since `begin` (the run's start): the one loop of every timed physio table.
+    static func timed<Sample>(_ columns: [Column], _ samples: [Sample], since begin: Double, time: (Sample) -> Double,
+                              row: (Sample, Double) -> [String]) -> (table: Tabular, timestamps: [Double]) {
+        var table = Tabular(columns: columns)
+        var timestamps: [Double] = []
+        timestamps.reserveCapacity(samples.count)
+        table.rows.reserveCapacity(samples.count)
+        for sample in samples {
+            let seconds = runSeconds(time(sample), since: begin)
+            timestamps.append(seconds)
+            table.rows.append(row(sample, seconds))
+        }
+        return (table, timestamps)
+    }
+
     /// Seconds since the run's start, rounded to the microsecond.
     static func runSeconds(_ unixSeconds: Double, since begin: Double) -> Double {
         ((unixSeconds - begin) * 1_000_000).rounded() / 1_000_000
