@@ -29,8 +29,7 @@ public struct OpennessEstimator: Sendable {
     /// The open level before any ratio was seen.
     public let initialOpenRatio: Double
 
-    private var history: [Double] = []
-    private var next = 0
+    private var recent: RecentLevel
 
     public init(window: Int = 90, openPercentile: Double = 0.8, closedFraction: Double = 0.55,
                 initialOpenRatio: Double = 0.3) {
@@ -39,25 +38,15 @@ public struct OpennessEstimator: Sendable {
         self.openPercentile = openPercentile
         self.closedFraction = closedFraction
         self.initialOpenRatio = initialOpenRatio
-        history.reserveCapacity(window)
+        recent = RecentLevel(window: window, percentile: openPercentile)
     }
 
     /// The current open-eye ratio.
-    public var openRatio: Double {
-        guard !history.isEmpty else { return initialOpenRatio }
-        let sorted = history.sorted()
-        let index = Int((Double(sorted.count - 1) * openPercentile).rounded())
-        return sorted[index]
-    }
+    public var openRatio: Double { recent.level ?? initialOpenRatio }
 
     /// Adds a ratio and returns the openness for it.
     public mutating func update(ratio: Double) -> Double {
-        if history.count < window {
-            history.append(ratio)
-        } else {
-            history[next] = ratio
-            next = (next + 1) % window
-        }
+        recent.add(ratio)
         return openness(ratio: ratio)
     }
 
@@ -67,5 +56,37 @@ public struct OpennessEstimator: Sendable {
         let closed = closedFraction * open
         guard open > closed else { return 1 }
         return Swift.max(0, Swift.min(1, (ratio - closed) / (open - closed)))
+    }
+}
+
+/// The `percentile` (nearest rank) of the last `window` values added: an eye's own recent open
+/// level, which `OpennessEstimator` (aspect ratios) and `EyeSlitContrastLevel` (contrasts) judge by.
+struct RecentLevel: Sendable {
+    let window: Int
+    let percentile: Double
+    private var history: [Double] = []
+    private var next = 0
+
+    init(window: Int, percentile: Double) {
+        self.window = window
+        self.percentile = percentile
+        history.reserveCapacity(window)
+    }
+
+    /// The level, nil before any value.
+    var level: Double? {
+        guard !history.isEmpty else { return nil }
+        let sorted = history.sorted()
+        return sorted[Int((Double(sorted.count - 1) * percentile).rounded())]
+    }
+
+    /// Adds a value, replacing the oldest once the window is full.
+    mutating func add(_ value: Double) {
+        if history.count < window {
+            history.append(value)
+        } else {
+            history[next] = value
+            next = (next + 1) % window
+        }
     }
 }

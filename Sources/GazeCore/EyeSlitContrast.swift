@@ -83,32 +83,22 @@ public struct EyeSlitContrastLevel: Sendable {
     /// The relative contrast at or above which the iris counts as showing.
     public let visibleFraction: Double
 
-    private var history: [Double] = []
-    private var next = 0
+    private var recent: RecentLevel
 
     public init(window: Int = 90, openPercentile: Double = 0.8, visibleFraction: Double = 0.6) {
         precondition(window > 0 && (0...1).contains(openPercentile) && visibleFraction > 0)
         self.window = window
         self.openPercentile = openPercentile
         self.visibleFraction = visibleFraction
-        history.reserveCapacity(window)
+        recent = RecentLevel(window: window, percentile: openPercentile)
     }
 
     /// The current open-eye contrast (nil before any).
-    public var openContrast: Double? {
-        guard !history.isEmpty else { return nil }
-        let sorted = history.sorted()
-        return sorted[Int((Double(sorted.count - 1) * openPercentile).rounded())]
-    }
+    public var openContrast: Double? { recent.level }
 
     /// Adds a contrast and returns it relative to the open level.
     public mutating func update(contrast: Double) -> Double {
-        if history.count < window {
-            history.append(contrast)
-        } else {
-            history[next] = contrast
-            next = (next + 1) % window
-        }
+        recent.add(contrast)
         return contrast / Swift.max(openContrast ?? contrast, 1e-6)
     }
 }
