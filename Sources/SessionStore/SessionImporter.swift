@@ -361,11 +361,28 @@ final class SessionImporter {
         try reader.consumeNull() ? nil : try reader.readString()
     }
 
-    private func readScanPath(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
+    /// An array of samples, each appended to the batch by `readSample`, in time order, handed to
+    /// the insert thread in batches; returns how many.
+    private func readSamples(_ reader: JSONReader, of what: String, table: SampleBatch.Table, ownerRowID: Int64,
+                             _ readSample: (inout SampleBatch) throws -> Void) throws -> Int {
         var seq = 0
         var previous = -Double.infinity
-        var batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
-        try reader.forEachElement(of: "an array of gaze samples") { _ in
+        var batch = SampleBatch(table: table, ownerRowID: ownerRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
+        try reader.forEachElement(of: what) { _ in
+            try readSample(&batch)
+            try checkTimeOrder(batch.timestamps[batch.timestamps.count - 1], after: &previous, reader)
+            seq += 1
+            if batch.count == SampleInserter.batchSize {
+                try inserter.submit(batch)
+                batch = SampleBatch(table: table, ownerRowID: ownerRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
+            }
+        }
+        if batch.count > 0 { try inserter.submit(batch) }
+        return seq
+    }
+
+    private func readScanPath(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
+        try readSamples(reader, of: "an array of gaze samples", table: .gaze, ownerRowID: sessionRowID) { batch in
             var timestamp: Double?, x: Double?, y: Double?, orientation: Int?, state: String?
             try reader.forEachMember(of: "a gaze sample object", keys: gazeKeys.0) { index in
                 switch index.map({ gazeKeys.1[$0] }) {
@@ -382,17 +399,8 @@ final class SessionImporter {
             guard let x else { throw missing(.x) }
             guard let y else { throw missing(.y) }
             guard let orientation else { throw missing(.orientation) }
-            try checkTimeOrder(timestamp, after: &previous, reader)
-
             batch.append(timestamp: timestamp, first: x, second: y, orientation: Int64(orientation), state: state)
-            seq += 1
-            if batch.count == SampleInserter.batchSize {
-                try inserter.submit(batch)
-                batch = SampleBatch(table: .gaze, ownerRowID: sessionRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
-            }
         }
-        if batch.count > 0 { try inserter.submit(batch) }
-        return seq
     }
 
     private func readBlendShapes(_ reader: JSONReader, sessionRowID: Int64) throws -> Int {
@@ -410,21 +418,10 @@ final class SessionImporter {
 
     /// One series' array of samples, handed to the insert thread in batches; returns how many.
     private func readBlendShapeSeries(_ reader: JSONReader, name: String, seriesRowID: Int64) throws -> Int {
-        var seq = 0
-        var previous = -Double.infinity
-        var batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: 0, capacity: SampleInserter.batchSize)
-        try reader.forEachElement(of: "an array of blend-shape samples") { _ in
+        try readSamples(reader, of: "an array of blend-shape samples", table: .blendShape, ownerRowID: seriesRowID) { batch in
             try reader.expect(0x7B, "a blend-shape sample object")
             try readBlendShapeSample(reader, name: name, into: &batch)
-            try checkTimeOrder(batch.timestamps[batch.timestamps.count - 1], after: &previous, reader)
-            seq += 1
-            if batch.count == SampleInserter.batchSize {
-                try inserter.submit(batch)
-                batch = SampleBatch(table: .blendShape, ownerRowID: seriesRowID, firstSeq: seq, capacity: SampleInserter.batchSize)
-            }
         }
-        if batch.count > 0 { try inserter.submit(batch) }
-        return seq
     }
 
     /// One blend-shape sample object after its `{`, appended to `batch`.
