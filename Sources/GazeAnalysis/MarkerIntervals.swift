@@ -45,22 +45,10 @@ public struct MarkerInterval<Figures: Sendable & Equatable>: Sendable, Equatable
     public var start: Double
     public var end: Double
     public var figures: Figures
-
-    public init(label: String, start: Double, end: Double, figures: Figures) {
-        self.label = label
-        self.start = start
-        self.end = end
-        self.figures = figures
-    }
 }
 
 /// A session's figures and each marker interval's.
 public struct IntervalReport<Figures: Sendable & Equatable>: Sendable, Equatable {
     public var session: Figures
     public var intervals: [MarkerInterval<Figures>]
-
-    public init(session: Figures, intervals: [MarkerInterval<Figures>]) {
-        self.session = session
-        self.intervals = intervals
-    }
 }
