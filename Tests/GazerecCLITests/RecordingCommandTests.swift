@@ -194,6 +194,10 @@ struct RecordingCommandTests {
         #expect(try files().contains("db.sqlite.recorder") && files().contains("db.sqlite.recorder-status"))
         #expect(try work.run(["stop"]).status == 0)
         #expect(try files() == ["db.sqlite", "db.sqlite.recorder.log"])
+        // Deleting the database deletes the detached recorder's log with it (it names the sessions).
+        let deleted = try work.run(["delete", "--database", "--yes"])
+        #expect(deleted.status == 0 && deleted.stderr.contains("removed \(work.database).recorder.log"), "\(deleted.stderr)")
+        #expect(try files() == [])
     }
 
     @Test("a recorder killed with kill -9 leaves its lock and status files, which status, list and repair remove",

@@ -33,7 +33,7 @@ extension Gazerec {
         @Flag(help: "Delete every session, keeping the (empty) database.")
         var all = false
 
-        @Flag(name: .customLong("database"), help: "Delete the database file and its WAL/SHM files.")
+        @Flag(name: .customLong("database"), help: "Delete the database file, its WAL/SHM files and a detached recorder's log.")
         var deleteDatabase = false
 
         @Flag(help: "Do not ask for confirmation.")
@@ -89,6 +89,12 @@ extension Gazerec {
                     Console.note("deleted \(report.sessionIDs.count) session\(report.sessionIDs.count == 1 ? "" : "s") from \(path)")
                 } else {
                     Self.tell(try SessionDatabase.deleteDatabase(path: path))
+                    // A detached recorder's log goes with its database: its lines name the sessions.
+                    let log = BackgroundRecorder.logPath(databasePath: path)
+                    if FileManager.default.fileExists(atPath: log) {
+                        try FileManager.default.removeItem(atPath: log)
+                        Console.note("removed \(log)")
+                    }
                     Console.note("deleted \(path)")
                 }
             }

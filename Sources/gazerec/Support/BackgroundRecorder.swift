@@ -7,12 +7,15 @@ import Recorder
 /// stderr goes to `<database>.recorder.log`, emptied by the child once it holds the recorder lock. Returns when the id arrives, or throws with the
 /// child's error line when it exits without one.
 enum BackgroundRecorder {
+    /// Where a detached recorder of the database at `databasePath` writes its stderr.
+    static func logPath(databasePath: String) -> String { databasePath + ".recorder.log" }
+
     static func start(arguments: [String], databasePath: String) throws -> (sessionID: String, pid: pid_t, logPath: String) {
         // A recorder already running: say so before starting anything, its log left alone.
         if let running = RecorderLock.running(databasePath: databasePath) {
             throw RecorderError.alreadyRecording(sessionID: running.sessionID, pid: running.pid, databasePath: databasePath)
         }
-        let logPath = databasePath + ".recorder.log"
+        let logPath = logPath(databasePath: databasePath)
         var pipeEnds: [Int32] = [0, 0]
         // Close-on-exec, so only the dup at descriptor 3 reaches the child and EOF means it closed that.
         guard pipe(&pipeEnds) == 0 else { throw RecorderError.startFailed(reason: String(cString: strerror(errno))) }
