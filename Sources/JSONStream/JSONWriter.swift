@@ -122,6 +122,17 @@ public final class FileByteSink: ByteSink {
         }
     }
 
+    /// Flushes the file to disk (before an atomic rename).
+    public func synchronize() throws {
+        guard ownsDescriptor else { return }
+        if fsync(descriptor) != 0 {
+            throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// Taking back what an export wrote when it finds a damaged session partway.
+extension FileByteSink {
     /// Where the bytes written from now on begin, for `takeBack(to:)`: the end of a regular file
     /// written at its end; 0 for /dev/null, which keeps nothing; nil where written bytes cannot be
     /// taken back (a pipe, a terminal, a socket, a file written over from inside).
@@ -148,14 +159,6 @@ public final class FileByteSink: ByteSink {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
         if ftruncate(descriptor, off_t(mark)) != 0 || lseek(descriptor, off_t(mark), SEEK_SET) < 0 {
-            throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
-        }
-    }
-
-    /// Flushes the file to disk (before an atomic rename).
-    public func synchronize() throws {
-        guard ownsDescriptor else { return }
-        if fsync(descriptor) != 0 {
             throw JSONError.io(action: "write", path: name, reason: String(cString: strerror(errno)))
         }
     }
