@@ -45,8 +45,8 @@ enum GazeSampleTable {
         let rows = try Row.fetchCursor(db, sql: orderedSelectSQL, arguments: [sessionRowID])
         var samples: [GazeSample] = []
         while let row = try rows.next() {
-            samples.append(GazeSample(timestampSeconds: row[Columns.timestamp], x: row[Columns.x], y: row[Columns.y],
-                                      orientation: row[Columns.orientation], trackingState: state(stored: row[Columns.trackingState])))
+            samples.append(GazeSample(timestampSeconds: try row.decode(forColumn: Columns.timestamp), x: try row.decode(forColumn: Columns.x), y: try row.decode(forColumn: Columns.y),
+                                      orientation: try row.decode(forColumn: Columns.orientation), trackingState: state(stored: try row.decode(forColumn: Columns.trackingState))))
         }
         return samples
     }
@@ -55,7 +55,7 @@ enum GazeSampleTable {
     static func forEachPosition(_ db: Database, sessionRowID: Int64, _ body: (Double, Double, Double) -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT timestamp, x, y FROM gazeSample WHERE sessionRowID = ? ORDER BY seq",
                                        arguments: [sessionRowID])
-        while let row = try rows.next() { body(row[Columns.timestamp], row[Columns.x], row[Columns.y]) }
+        while let row = try rows.next() { body(try row.decode(forColumn: Columns.timestamp), try row.decode(forColumn: Columns.x), try row.decode(forColumn: Columns.y)) }
     }
 
     /// Number of samples and the first and last sample times.
@@ -64,7 +64,7 @@ enum GazeSampleTable {
             SELECT COUNT(*) AS n, MIN(timestamp) AS first, MAX(timestamp) AS last
             FROM gazeSample WHERE sessionRowID = ?
             """, arguments: [sessionRowID])!
-        return (row["n"], row["first"], row["last"])
+        return (try row.decode(forColumn: "n"), try row.decode(forColumn: "first"), try row.decode(forColumn: "last"))
     }
 
     /// The orientation of a session's first sample, if it has one.
@@ -120,6 +120,7 @@ extension SessionDatabase {
             for (seq, sample) in samples.enumerated() {
                 try GazeSampleTable.insert(db, sample, sessionRowID: rowid, seq: seq)
             }
+            try SeriesLengthTable.store(db, sessionRowID: rowid, replacing: true)
             try SessionTable.setExtension(db, rowid: rowid, gazerecExtension, screenWidth: screenWidth, screenHeight: screenHeight)
         }
     }

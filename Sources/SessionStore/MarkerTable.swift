@@ -15,8 +15,8 @@ enum MarkerTable {
 
         var marker: Marker
 
-        init(row: Row) {
-            marker = Marker(timestampSeconds: row[Columns.timestamp], label: row[Columns.label], dataJSON: row[Columns.data])
+        init(row: Row) throws {
+            marker = Marker(timestampSeconds: try row.decode(forColumn: Columns.timestamp), label: try row.decode(forColumn: Columns.label), dataJSON: try row.decode(forColumn: Columns.data))
         }
     }
 
@@ -51,7 +51,9 @@ extension SessionDatabase {
     /// Adds an event marker to a session (one short transaction beside a running recorder's).
     public func addMarker(_ marker: Marker, sessionID: String) throws {
         try write("add a marker to session \(sessionID)") { db in
-            try MarkerTable.append(db, marker, sessionRowID: try sessionRowID(db, id: sessionID))
+            let rowid = try sessionRowID(db, id: sessionID)
+            try MarkerTable.append(db, marker, sessionRowID: rowid)
+            try SeriesLengthTable.store(db, sessionRowID: rowid, replacing: false)
         }
     }
 

@@ -38,5 +38,6 @@ enum RecordedDataReplacement {
         try BlinkTable.replace(db, sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
         try BlendShapeTable.replace(db, sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
         if expressions { try ExpressionTable.replace(db, sessionRowID: sessionRowID, fromSourceRowID: sourceRowID) }
+        try SeriesLengthTable.store(db, sessionRowID: sessionRowID, replacing: true)
     }
 }

@@ -15,11 +15,14 @@ enum SequenceTable {
         var count: Int
         var minimum: Int?
         var maximum: Int?
+        /// How many rows the writer stored (`SeriesLengthTable`); nil for a session stored before
+        /// lengths were kept.
+        var recorded: Int? = nil
 
-        /// How many rows the numbering says are missing (0 when whole).
+        /// How many rows the numbering and the stored length say are missing (0 when whole).
         var missing: Int {
-            guard let minimum, let maximum else { return 0 }
-            return max(0, (maximum - minimum + 1) - count) + minimum
+            let numbered = maximum.map { $0 + 1 } ?? 0
+            return max(0, max(numbered, recorded ?? 0) - count)
         }
     }
 
@@ -41,17 +44,28 @@ enum SequenceTable {
     /// The spans of every series of one session, blend-shape series named by their shape. A
     /// series in `tally` is not counted again: its smallest and largest `seq` are two index look-ups.
     static func spans(_ db: Database, sessionRowID: Int64, tally: Tally = [:]) throws -> [Span] {
+        var lengths = try SeriesLengthTable.lengths(db, sessionRowID: sessionRowID)
         var spans: [Span] = []
         for (table, name) in sessionSeries where try db.tableExists(table) {
-            spans.append(try span(db, table: table, owner: "sessionRowID", ownerRowID: sessionRowID,
-                                  name: name, count: tally[.table(table)]))
+            var span = try span(db, table: table, owner: "sessionRowID", ownerRowID: sessionRowID,
+                                name: name, count: tally[.table(table)])
+            span.recorded = lengths.removeValue(forKey: SeriesLengthTable.key(table: table))
+            spans.append(span)
         }
         let series = try Row.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY rowid",
                                       arguments: [sessionRowID])
         for row in series {
-            let rowid: Int64 = row["rowid"], name: String = row["name"]
-            spans.append(try span(db, table: "blendShapeSample", owner: "seriesRowID", ownerRowID: rowid,
-                                  name: "\(name) samples", count: tally[.blendShape(seriesRowID: rowid)]))
+            let rowid = try row.decode(Int64.self, atIndex: 0), name = try row.decode(String.self, atIndex: 1)
+            var span = try span(db, table: "blendShapeSample", owner: "seriesRowID", ownerRowID: rowid,
+                                name: "\(name) samples", count: tally[.blendShape(seriesRowID: rowid)])
+            span.recorded = lengths.removeValue(forKey: SeriesLengthTable.key(blendShape: name))
+            spans.append(span)
+        }
+        // A stored length whose series row is gone: the whole series is lost.
+        for (key, length) in lengths.sorted(by: { $0.key < $1.key }) {
+            let name = key.hasPrefix(SeriesLengthTable.key(blendShape: "")) ? "\(key.dropFirst(SeriesLengthTable.key(blendShape: "").count)) samples"
+                : sessionSeries.first { $0.0 == key }?.1 ?? key
+            spans.append(Span(series: name, count: 0, minimum: nil, maximum: nil, recorded: length))
         }
         return spans
     }
@@ -64,11 +78,12 @@ enum SequenceTable {
                 SELECT (SELECT seq FROM \(table) WHERE \(owner) = ?1 ORDER BY seq LIMIT 1) AS lo,
                        (SELECT seq FROM \(table) WHERE \(owner) = ?1 ORDER BY seq DESC LIMIT 1) AS hi
                 """, arguments: [ownerRowID])!
-            return Span(series: name, count: count, minimum: row["lo"], maximum: row["hi"])
+            return Span(series: name, count: count, minimum: try row.decode(atIndex: 0), maximum: try row.decode(atIndex: 1))
         }
         let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MIN(seq) AS lo, MAX(seq) AS hi FROM \(table) WHERE \(owner) = ?",
                                    arguments: [ownerRowID])!
-        return Span(series: name, count: row["n"], minimum: row["lo"], maximum: row["hi"])
+        return Span(series: name, count: try row.decode(atIndex: 0), minimum: try row.decode(atIndex: 1),
+                    maximum: try row.decode(atIndex: 2))
     }
 
     /// SQLite's own check of the whole file (`PRAGMA quick_check`): its findings, empty when sound.

@@ -174,6 +174,7 @@ final class SessionImporter {
             report.imported.append(header.id)
         }
         try SessionTable.update(db, rowid: rowid, header: header)
+        try SeriesLengthTable.store(db, sessionRowID: rowid, replacing: true)
     }
 
     /// Reads a session object's members after its `{`; samples stream into the tables under `sessionRowID`.

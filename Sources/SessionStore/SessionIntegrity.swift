@@ -22,27 +22,41 @@ extension SessionDatabase {
 
     /// What is wrong with session `id`, or nil when its stored rows are whole.
     public func damage(id: String) throws -> String? {
+        try assessment(id: id).detail
+    }
+
+    /// What is wrong with session `id` (nil when its stored rows are whole), and whether every
+    /// series of it has a stored length, so that its rows were counted against the writer's own
+    /// count and not against their numbering alone (which cannot see rows lost from the end).
+    func assessment(id: String) throws -> (detail: String?, lengthsStored: Bool) {
         // SQLite's corruption error can surface at the statement or when the read ends: caught
         // around the whole read, and told as this session's damage.
         try guarded("check session \(id)") {
             do {
                 return try writer.read { db in
-                    try Self.gaps(db, sessionRowID: try sessionRowID(db, id: id))
+                    let spans = try SequenceTable.spans(db, sessionRowID: try sessionRowID(db, id: id))
+                    return (Self.gaps(spans), spans.allSatisfy { $0.recorded != nil })
                 }
             } catch let error as DatabaseError where Self.isCorruption(error) {
-                return Self.corruption(error)
+                return (Self.corruption(error), true)
+            } catch is RowDecodingError {
+                return (Self.undecodableDetail, true)
             }
         }
     }
 
+    /// A stored value of the wrong type (a number where text was written) said as a damage detail.
+    static let undecodableDetail = "a stored value is not of the type gazerec wrote there"
+
     /// Every damaged session of the database, oldest first, and SQLite's own findings on the whole
     /// file (`PRAGMA quick_check`; empty when it finds nothing).
+    ///
+    /// When SQLite finds pages corrupt, a session is cleared only when each of its series holds as
+    /// many rows as its writer stored (`SeriesLengthTable`); a session stored before lengths were
+    /// kept cannot be cleared, as rows lost from a series' end leave its numbering whole, and is
+    /// named damaged too.
     public func check() throws -> (sessions: [Damage], file: [String]) {
         let ids = try read("list the sessions") { db in try SessionTable.ids(db) }
-        var sessions: [Damage] = []
-        for id in ids {
-            if let detail = try damage(id: id) { sessions.append(Damage(id: id, detail: detail)) }
-        }
         let file = try guarded("check the file") {
             do {
                 return try writer.read { db in try SequenceTable.quickCheck(db) }
@@ -50,13 +64,32 @@ extension SessionDatabase {
                 return [error.message ?? "\(error.resultCode)"]
             }
         }
+        var sessions: [Damage] = []
+        for id in ids {
+            let (detail, lengthsStored) = try assessment(id: id)
+            if let detail {
+                sessions.append(Damage(id: id, detail: detail))
+            } else if !file.isEmpty && !lengthsStored {
+                sessions.append(Damage(id: id, detail: Self.uncleared))
+            }
+        }
         return (sessions, file)
     }
+
+    /// Why a session stored before series lengths were kept is named when SQLite finds the file's
+    /// pages corrupt.
+    static let uncleared = "SQLite reports pages of the file corrupt, and this session was stored before gazerec kept "
+        + "the length of each series, so rows lost from a series' end cannot be ruled out"
 
     /// The series of session `sessionRowID` missing rows from their numbering, said as a damage
     /// detail (nil when none is); a series in `tally` was read whole and is not counted again.
     static func gaps(_ db: Database, sessionRowID: Int64, tally: SequenceTable.Tally = [:]) throws -> String? {
-        let gaps = try SequenceTable.spans(db, sessionRowID: sessionRowID, tally: tally).filter { $0.missing > 0 }
+        gaps(try SequenceTable.spans(db, sessionRowID: sessionRowID, tally: tally))
+    }
+
+    /// The spans missing rows said as a damage detail (nil when none is).
+    static func gaps(_ spans: [SequenceTable.Span]) -> String? {
+        let gaps = spans.filter { $0.missing > 0 }
         guard !gaps.isEmpty else { return nil }
         return gaps.map { "\($0.missing) of \($0.missing + $0.count) \($0.series) missing" }.joined(separator: ", ")
     }
@@ -108,6 +141,8 @@ extension SessionDatabase {
             }
         } catch let error as DatabaseError where isCorruption(error) {
             throw DamageFound(id: id, detail: corruption(error))
+        } catch is RowDecodingError {
+            throw DamageFound(id: id, detail: undecodableDetail)
         }
     }
 

@@ -11,6 +11,7 @@ enum SessionMigrations {
         migrator.registerMigration("v4: per-frame eye appearance", migrate: addFrameAppearance)
         migrator.registerMigration("v5: event markers", migrate: createMarkers)
         migrator.registerMigration("v6: per-frame expressions", migrate: createExpressions)
+        migrator.registerMigration("v7: series lengths", migrate: createSeriesLengths)
         return migrator
     }
 
@@ -186,6 +187,24 @@ enum SessionMigrations {
             ) WITHOUT ROWID;
             CREATE TRIGGER sessionDeletesExpressions BEFORE DELETE ON session BEGIN
                 DELETE FROM expressionSample WHERE sessionRowID = OLD.rowid;
+            END;
+            """)
+    }
+
+    /// Migration "v7: series lengths".
+    private static func createSeriesLengths(_ db: Database) throws {
+        // SeriesLength: how many rows each stored series of a session had when it was last written
+        // (`SeriesLengthTable`), so rows lost from a series' end are told from a whole series.
+        // Sessions stored before this migration have no rows here.
+        try db.execute(sql: """
+            CREATE TABLE seriesLength (
+                sessionRowID INTEGER NOT NULL,
+                series TEXT NOT NULL,
+                length INTEGER NOT NULL,
+                PRIMARY KEY (sessionRowID, series)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER sessionDeletesSeriesLengths BEFORE DELETE ON session BEGIN
+                DELETE FROM seriesLength WHERE sessionRowID = OLD.rowid;
             END;
             """)
     }

@@ -71,6 +71,7 @@ public final class SessionWriter {
             for sample in batch.expressions {
                 try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: take("expression"))
             }
+            try SeriesLengthTable.store(db, sessionRowID: sessionRowID, replacing: false)
         }
     }
 
