@@ -27,9 +27,9 @@ enum BlendShapeTable {
         var rowid: Int64
         var name: String
 
-        init(row: Row) {
-            rowid = row[Columns.rowid]
-            name = row[Columns.name]
+        init(row: Row) throws {
+            rowid = try row.decode(forColumn: Columns.rowid)
+            name = try row.decode(forColumn: Columns.name)
         }
     }
 
@@ -73,7 +73,7 @@ enum BlendShapeTable {
         try Row.fetchAll(db, sql: """
             SELECT s.name AS name, (SELECT COUNT(*) FROM blendShapeSample b WHERE b.seriesRowID = s.rowid) AS n
             FROM blendShapeSeries s WHERE s.sessionRowID = ? ORDER BY s.name
-            """, arguments: [sessionRowID]).map { (name: $0["name"], count: $0["n"]) }
+            """, arguments: [sessionRowID]).map { (name: try $0.decode(forColumn: "name"), count: try $0.decode(forColumn: "n")) }
     }
 
     /// The last sample time of any of a session's series.

@@ -19,12 +19,12 @@ enum BlinkTable {
         var kind: String
         var minimumOpenness: Double
 
-        init(row: Row) {
-            startSeconds = row[Columns.start]
-            endSeconds = row[Columns.end]
-            eyes = row[Columns.eyes]
-            kind = row[Columns.kind]
-            minimumOpenness = row[Columns.minimumOpenness]
+        init(row: Row) throws {
+            startSeconds = try row.decode(forColumn: Columns.start)
+            endSeconds = try row.decode(forColumn: Columns.end)
+            eyes = try row.decode(forColumn: Columns.eyes)
+            kind = try row.decode(forColumn: Columns.kind)
+            minimumOpenness = try row.decode(forColumn: Columns.minimumOpenness)
         }
 
         /// The event, nil when its eyes or kind are not gazerec's vocabulary.
@@ -66,7 +66,7 @@ enum BlinkTable {
     /// The spans of a session's events of one kind (blinks or long closures), by start time.
     static func spans(_ db: Database, sessionRowID: Int64, kind: BlinkEvent.Kind) throws -> [(start: Double, end: Double)] {
         try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = ? ORDER BY start",
-                         arguments: [sessionRowID, kind.rawValue]).map { (start: $0["start"] as Double, end: $0["end"] as Double) }
+                         arguments: [sessionRowID, kind.rawValue]).map { (start: try $0.decode(forColumn: "start") as Double, end: try $0.decode(forColumn: "end") as Double) }
     }
 
     /// Deletes every event of every session.

@@ -29,7 +29,7 @@ extension SessionDatabase {
         try readVerifying("export sessions as CSV") { db in
             let sessions: [(id: String, rowid: Int64)] = try ids.map { id in
                 let rowid = try sessionRowID(db, id: id)
-                return (try SessionTable.id(db, rowid: rowid)!, rowid)
+                return (try SessionTable.id(db, rowid: rowid, naming: id), rowid)
             }
             let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
             let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))

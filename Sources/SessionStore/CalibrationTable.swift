@@ -45,13 +45,13 @@ enum CalibrationTable {
         var summary: CalibrationSummary
         var document: String
 
-        init(row: Row) {
+        init(row: Row) throws {
             summary = CalibrationSummary(
-                id: row[Columns.id], name: row[Columns.name], createdAtSeconds: row[Columns.createdAt],
-                screenWidth: row[Columns.screenWidth], screenHeight: row[Columns.screenHeight],
-                pointCount: row[Columns.pointCount], accuracyPoints: row[Columns.accuracyPoints],
-                accuracyDegrees: row[Columns.accuracyDegrees])
-            document = row[Columns.document]
+                id: try row.decode(forColumn: Columns.id), name: try row.decode(forColumn: Columns.name), createdAtSeconds: try row.decode(forColumn: Columns.createdAt),
+                screenWidth: try row.decode(forColumn: Columns.screenWidth), screenHeight: try row.decode(forColumn: Columns.screenHeight),
+                pointCount: try row.decode(forColumn: Columns.pointCount), accuracyPoints: try row.decode(forColumn: Columns.accuracyPoints),
+                accuracyDegrees: try row.decode(forColumn: Columns.accuracyDegrees))
+            document = try row.decode(forColumn: Columns.document)
         }
     }
 

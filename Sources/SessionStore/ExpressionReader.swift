@@ -26,7 +26,7 @@ enum ExpressionReader {
         for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
             let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
             while let row = try rows.next() {
-                accumulator.addSmile(row[BlendShapeTable.Columns.value], timestampSeconds: row[BlendShapeTable.Columns.timestamp])
+                accumulator.addSmile(try row.decode(forColumn: BlendShapeTable.Columns.value), timestampSeconds: try row.decode(forColumn: BlendShapeTable.Columns.timestamp))
             }
         }
         return accumulator.report(endSeconds: session.end)
@@ -50,7 +50,7 @@ extension ExpressionReader {
         for series in try BlendShapeTable.series(db, sessionRowID: sessionRowID) where smileShapes.contains(series.name) {
             let rows = try Row.fetchCursor(db, sql: BlendShapeTable.orderedSelectSQL, arguments: [series.rowid])
             while let row = try rows.next() {
-                let time: Double = row[BlendShapeTable.Columns.timestamp], value: Double = row[BlendShapeTable.Columns.value]
+                let time: Double = try row.decode(forColumn: BlendShapeTable.Columns.timestamp), value: Double = try row.decode(forColumn: BlendShapeTable.Columns.value)
                 values[time, default: (0, 0)].sum += value
                 values[time, default: (0, 0)].count += 1
             }

@@ -46,8 +46,8 @@ enum ExpressionTable {
     static func forEachSample(_ db: Database, sessionRowID: Int64, _ body: (ExpressionSample) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: orderedSelectSQL, arguments: [sessionRowID])
         while let row = try rows.next() {
-            try body(ExpressionSample(timestampSeconds: row[Columns.timestamp],
-                                      probabilities: ExpressionProbabilities(values: valueColumns.map { row[$0] })))
+            try body(ExpressionSample(timestampSeconds: try row.decode(forColumn: Columns.timestamp),
+                                      probabilities: ExpressionProbabilities(values: valueColumns.map { try row.decode(forColumn: $0) })))
         }
     }
 

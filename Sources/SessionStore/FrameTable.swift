@@ -69,9 +69,9 @@ enum FrameTable {
             SELECT timestamp, trackingState, opennessLeft, opennessRight FROM frameSample WHERE sessionRowID = ? ORDER BY seq
             """, arguments: [sessionRowID])
         while let row = try rows.next() {
-            let state = TrackingState(rawValue: row[Columns.trackingState]) ?? .missing
-            body(FrameMeasurement(timestampSeconds: row[Columns.timestamp], trackingState: state, confidence: 0,
-                                  opennessLeft: row["opennessLeft"], opennessRight: row["opennessRight"]))
+            let state = TrackingState(rawValue: try row.decode(forColumn: Columns.trackingState)) ?? .missing
+            body(FrameMeasurement(timestampSeconds: try row.decode(forColumn: Columns.timestamp), trackingState: state, confidence: 0,
+                                  opennessLeft: try row.decode(forColumn: "opennessLeft"), opennessRight: try row.decode(forColumn: "opennessRight")))
         }
     }
 
@@ -85,7 +85,7 @@ enum FrameTable {
     static func span(_ db: Database, sessionRowID: Int64) throws -> (count: Int, last: Double?) {
         let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MAX(timestamp) AS t FROM frameSample WHERE sessionRowID = ?",
                                    arguments: [sessionRowID])!
-        return (row["n"], row["t"])
+        return (try row.decode(forColumn: "n"), try row.decode(forColumn: "t"))
     }
 
     /// Deletes every frame of every session.
@@ -103,9 +103,9 @@ enum FrameTable {
 
     /// A stored frame row (the columns of `selection`).
     private static func frame(_ row: Row) throws -> FrameMeasurement {
-        let blob: Data? = row[Columns.appearance]
-        return try frame(timestamp: row[Columns.timestamp], state: row[Columns.trackingState], confidence: row[Columns.confidence],
-                         optional: optionalColumns.map { row[$0] },
+        let blob: Data? = try row.decode(forColumn: Columns.appearance)
+        return try frame(timestamp: try row.decode(forColumn: Columns.timestamp), state: try row.decode(forColumn: Columns.trackingState), confidence: try row.decode(forColumn: Columns.confidence),
+                         optional: optionalColumns.map { try row.decode(forColumn: $0) },
                          appearance: try blob.map { try appearance($0) })
     }
 

@@ -179,8 +179,13 @@ public final class SessionDatabase: Sendable {
             throw StoreError.database(action: action, path: path, reason: Self.reason(error))
         } catch let error as JSONError {
             throw StoreError(error)
+        } catch is RowDecodingError {
+            throw StoreError.database(action: action, path: path, reason: Self.undecodable)
         }
     }
+
+    /// Why a stored value that does not decode failed a read: not what gazerec wrote.
+    static let undecodable = "a stored value is not of the type gazerec wrote there: the file is damaged"
 
     /// Runs `body` in a read transaction (a consistent snapshot), SQLite errors told as failing `action`.
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {

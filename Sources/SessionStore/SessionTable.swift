@@ -19,21 +19,24 @@ enum SessionTable {
         /// The stored flag (sessions repaired before the mark was kept in the extension have only this).
         var interrupted: Bool
 
-        init(row: Row) {
+        init(row: Row) throws {
+            // Decoded with `decode`, which throws on a value of the wrong type (a damaged page)
+            // where a subscript would stop the process.
             let device = DeviceInfo(
-                model: row[Columns.deviceModel], screenWidth: row[Columns.screenWidth],
-                screenHeight: row[Columns.screenHeight], systemName: row[Columns.systemName],
-                systemVersion: row[Columns.systemVersion])
-            var gazerecExtension = SessionExtension(storedText: row[Columns.extensionJSON])
-            interrupted = row[Columns.interrupted]
+                model: try row.decode(forColumn: Columns.deviceModel), screenWidth: try row.decode(forColumn: Columns.screenWidth),
+                screenHeight: try row.decode(forColumn: Columns.screenHeight), systemName: try row.decode(forColumn: Columns.systemName),
+                systemVersion: try row.decode(forColumn: Columns.systemVersion))
+            var gazerecExtension = SessionExtension(storedText: try row.decode(forColumn: Columns.extensionJSON))
+            interrupted = try row.decode(forColumn: Columns.interrupted)
             // Sessions repaired before the mark was kept in the extension still carry it out.
             if interrupted && gazerecExtension?.interrupted != true {
                 gazerecExtension = gazerecExtension ?? SessionExtension()
                 gazerecExtension?.interrupted = true
             }
             header = SessionHeader(
-                id: row[Columns.id], appID: row[Columns.appID], beginTimeSeconds: row[Columns.beginTime],
-                endTimeSeconds: row[Columns.endTime], deviceInfo: device, gazerecExtension: gazerecExtension)
+                id: try row.decode(forColumn: Columns.id), appID: try row.decode(forColumn: Columns.appID),
+                beginTimeSeconds: try row.decode(forColumn: Columns.beginTime),
+                endTimeSeconds: try row.decode(forColumn: Columns.endTime), deviceInfo: device, gazerecExtension: gazerecExtension)
         }
     }
 
@@ -49,7 +52,7 @@ enum SessionTable {
         guard allowPrefix, key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         let rows = try Row.fetchAll(db, sql: "SELECT rowid, id FROM session WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
                                     arguments: [key.count, key])
-        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: rows.map { $0["id"] }) }
+        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: try rows.map { try $0.decode(forColumn: "id") }) }
         return rows.first?["rowid"]
     }
 
@@ -76,6 +79,15 @@ enum SessionTable {
     /// The full id of a session row.
     static func id(_ db: Database, rowid: Int64) throws -> String? {
         try String.fetchOne(db, sql: "SELECT id FROM session WHERE rowid = ?", arguments: [rowid])
+    }
+
+    /// The full id of a session row that the id index found for `given`; throws `DamageFound`
+    /// when the row is gone (the session table has lost pages the index still points into).
+    static func id(_ db: Database, rowid: Int64, naming given: String) throws -> String {
+        guard let id = try id(db, rowid: rowid) else {
+            throw DamageFound(id: given.uppercased(), detail: "its session row is missing though the id index names it")
+        }
+        return id
     }
 
     /// Number of sessions.
@@ -116,13 +128,13 @@ enum SessionTable {
     /// A session row's screen size (points) and end time (Unix seconds), nil when the row is gone.
     static func screenAndEnd(_ db: Database, rowid: Int64) throws -> (width: Double, height: Double, end: Double?)? {
         try Row.fetchOne(db, sql: "SELECT screenWidth, screenHeight, endTime FROM session WHERE rowid = ?",
-                         arguments: [rowid]).map { ($0[0], $0[1], $0[2]) }
+                         arguments: [rowid]).map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1), try $0.decode(atIndex: 2)) }
     }
 
     /// Sessions without an end time: row id, id, begin time and extension.
     static func openSessions(_ db: Database) throws -> [(rowid: Int64, id: String, beginTime: Double, gazerecExtension: SessionExtension?)] {
         try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime, extensionJSON FROM session WHERE endTime IS NULL").map {
-            ($0["rowid"], $0["id"], $0["beginTime"], SessionExtension(storedText: $0["extensionJSON"]))
+            (try $0.decode(forColumn: "rowid"), try $0.decode(forColumn: "id"), try $0.decode(forColumn: "beginTime"), SessionExtension(storedText: try $0.decode(forColumn: "extensionJSON")))
         }
     }
 
@@ -218,7 +230,7 @@ extension SessionDatabase {
     /// The full id of the session named by `id` or an unambiguous prefix of it.
     public func canonicalID(_ id: String) throws -> String {
         // The session row alone: a summary would count the session's samples.
-        try read("read session \(id)") { db in try SessionTable.id(db, rowid: try sessionRowID(db, id: id))! }
+        try readVerifying("read session \(id)") { db in try SessionTable.id(db, rowid: try sessionRowID(db, id: id), naming: id) }
     }
 
     /// Deletes the sessions with these ids (or unambiguous prefixes), and the videos they own, in
