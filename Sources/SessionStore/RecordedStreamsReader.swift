@@ -16,10 +16,13 @@ public struct RecordedStreams: Sendable {
 }
 
 extension SessionDatabase {
-    /// A session's header, scan path, blinks, markers, expressions and smile.
+    /// A session's header, scan path, blinks, markers, expressions and smile; throws
+    /// `StoreError.damagedSession` for a session whose stored rows are not whole, checked in the
+    /// same read transaction (the analyses over stimuli read this, and refuse what `show` refuses).
     public func recordedStreams(id: String) throws -> RecordedStreams {
-        try read("read session \(id)") { db in
+        try readVerifying("read session \(id)") { db in
             let rowid = try sessionRowID(db, id: id)
+            try Self.verifying(db, id: try SessionTable.id(db, rowid: rowid, naming: id), sessionRowID: rowid) { [:] }
             var blinks: [BlinkEvent] = [], expressions: [ExpressionSample] = []
             try BlinkTable.forEachEvent(db, sessionRowID: rowid) { blinks.append($0) }
             try ExpressionTable.forEachSample(db, sessionRowID: rowid) { expressions.append($0) }

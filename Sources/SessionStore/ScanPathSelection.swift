@@ -29,9 +29,11 @@ public enum ScanPathError: Error, CustomStringConvertible, Equatable {
 extension SessionDatabase {
     /// A session's scan path and its screen size (points), refusing a session without gaze; with
     /// `between` labels (one or two), only the samples of that marker interval (start included,
-    /// end excluded).
+    /// end excluded). The analyses read this: a damaged session (`verify(id:)`) is refused first,
+    /// as `show` and `export` refuse it, so no figure is computed from rows that are not all there.
     public func scanPath(id: String, between labels: [String]) throws
         -> (samples: [GazeSample], screenWidth: Double, screenHeight: Double) {
+        try verify(id: id)
         var result = try scanPath(id: id)
         guard !result.samples.isEmpty else { throw ScanPathError.noGaze(sessionID: try canonicalID(id)) }
         guard !labels.isEmpty else { return result }
