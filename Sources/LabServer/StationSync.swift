@@ -27,6 +27,9 @@ public struct StationSync {
         case unclosed(id: String)
         /// The server refused it; the rest go on.
         case refused(id: String, LabServerError)
+        /// Not sent: its stored rows are damaged (`StoreError.damagedSession`), or reading them
+        /// failed; the rest go on.
+        case unreadable(id: String, StoreError)
         /// The server refused a calibration: it was withdrawn.
         case calibrationWithdrawn(id: String, LabServerError)
     }
@@ -37,6 +40,8 @@ public struct StationSync {
         public var unchanged = 0
         public var stillRecording: [String] = []
         public var failures = 0
+        /// The sessions not sent because their stored rows are damaged or could not be read.
+        public var unreadable: [String] = []
         public var calibrationsSent = 0
         public var calibrationsUnchanged = 0
         public var withdrawnCalibrations = 0
@@ -44,8 +49,9 @@ public struct StationSync {
     }
 
     /// Pushes every calibration, then `sessions`, telling each session's `Event` as it happens. A
-    /// lost connection ends the push (thrown); a refused session or a withdrawn calibration is
-    /// counted and told, and the rest go on. With
+    /// lost connection ends the push (thrown); a refused session, a damaged one (its transaction on
+    /// the server rolled back, nothing of it kept) or a withdrawn calibration is counted and told,
+    /// and the rest go on. With
     /// `quietly`, sessions still being recorded or left unclosed are neither told nor failures (a
     /// watch pushes them later).
     public func push(_ sessions: [SessionSummary], from database: SessionDatabase, to server: LabDatabase,
@@ -84,6 +90,11 @@ public struct StationSync {
                 if case .connectionLost = error { throw error }
                 tally.failures += 1
                 report(.refused(id: id, error))
+            } catch let error as StoreError {
+                // A damaged session is this session's failure, not the push's: the sound ones after it still go.
+                tally.failures += 1
+                tally.unreadable.append(id)
+                report(.unreadable(id: id, error))
             }
         }
         return tally

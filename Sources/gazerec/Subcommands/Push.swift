@@ -135,6 +135,7 @@ extension Gazerec {
             case .stillRecording(let id): Console.note("skipped \(id): it is still being recorded; push it once it has ended")
             case .unclosed(let id): Console.error(StationSync.Tally.unclosedMessage(id))
             case .refused(_, let error), .calibrationWithdrawn(_, let error): Console.error(ErrorHints.message(for: error))
+            case .unreadable(_, let error): Console.error(ErrorHints.message(for: error))
             }
         }
     }
@@ -156,7 +157,11 @@ extension StationSync.Tally {
         if !stillRecording.isEmpty {
             text += "; skipped \(stillRecording.count) still being recorded: " + stillRecording.joined(separator: ", ")
         }
-        if failures > withdrawnCalibrations { text += "; \(failures - withdrawnCalibrations) not sent (see above)" }
+        if !unreadable.isEmpty {
+            text += "; \(unreadable.count) damaged, not sent: " + unreadable.joined(separator: ", ")
+        }
+        let others = failures - withdrawnCalibrations - unreadable.count
+        if others > 0 { text += "; \(others) not sent (see above)" }
         return text + "; " + calibrations
     }
 
