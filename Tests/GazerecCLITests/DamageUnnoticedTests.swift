@@ -145,6 +145,28 @@ struct DamageUnnoticedTests {
                 "\(show.status) \(show.stderr)")
     }
 
+    @Test("SQLite finds pages corrupt: check names the session stored before series lengths were kept, clears the other (item 2)",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func unclearedSessionNamed() throws {
+        let work = try DamagedDatabaseTests.twoSessions()
+        defer { work.folder.remove() }
+        // The iOS session as an earlier gazerec stored it (no lengths), and pages of no session's to damage.
+        try Self.execute(work, """
+            DELETE FROM seriesLength WHERE sessionRowID = (SELECT rowid FROM session WHERE id = '\(Self.ios)');
+            CREATE TABLE unrelated (x BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            INSERT INTO unrelated SELECT randomblob(200) FROM n;
+            """)
+        #expect(try work.run(["check"]).status == 0)
+        let (pages, size) = try Self.pages(work, "unrelated", "internal")
+        try Self.patch(work, offset: (try #require(pages.first) - 1) * size, count: size) { $0.map { _ in 0 } }
+        let check = try work.run(["check"])
+        #expect(check.status == 1 && check.stdout == Self.ios + "\n", "\(check.stdout) \(check.stderr)")
+        #expect(check.stderr.contains("session \(Self.ios) in \(work.database) is damaged: SQLite reports pages of the file corrupt, "
+                                      + "and this session was stored before gazerec kept the length of each series"), "\(check.stderr)")
+        #expect(try work.run(["show", DamagedDatabaseTests.other]).status == 0)
+    }
+
     @Test("the last row of a series deleted: check, show and export name the session (item 5)",
           .enabled(if: ready, reason),
           arguments: [("frameSample", "sessionRowID", "frames"), ("blinkEvent", "sessionRowID", "blink events"),
