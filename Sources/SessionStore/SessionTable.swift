@@ -104,7 +104,9 @@ enum SessionTable {
                    systemName, systemVersion, extensionJSON, interrupted
             FROM session WHERE rowid = ?
             """, arguments: [rowid]) else {
-            throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session row \(rowid) vanished")
+            // Found by the id index a moment ago in the same transaction: the table has lost pages.
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT,
+                                message: "its session row is missing though the id index names it: the file is damaged")
         }
         return record
     }
