@@ -21,7 +21,7 @@ enum SequenceTable {
 
         /// How many rows the numbering and the stored length say are missing (0 when whole).
         var missing: Int {
-            let numbered = maximum.map { $0 + 1 } ?? 0
+            let numbered = maximum.map { $0 == .max ? $0 : $0 + 1 } ?? 0  // a damaged seq may hold any number
             return max(0, max(numbered, recorded ?? 0) - count)
         }
     }
@@ -63,7 +63,8 @@ enum SequenceTable {
         }
         // A stored length whose series row is gone: the whole series is lost.
         for (key, length) in lengths.sorted(by: { $0.key < $1.key }) {
-            let name = key.hasPrefix(SeriesLengthTable.key(blendShape: "")) ? "\(key.dropFirst(SeriesLengthTable.key(blendShape: "").count)) samples"
+            let blendShapePrefix = SeriesLengthTable.key(blendShape: "")
+            let name = key.hasPrefix(blendShapePrefix) ? "\(key.dropFirst(blendShapePrefix.count)) samples"
                 : sessionSeries.first { $0.0 == key }?.1 ?? key
             spans.append(Span(series: name, count: 0, minimum: nil, maximum: nil, recorded: length))
         }
