@@ -193,19 +193,11 @@ enum SessionMigrations {
 
     /// Migration "v7: series lengths".
     private static func createSeriesLengths(_ db: Database) throws {
-        // SeriesLength: how many rows each stored series of a session had when it was last written
-        // (`SeriesLengthTable`), so rows lost from a series' end are told from a whole series.
-        // Sessions stored before this migration have no rows here.
-        try db.execute(sql: """
-            CREATE TABLE seriesLength (
-                sessionRowID INTEGER NOT NULL,
-                series TEXT NOT NULL,
-                length INTEGER NOT NULL,
-                PRIMARY KEY (sessionRowID, series)
-            ) WITHOUT ROWID;
-            CREATE TRIGGER sessionDeletesSeriesLengths BEFORE DELETE ON session BEGIN
-                DELETE FROM seriesLength WHERE sessionRowID = OLD.rowid;
-            END;
-            """)
+        // seriesLengths: a JSON object, series → how many rows it held when gazerec last closed,
+        // imported or rewrote the session (`SeriesLengthTable`), so rows lost from a series' end
+        // are told from a whole series. In the session row, so a recording's close writes no page
+        // more than before (a close on a full disk still fits where the refused batch was).
+        // Sessions stored before this migration have none (NULL).
+        try db.execute(sql: "ALTER TABLE session ADD COLUMN seriesLengths TEXT")
     }
 }

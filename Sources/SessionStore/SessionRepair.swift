@@ -26,6 +26,8 @@ enum SessionRepair {
             mark.interrupted = true
             try SessionTable.closeInterrupted(db, rowid: open.rowid, endTimeSeconds: max(last ?? open.beginTime, open.beginTime),
                                               gazerecExtension: mark)
+            // What the dead recorder committed is all there is: its lengths from now on.
+            try SeriesLengthTable.store(db, sessionRowID: open.rowid, replacing: false)
             repaired.append(open.id)
         }
         return repaired

@@ -71,7 +71,6 @@ public final class SessionWriter {
             for sample in batch.expressions {
                 try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: take("expression"))
             }
-            try SeriesLengthTable.store(db, sessionRowID: sessionRowID, replacing: false)
         }
     }
 
@@ -85,6 +84,7 @@ public final class SessionWriter {
     public func close(endTimeSeconds: Double, gazerecExtension: SessionExtension?) throws {
         try database.write("close session \(sessionID)") { db in
             try SessionTable.close(db, rowid: sessionRowID, endTimeSeconds: endTimeSeconds, gazerecExtension: gazerecExtension)
+            try SeriesLengthTable.store(db, sessionRowID: sessionRowID, replacing: false)
         }
     }
 }

@@ -152,7 +152,7 @@ struct DamageUnnoticedTests {
         defer { work.folder.remove() }
         // The iOS session as an earlier gazerec stored it (no lengths), and pages of no session's to damage.
         try Self.execute(work, """
-            DELETE FROM seriesLength WHERE sessionRowID = (SELECT rowid FROM session WHERE id = '\(Self.ios)');
+            UPDATE session SET seriesLengths = NULL WHERE id = '\(Self.ios)';
             CREATE TABLE unrelated (x BLOB);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
             INSERT INTO unrelated SELECT randomblob(200) FROM n;
