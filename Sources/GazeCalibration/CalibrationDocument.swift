@@ -118,8 +118,10 @@ extension CalibrationRecord {
             set = .pupilPolynomial
         case Self.appearanceModelKind:
             let name = try r.string(model, "model.featureSet")
-            guard let named = GazeFeatureSet(rawValue: name), named != .pupilPolynomial else {
-                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected 'patches', 'shape', 'appearance', 'patchGradients', 'patchIris' or 'patchMean')")
+            guard let named = GazeFeatureSet(rawValue: name), !named.isPolynomial else {
+                let names = GazeFeatureSet.allCases.filter { !$0.isPolynomial }.map { "'\($0.rawValue)'" }
+                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected "
+                              + names.dropLast().joined(separator: ", ") + " or " + names.last! + ")")
             }
             guard try r.number(model, "model.featureCount") == Double(named.featureCount) else {
                 throw r.error("model.featureCount", "the '\(name)' set has \(named.featureCount) features")
@@ -131,7 +133,7 @@ extension CalibrationRecord {
         }
         let scales = try r.numbers(model, "model.featureScales", count: set.featureCount)
         guard scales.allSatisfy({ $0 > 0 }) else { throw r.error("model.featureScales", "scales must be positive") }
-        let difference = set == .pupilPolynomial ? try r.numbers(model, "model.eyeDifference", count: 2) : [0, 0]
+        let difference = set.isPolynomial ? try r.numbers(model, "model.eyeDifference", count: 2) : [0, 0]
         return GazeMapping(
             featureSet: set,
             featureMeans: try r.numbers(model, "model.featureMeans", count: set.featureCount), featureScales: scales,

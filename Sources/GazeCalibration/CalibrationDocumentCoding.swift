@@ -156,7 +156,7 @@ extension CalibrationJSON {
 extension CalibrationJSON.Model {
     init(_ record: CalibrationRecord) {
         let mapping = record.mapping
-        let polynomial = mapping.featureSet == .pupilPolynomial
+        let polynomial = mapping.featureSet.isPolynomial
         kind = polynomial ? CalibrationRecord.modelKind : CalibrationRecord.appearanceModelKind
         features = polynomial ? GazeMapping.featureNames : nil
         terms = polynomial ? GazeMapping.termNames : nil

@@ -242,8 +242,7 @@ public struct CalibrationProcedure: Sendable {
             offered.insert(index)
             let usable = switch short.set {
             case nil: "usable samples"
-            case .pupilPolynomial?: "samples with a pupil"
-            case .patches?, .shape?, .appearance?, .patchGradients?, .patchIris?, .patchMean?: "samples with both eyes open for the eye patches"
+            case let set?: set.isPolynomial ? "samples with a pupil" : "samples with both eyes open for the eye patches"
             }
             phase = .retry(index: index, reason: "\(short.usable) \(usable) of \(samples[index].count) "
                            + "(needs \(fitter.minimumSamplesPerPoint)): \(diagnosis(index, short)); keep the face in view and the eyes open")
@@ -404,7 +403,7 @@ public struct CalibrationProcedure: Sendable {
         }
         if tally.withFace == 0 { return "no face was found in any of its \(frames(tally.frames))" }
         if tally.withFace < needed { return "the face was found in only \(tally.withFace) of its \(frames(tally.frames))" }
-        if skip?.outliers != true, skip?.set == .pupilPolynomial {
+        if skip?.outliers != true, skip?.set?.isPolynomial == true {
             let withPupil = samples[index].filter { $0.pupilLeft != nil || $0.pupilRight != nil }.count
             if withPupil < needed {
                 return "no pupil was found in \(tally.withFace - withPupil) of the \(frames(tally.withFace)) with a face "
@@ -421,8 +420,7 @@ public struct CalibrationProcedure: Sendable {
             let usable = skip?.usable ?? fitter.usableSamples(samples[index]).count
             let readable = switch skip?.set {
             case nil: "a pupil found or both eyes open"
-            case .pupilPolynomial?: "a pupil found"
-            case .patches?, .shape?, .appearance?, .patchGradients?, .patchIris?, .patchMean?: "both eyes open"
+            case let set?: set.isPolynomial ? "a pupil found" : "both eyes open"
             }
             return "only \(usable) of the \(frames(tally.withFace)) with a face were steady with \(readable)"
         }

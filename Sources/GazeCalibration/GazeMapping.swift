@@ -1,113 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GazeCore
 import GazeModel
-
-/// What a mapping reads from a frame.
-public enum GazeFeatureSet: String, Sendable, CaseIterable {
-    /// Both eyes' pupil positions combined, quadratic, plus head yaw, pitch and position, linear:
-    /// 6 features, 10 terms (`GazeMapping.pupilTermNames`). gazerec's mapping before eye patches;
-    /// calibrations made with it still apply.
-    case pupilPolynomial
-    /// Head (6: roll, inter-ocular distance and the eyes' midpoint in pixels, yaw and pitch) and
-    /// both eye patches (2 × 128 pixels, each normalised to mean 0 and standard deviation 1):
-    /// 262 features, linear.
-    case patches
-    /// Head (6, as for `patches`) and the face's shape: landmarks 17–67 in the eyes' frame (see
-    /// `appearance`): 108 features, linear. For eyes the patches cannot see (reflecting glasses).
-    case shape
-    /// `patches` plus the face's shape: landmarks 17–67 in the eyes' frame (origin between the
-    /// eyes, x along the line through both eyes' corner midpoints, in inter-ocular distances):
-    /// 364 features, linear.
-    case appearance
-    /// A candidate for the eyes' large turns: `patches` plus each normalised patch's horizontal
-    /// differences (2 × 15 × 8: the iris's edges across the eye): 502 features, linear. Not tried
-    /// by default (docs/Calibration.md, *Richer eye appearance*).
-    case patchGradients
-    /// A candidate for the eyes' large turns: `patches` plus, per eye, where the patch's dark
-    /// pixels centre (across and down) and the square of that centre's offset across (2 × 3):
-    /// 268 features, linear in them. Not tried by default.
-    case patchIris
-    /// A candidate reading both eyes jointly: the head (6) and the mean of the two normalised
-    /// patches, pixel by pixel (128): the eyes turn together, so their patches' common part is
-    /// the gaze and their differences noise (a glint on one lens). 134 features, linear. Not
-    /// tried by default.
-    case patchMean
-
-    /// Raw features of the set (terms of the polynomial set are built from them).
-    public var featureCount: Int {
-        switch self {
-        case .pupilPolynomial: return 6
-        case .patches: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels
-        case .shape: return Self.headFeatureCount + Self.shapeFeatureCount
-        case .appearance: return Self.headFeatureCount + Self.shapeFeatureCount + 2 * EyeAppearance.patchPixels
-        case .patchGradients: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.gradientCount
-        case .patchIris: return Self.headFeatureCount + 2 * EyeAppearance.patchPixels + 2 * EyeDetailFeatures.irisCount
-        case .patchMean: return Self.headFeatureCount + EyeAppearance.patchPixels
-        }
-    }
-
-    /// Whether the set is linear in a subset of the `appearance` features (a blend can hold it).
-    var isAppearanceSubset: Bool { self == .patches || self == .shape || self == .appearance }
-
-    /// Terms the coefficients multiply, the constant first.
-    public var termCount: Int { self == .pupilPolynomial ? 10 : 1 + featureCount }
-
-    static let headFeatureCount = 6
-    static let shapeLandmarks = 17...67
-    static let shapeFeatureCount = 2 * 51
-
-    /// Whether `features` has what this set reads.
-    @inline(__always)
-    public func applies(to features: GazeFeatures) -> Bool {
-        switch self {
-        case .pupilPolynomial: return features.pupilLeft != nil || features.pupilRight != nil
-        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
-            return features.appearance != nil && features.eyesOpen
-        }
-    }
-
-    /// The raw features of an appearance set, written to `output` (`featureCount` values).
-    func appearanceFeatures(_ features: GazeFeatures, into output: UnsafeMutablePointer<Double>) {
-        let appearance = features.appearance!
-        let landmarks = appearance.landmarks
-        func point(_ index: Int) -> Point2 { Point2(Double(landmarks[2 * index]), Double(landmarks[2 * index + 1])) }
-        // The eyes' frame: from the right eye's corner midpoint (image left) to the left eye's.
-        let right = (point(36) + point(39)) / 2, left = (point(42) + point(45)) / 2
-        let axis = left - right
-        let distance = Swift.max(axis.length, 1e-6)
-        let ux = axis / distance, uy = Point2(-ux.y, ux.x)
-        let centre = (left + right) / 2
-        output[0] = atan2(ux.y, ux.x) * 180 / Double.pi
-        output[1] = distance
-        output[2] = centre.x
-        output[3] = centre.y
-        output[4] = features.yawDegrees
-        output[5] = features.pitchDegrees
-        var index = Self.headFeatureCount
-        if self == .appearance || self == .shape {
-            for landmark in Self.shapeLandmarks {
-                let d = point(landmark) - centre
-                output[index] = d.dot(ux) / distance
-                output[index + 1] = d.dot(uy) / distance
-                index += 2
-            }
-        }
-        guard self != .shape else { return }
-        guard self != .patchMean else { return EyeDetailFeatures.meanPatch(appearance, into: output + index) }
-        EyeDetailFeatures.normalisedPatches(appearance, into: output + index)
-        let patches = UnsafePointer(output + index)
-        index += 2 * EyeAppearance.patchPixels
-        switch self {
-        case .patchGradients: EyeDetailFeatures.gradients(patches, into: output + index)
-        case .patchIris: EyeDetailFeatures.irisCentroids(patches, into: output + index)
-        default: break
-        }
-    }
-}
 
 /// A fitted calibration: standardised features → terms → screen points (x = cₓ · t, y = c_y · t).
 ///
@@ -153,8 +45,7 @@ public struct GazeMapping: Sendable, Equatable {
     /// lacks what the mapping reads (no pupil; no appearance, or the eyes shut).
     @inline(__always)
     public func map(_ features: GazeFeatures) -> Point2? {
-        switch featureSet {
-        case .pupilPolynomial:
+        if featureSet.isPolynomial {
             guard let eye = features.eye(difference: eyeDifference) else { return nil }
             var terms = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             Self.terms(eye: eye, features: features, means: featureMeans, scales: featureScales, into: &terms)
@@ -167,19 +58,18 @@ public struct GazeMapping: Sendable, Equatable {
                 }
                 return Point2(x, y)
             }
-        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
-            guard featureSet.applies(to: features) else { return nil }
-            let count = featureSet.featureCount
-            return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in
-                featureSet.appearanceFeatures(features, into: buffer.baseAddress!)
-                var x = coefficientsX[0], y = coefficientsY[0]
-                for k in 0..<count {
-                    let z = (buffer[k] - featureMeans[k]) / featureScales[k]
-                    x += coefficientsX[k + 1] * z
-                    y += coefficientsY[k + 1] * z
-                }
-                return Point2(x, y)
+        }
+        guard featureSet.applies(to: features) else { return nil }
+        let count = featureSet.featureCount
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in
+            featureSet.appearanceFeatures(features, into: buffer.baseAddress!)
+            var x = coefficientsX[0], y = coefficientsY[0]
+            for k in 0..<count {
+                let z = (buffer[k] - featureMeans[k]) / featureScales[k]
+                x += coefficientsX[k + 1] * z
+                y += coefficientsY[k + 1] * z
             }
+            return Point2(x, y)
         }
     }
 

@@ -17,13 +17,11 @@ extension CalibrationFitter {
     /// The set's ridge fit with the penalty (of `penalties`, else the set's own list) that predicts
     /// left-out targets best.
     func solve(_ set: GazeFeatureSet, _ targets: [TrainingTarget], penalties: [Double]?) throws(CalibrationError) -> Solution {
-        switch set {
-        case .pupilPolynomial:
+        if set.isPolynomial {
             return try RidgeModel.fit(PolynomialRidge(targets), penalties: penalties ?? self.penalties)
-        case .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean:
-            let ridge = AppearanceRidge(set, targets, samplesPerTarget: self.maximumSamplesPerTarget)
-            return try RidgeModel.fit(ridge, penalties: penalties ?? self.appearancePenalties)
         }
+        let ridge = AppearanceRidge(set, targets, samplesPerTarget: self.maximumSamplesPerTarget)
+        return try RidgeModel.fit(ridge, penalties: penalties ?? self.appearancePenalties)
     }
 }
 

@@ -31,12 +31,10 @@ struct MappingBlend {
 
     /// The `appearance` feature index of feature `k` of `set` (a linear set).
     static func appearanceIndex(_ set: GazeFeatureSet, _ k: Int) -> Int {
-        switch set {
-        case .appearance, .shape: return k
-        case .patches: return k < GazeFeatureSet.headFeatureCount ? k : k + GazeFeatureSet.shapeFeatureCount
-        case .pupilPolynomial, .patchGradients, .patchIris, .patchMean:
+        guard let index = set.appearanceIndex else {
             preconditionFailure("the \(set.rawValue) set is not linear in the appearance features")
         }
+        return index(k)
     }
 
     /// One `appearance` mapping that predicts the weighted mean of `mappings` (in `parts` order).

@@ -26,6 +26,11 @@ public final class FaceDetector {
 
     /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
     public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
+        try detections(image, upsample: upsample, threshold: threshold).map(\.box)
+    }
+
+    /// Faces in `image` as `detect` finds them, each with the filter that found it.
+    public func detections(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [HOGDetection] {
         var boxes = [gz_rect](repeating: gz_rect(), count: 16)
         var error = [CChar](repeating: 0, count: 256)
         let count = image.pixels.withUnsafeBufferPointer { pixels in
@@ -34,9 +39,35 @@ public final class FaceDetector {
         }
         guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
         return boxes.prefix(Int(min(count, 16))).map {
-            FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score)
+            HOGDetection(box: FaceBox(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, score: $0.score),
+                         filter: HOGFilter(rawValue: Int($0.filter)) ?? .front)
         }
     }
+}
+
+/// Which of the five filters of dlib's frontal HOG detector found a face (dlib's `weight_index`,
+/// in the order `get_frontal_face_detector` holds them). Each was trained on faces of one kind:
+/// together they cover faces turned by up to about 45° and tilted in the image by some 20°.
+public enum HOGFilter: Int, Sendable, Equatable, CaseIterable {
+    /// A face looking into the camera.
+    case front = 0
+    /// A face turned so it looks towards the image's left.
+    case lookingLeft = 1
+    /// A face turned so it looks towards the image's right.
+    case lookingRight = 2
+    /// A front face tilted in the image one way.
+    case frontRotatedLeft = 3
+    /// A front face tilted in the image the other way.
+    case frontRotatedRight = 4
+
+    /// Whether the filter was trained on faces turned away from the camera (left or right).
+    public var isTurned: Bool { self == .lookingLeft || self == .lookingRight }
+}
+
+/// A face the HOG detector found: its box and the filter that found it.
+public struct HOGDetection: Sendable, Equatable {
+    public var box: FaceBox
+    public var filter: HOGFilter
 }
 
 /// dlib's CNN face detector (max-margin object detection; the model `mmod_human_face_detector.dat`).

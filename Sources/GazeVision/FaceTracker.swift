@@ -10,10 +10,13 @@ public struct FaceFinding: Sendable, Equatable {
     /// keeps the camera's rate while they look (frames meanwhile have no face). Files run every
     /// stage in line, so their results do not depend on the machine's speed.
     public var background: Bool
+    /// How a face only the CNN found is judged upright (`UprightFaceCheck`).
+    public var uprightRule: UprightRule
 
-    public init(cnnModelPath: String? = nil, background: Bool = false) {
+    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .frontFilters) {
         self.cnnModelPath = cnnModelPath
         self.background = background
+        self.uprightRule = uprightRule
     }
 }
 
@@ -73,7 +76,7 @@ public final class FaceTracker {
         self.model = model
         finder = try FaceFinder(cnnModelPath: finding.cnnModelPath)
         background = finding.background ? try BackgroundFaceFinder(cnnModelPath: finding.cnnModelPath) : nil
-        uprightCheck = UprightFaceCheck(cnnModelPath: finding.cnnModelPath)
+        uprightCheck = UprightFaceCheck(cnnModelPath: finding.cnnModelPath, rule: finding.uprightRule)
         self.redetectIntervalSeconds = redetectIntervalSeconds
         self.redetectConfidence = redetectConfidence
         self.minimumConfidence = minimumConfidence

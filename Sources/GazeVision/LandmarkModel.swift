@@ -136,7 +136,7 @@ public final class DlibShapePredictor: @unchecked Sendable {
     public func fit(_ image: GrayImage, box: FaceBox) throws -> FaceLandmarks {
         var xy = [Double](repeating: 0, count: 2 * FaceLandmarks.count)
         var error = [CChar](repeating: 0, count: 256)
-        let rect = gz_rect(left: box.left, top: box.top, right: box.right, bottom: box.bottom, score: box.score)
+        let rect = gz_rect(left: box.left, top: box.top, right: box.right, bottom: box.bottom, score: box.score, filter: -1)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             gz_predictor_fit(handle, pixels.baseAddress, image.width, image.height, image.width, rect, &xy, &error, error.count)
         }

@@ -43,6 +43,25 @@ public enum FaceUprightness: Sendable, Equatable {
     }
 }
 
+/// Which finds of the relaxed HOG look (step 3 of `UprightFaceCheck`) make a face upright.
+public enum UprightRule: String, Sendable, CaseIterable {
+    /// A find by one of HOG's front filters (a face seen from the front, upright or tilted in the
+    /// image): a face found only by a filter for faces turned to the side is unconfirmed. This
+    /// version's.
+    case frontFilters
+    /// A find by any filter: the rule of the version before, which reported profiles (found by
+    /// the CNN, and by the relaxed look's side filters) with a collapsed, frontal fit.
+    case anyFilter
+
+    /// The filters whose find makes a face upright.
+    public var filters: Set<HOGFilter> {
+        switch self {
+        case .frontFilters: [.front, .frontRotatedLeft, .frontRotatedRight]
+        case .anyFilter: Set(HOGFilter.allCases)
+        }
+    }
+}
+
 /// Decides how a face the CNN found stands: the part of the frame around its box, as it is and
 /// turned by 90°, 180° and 270°, shown to the frontal HOG detector and, when it finds no face in
 /// any of them, to the CNN.
@@ -54,9 +73,13 @@ public enum FaceUprightness: Sendable, Equatable {
 ///    above the frame as shown says the picture is turned (on the shared faces turned by 90°
 ///    the CNN scores 1.04–1.08 in the right turn, 0.1–0.95 in the others).
 /// 3. Else the face is upright when HOG, with its threshold lowered to `relaxedThreshold`, still
-///    finds it as shown (the frontal faces above score −0.6 to 0 there, and every other turn of
-///    them −0.78 or less); otherwise it is unconfirmed (meant for a profile, where the frontal
-///    model should see no frontal face even then; no lawful profile footage measured it).
+///    finds it as shown with a filter `rule` allows (by default a front filter: the frontal faces above
+///    score −0.6 to 0 there, and every other turn of them −0.78 or less); otherwise it is
+///    unconfirmed. A profile is the case: the CNN finds it, HOG at its own threshold does not, and
+///    the relaxed look finds it only with a filter for faces turned to the side (HOG's own range
+///    ends near 45° of yaw). Its landmark fit collapses to a frontal shape (two profiles labelled
+///    −55° and +71° read −0.1° and +4.5° of yaw when the relaxed look took any filter), so it is
+///    not reported.
 ///
 /// Runs only when a face is acquired by the CNN (at most once per acquisition), on a part of
 /// about 2 × 2 box sides shrunk so the face is 100–199 pixels across (a part of 200–400 pixels
@@ -70,14 +93,17 @@ public final class UprightFaceCheck {
     public var faceSidePixels = 100
     /// HOG's threshold for step 3's look at the face as shown (dlib's own threshold is 0).
     public var relaxedThreshold = -1.0
+    /// Which finds of step 3's relaxed look make a face upright.
+    public var rule: UprightRule
     /// The CNN model for step 2 (nil: no step 2).
     public let cnnModelPath: String?
     /// Made on first use: most streams never need them (every face found by HOG).
     private var detector: FaceDetector?
     private var cnn: CNNFaceDetector?
 
-    public init(cnnModelPath: String? = nil) {
+    public init(cnnModelPath: String? = nil, rule: UprightRule = .frontFilters) {
         self.cnnModelPath = cnnModelPath
+        self.rule = rule
     }
 
     /// The verdict for the face in `box` of `image`.
@@ -95,8 +121,8 @@ public final class UprightFaceCheck {
         if let quarterTurns = try cnnPreferredTurn(turns, look: look) {
             return .turned(clockwiseDegrees: 90 * quarterTurns)
         }
-        let relaxed = try detector.detect(turns[0], upsample: look.upsample, threshold: relaxedThreshold)
-        return relaxed.contains(where: look.isTheFace) ? .upright : .unconfirmed
+        let relaxed = try detector.detections(turns[0], upsample: look.upsample, threshold: relaxedThreshold)
+        return relaxed.contains { look.isTheFace($0.box) && rule.filters.contains($0.filter) } ? .upright : .unconfirmed
     }
 
     /// The part of `image` around `box`, shrunk so the face is `faceSidePixels` to twice that

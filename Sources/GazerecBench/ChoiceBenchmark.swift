@@ -30,6 +30,9 @@ enum ChoiceBenchmark {
             Rule(name: "patchesMargin50", fitter: fitter { $0.combination = .choose; $0.preferenceMargin = 0.5 }),
             Rule(name: "inverseErrorBlend", fitter: fitter { $0.combination = .inverseErrorBlend }),
             Rule(name: "stackedBlend", fitter: fitter { $0.combination = .stackedBlend }),
+            // The kept-back folds' best rule so far is `only.appearance`: this is it as a shipped
+            // default would be, `appearance` preferred and the others still able to replace it.
+            Rule(name: "prefer.appearance", fitter: fitter { $0.preferredSet = .appearance }),
         ]
         for set in GazeFeatureSet.allCases {
             rules.append(Rule(name: "only." + set.rawValue, fitter: fitter { $0.featureSets = [set]; $0.preferredSet = nil }))

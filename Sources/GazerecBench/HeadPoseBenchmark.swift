@@ -4,10 +4,11 @@ import GazeCore
 import GazeModel
 import GazeVision
 
-/// Head pose on real faces, three face models side by side on the very same landmarks: the
+/// Head pose on real faces, every face model side by side on the very same landmarks: the
 /// six-point generic model of early versions, the mean face's rigid points (`mean68-rigid-1`:
-/// brows, nose, eye corners, mouth corners) and its nose and eye corners (`mean68-nose-eyes-1`,
-/// this version's).
+/// brows, nose, eye corners, mouth corners), its nose and eye corners (`mean68-nose-eyes-1`,
+/// this version's), and the candidates for pitch (`models`). Each row also gives how far a smile
+/// and a brow raise, applied to the face's own landmarks, move the model's pitch.
 ///
 /// Without labels it reports what a right pose must show: a face looking into the camera near 0°
 /// on every angle (the portraits; the frames of a clip whose yaw is under 5°), roll that does not
@@ -21,15 +22,17 @@ enum HeadPoseBenchmark {
     struct Poses {
         var yaw: [Double] = [], pitch: [Double] = [], roll: [Double] = [], error: [Double] = [], tz: [Double] = []
         var microseconds: [Double] = []
+        /// Per face: how far a smile and a brow raise move this model's pitch (degrees).
+        var smileShift: [Double] = [], browShift: [Double] = []
     }
 
     static func run(inputs: [String], modelPath: String, stillFrames: Int) throws {
         let model = try LandmarkModel.shared(path: modelPath)
         let finding = FaceFinding(cnnModelPath: try CNNFaceDetector.resolvePath(nil))
         let models = Self.models
-        print("head pose: \(models.map(\.0).joined(separator: " vs ")), same landmarks, focal length = frame width")
+        print("head pose: \(models.map(\.name).joined(separator: " vs ")), same landmarks, focal length = frame width")
         print(row(["input", "model", "frames", "pitch°", "yaw°", "roll°", "yaw p5…p95°", "r(roll,yaw)", "|Δyaw|°",
-                   "pitch SD°", "yaw SD°", "err px"]))
+                   "pitch SD°", "yaw SD°", "err px", "smile Δp max°", "brows Δp max°"]))
         for input in inputs {
             let (results, framesNotUpright, frames) = try measure(input, models: models, model: model, finding: finding)
             let name = (input as NSString).lastPathComponent
@@ -43,16 +46,17 @@ enum HeadPoseBenchmark {
                 let sortedYaw = poses.yaw.sorted()
                 let range = poses.yaw.count > 10
                     ? "\(text(sortedYaw[sortedYaw.count * 5 / 100]))…\(text(sortedYaw[sortedYaw.count * 95 / 100]))" : "-"
-                print(row([name, entry.0, "\(poses.yaw.count)", text(median(frontal.map { poses.pitch[$0] })),
+                print(row([name, entry.name, "\(poses.yaw.count)", text(median(frontal.map { poses.pitch[$0] })),
                            text(median(frontal.map { poses.yaw[$0] })), text(median(frontal.map { poses.roll[$0] })), range,
                            poses.yaw.count > 10 ? text(correlation(poses.roll, poses.yaw), 2) : "-",
                            jumps.isEmpty ? "-" : text(median(jumps), 2), windowSD(poses.pitch), windowSD(poses.yaw),
-                           text(median(poses.error), 2)]))
+                           text(median(poses.error), 2), text(poses.smileShift.max() ?? .nan, 2),
+                           text(poses.browShift.max() ?? .nan, 2)]))
             }
             print("  faces not upright (left out): \(framesNotUpright) of \(frames) frames"
                   + (finding.cnnModelPath == nil ? " (no CNN model: HOG stages only)" : ""))
             for (index, entry) in models.enumerated() where !results[index].tz.isEmpty {
-                print(String(format: "  %@: distance (tz) median %.0f mm; one estimate median %.0f µs", entry.0 as NSString,
+                print(String(format: "  %@: distance (tz) median %.0f mm; one estimate median %.0f µs", entry.name as NSString,
                              median(results[index].tz), median(results[index].microseconds)))
             }
         }
@@ -60,12 +64,53 @@ enum HeadPoseBenchmark {
               + "\(stillFrames) frames; SD: median over 25-frame windows of the standard deviation)")
     }
 
-    /// The models compared, with the factor from model units to millimetres.
-    static let models: [(String, FaceModel3D, Double)] = [
-        ("six-point generic", .sixPoint, 90.0 / 450.0),  // model units → mm at a 90 mm biocular breadth
-        ("mean68-rigid-1", .rigid, 1),
-        ("mean68-nose-eyes-1", .noseAndEyeCorners, 1),
+    /// A face model measured: the model the pose is fitted with, the factor from its units to
+    /// millimetres and, for a two-term candidate, the model pitch is taken from instead.
+    struct Candidate {
+        var name: String
+        var model: FaceModel3D
+        var millimetres: Double = 1
+        var pitchModel: FaceModel3D?
+
+        /// The pose of `landmarks`: yaw, roll, translation and error from `model`, pitch from
+        /// `pitchModel` when there is one.
+        func estimate(_ landmarks: FaceLandmarks, intrinsics: CameraIntrinsics, previous: HeadPose?)
+            -> (pose: HeadPose, pitchDegrees: Double) {
+            let pose = HeadPoseEstimator(model: model, intrinsics: intrinsics).estimate(landmarks, previous: previous)
+            guard let pitchModel else { return (pose, pose.pitchDegrees) }
+            return (pose, HeadPoseEstimator(model: pitchModel, intrinsics: intrinsics).estimate(landmarks).pitchDegrees)
+        }
+    }
+
+    /// The models compared: the shipped ones (`HeadPoseModelName`), then the candidates for pitch
+    /// (round 4) that keep the nose and eye corners: with the jaw line's top (points 0–1 and 15–16,
+    /// beside the ears: far behind the nose, so a nod moves them against it, and no smile or brow
+    /// raise does), and the two-term candidate that takes yaw and roll from the nose and eye
+    /// corners and pitch from the rigid points.
+    static let models: [Candidate] = [
+        Candidate(name: "six-point generic", model: .sixPoint, millimetres: 90.0 / 450.0),  // units → mm at 90 mm breadth
+        Candidate(name: "mean68-rigid-1", model: .rigid),
+        Candidate(name: "mean68-nose-eyes-1", model: .noseAndEyeCorners),
+        Candidate(name: "nose-eyes+jaw-top", model: FaceModel3D.meanShape.subset([Int](27...35) + [36, 39, 42, 45, 0, 1, 15, 16])),
+        Candidate(name: "nose-eyes+jaw-0-2", model: FaceModel3D.meanShape.subset([Int](27...35) + [36, 39, 42, 45, 0, 1, 2, 14, 15, 16])),
+        Candidate(name: "nose-eyes, rigid pitch", model: .noseAndEyeCorners, pitchModel: .rigid),
     ]
+
+    /// How far a smile (mouth corners 10 % of the eye-corner distance out, 21 % up: the
+    /// astronaut's) and a brow raise (brows 10 % up) move each candidate's pitch on `landmarks`, in
+    /// degrees (the protocol of the expression test, `HeadPoseOnFacesTests`).
+    static func expressionShifts(_ landmarks: FaceLandmarks, intrinsics: CameraIntrinsics) -> [(smile: Double, brows: Double)] {
+        let eyes = landmarks[45].distance(to: landmarks[36])
+        var smiling = landmarks, raised = landmarks
+        smiling.points[48] = smiling.points[48] + Point2(-0.10 * eyes, -0.21 * eyes)
+        smiling.points[54] = smiling.points[54] + Point2(0.10 * eyes, -0.21 * eyes)
+        for index in 17...26 { raised.points[index] = raised.points[index] + Point2(0, -0.10 * eyes) }
+        return models.map { candidate in
+            let pitch = candidate.estimate(landmarks, intrinsics: intrinsics, previous: nil).pitchDegrees
+            return (abs(candidate.estimate(smiling, intrinsics: intrinsics, previous: nil).pitchDegrees - pitch),
+                    abs(candidate.estimate(raised, intrinsics: intrinsics, previous: nil).pitchDegrees - pitch))
+        }
+    }
 
     /// Labelled faces: `labels` is a CSV file of `file,yaw,pitch,roll` rows (degrees in gazerec's
     /// signs, docs/ExportFormat.md; files relative to the CSV's folder, a header row allowed). Prints
@@ -76,29 +121,39 @@ enum HeadPoseBenchmark {
         let finding = FaceFinding(cnnModelPath: try CNNFaceDetector.resolvePath(nil))
         let folder = (labels as NSString).deletingLastPathComponent
         var errors = models.map { _ in (near: [[Double]](), all: [[Double]]()) }
-        var missed = 0, rows = 0
+        var missed = 0, rows = 0, flagged: [String] = []
+        var shifts = models.map { _ in (smile: [Double](), brows: [Double]()) }
         for line in try String(contentsOfFile: labels, encoding: .utf8).split(whereSeparator: \.isNewline) {
             let cells = line.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 4, let yaw = Double(cells[1]), let pitch = Double(cells[2]), let roll = Double(cells[3]) else { continue }
             rows += 1
-            let (results, _, _) = try measure((folder as NSString).appendingPathComponent(cells[0]), models: models,
-                                              model: model, finding: finding)
-            guard !results[0].yaw.isEmpty else { missed += 1; continue }
+            let (results, notUpright, _) = try measure((folder as NSString).appendingPathComponent(cells[0]), models: models,
+                                                       model: model, finding: finding)
+            guard !results[0].yaw.isEmpty else {
+                if notUpright > 0 { flagged.append("\(cells[0]) (yaw \(cells[1])°)") } else { missed += 1 }
+                continue
+            }
             for index in models.indices {
                 let found = results[index]
+                shifts[index].smile += found.smileShift
+                shifts[index].brows += found.browShift
                 let error = [abs(found.yaw[0] - yaw), abs(found.pitch[0] - pitch), abs(angleDifference(found.roll[0], roll))]
                 errors[index].all.append(error)
                 if abs(yaw) <= 30 && abs(pitch) <= 30 { errors[index].near.append(error) }
             }
         }
-        print("labelled faces: \(rows), no face found: \(missed); mean absolute error yaw / pitch / roll, degrees")
+        print("labelled faces: \(rows), no face found: \(missed), flagged as not upright (not reported): \(flagged.count)"
+              + (flagged.isEmpty ? "" : " — " + flagged.joined(separator: ", ")))
+        print("mean absolute error yaw / pitch / roll, degrees; then the largest pitch change a smile / a brow raise "
+              + "makes on these faces (mouth corners 10 % of the eye-corner distance out and 21 % up; brows 10 % up)")
         for (index, entry) in models.enumerated() {
             func mae(_ rows: [[Double]]) -> String {
                 rows.isEmpty ? "-" : (0..<3).map { axis in text(rows.map { $0[axis] }.reduce(0, +) / Double(rows.count), 2) }
                     .joined(separator: " / ")
             }
-            print("  \(entry.0): near-frontal (\(errors[index].near.count)) \(mae(errors[index].near)); "
-                  + "all (\(errors[index].all.count)) \(mae(errors[index].all))")
+            print("  \(entry.name): near-frontal (\(errors[index].near.count)) \(mae(errors[index].near)); "
+                  + "all (\(errors[index].all.count)) \(mae(errors[index].all)); "
+                  + "smile / brows Δpitch \(text(shifts[index].smile.max() ?? .nan, 2)) / \(text(shifts[index].brows.max() ?? .nan, 2))")
         }
     }
 
@@ -123,7 +178,7 @@ enum HeadPoseBenchmark {
 
     /// Every tracked, upright face of `input` through each face model; the frames whose face was
     /// not upright, and all frames.
-    static func measure(_ input: String, models: [(String, FaceModel3D, Double)], model: LandmarkModel,
+    static func measure(_ input: String, models: [Candidate], model: LandmarkModel,
                         finding: FaceFinding) throws -> (results: [Poses], framesNotUpright: Int, frames: Int) {
         let source = try VideoFileSource(path: input)
         let tracker = try FaceTracker(model: model, finding: finding)
@@ -139,17 +194,21 @@ enum HeadPoseBenchmark {
                 previous = models.map { _ in nil }
                 continue
             }
+            let shifts = frames % 25 == 1 ? expressionShifts(face.landmarks, intrinsics: intrinsics) : []
             for (index, entry) in models.enumerated() {
-                let estimator = HeadPoseEstimator(model: entry.1, intrinsics: intrinsics)
                 let start = DispatchTime.now().uptimeNanoseconds
-                let pose = estimator.estimate(face.landmarks, previous: previous[index])
+                let (pose, pitch) = entry.estimate(face.landmarks, intrinsics: intrinsics, previous: previous[index])
                 results[index].microseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
                 previous[index] = pose
                 results[index].yaw.append(pose.yawDegrees)
-                results[index].pitch.append(pose.pitchDegrees)
+                results[index].pitch.append(pitch)
                 results[index].roll.append(pose.rollDegrees)
                 results[index].error.append(pose.reprojectionErrorPixels)
-                results[index].tz.append(pose.translation.z * entry.2)
+                results[index].tz.append(pose.translation.z * entry.millimetres)
+                if !shifts.isEmpty {
+                    results[index].smileShift.append(shifts[index].smile)
+                    results[index].browShift.append(shifts[index].brows)
+                }
             }
         }
         return (results, framesNotUpright, frames)

@@ -12,6 +12,7 @@ let usage = """
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
            gazerec-bench headpose <model> --labels <labels.csv>
+           gazerec-bench upright <model> <image folder | image>...
            gazerec-bench camera <width> <height> <jpeg>...
            gazerec-bench expressions <labelled folder> <model>
            gazerec-bench lsl <seconds> [<python with pylsl>]
@@ -74,6 +75,10 @@ case "headpose":
     }
     guard !rest.isEmpty else { print(usage); exit(64) }
     try HeadPoseBenchmark.run(inputs: rest, modelPath: modelPath, stillFrames: still)
+case "upright":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 2 else { print(usage); exit(64) }
+    try UprightBenchmark.run(inputs: Array(rest.dropFirst()), modelPath: rest[0])
 case "expressions":
     guard arguments.count == 3 else { print(usage); exit(64) }
     let rest = Array(arguments.dropFirst())

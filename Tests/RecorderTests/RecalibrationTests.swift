@@ -97,3 +97,33 @@ struct RecalibrationTests {
         #expect(try database.scanPath(id: older).samples.isEmpty)
     }
 }
+
+extension RecalibrationTests {
+    @Test("recalibrating a session with the calibration it was recorded with gives back its scan path bit for bit")
+    func sameCalibrationSameBits() throws {
+        // Given a session recorded live with a calibration (its gaze mapped frame by frame),
+        let database = try SessionDatabase()
+        let record = try constructedRecord()
+        try database.save(record)
+        var facts = RecordingSessionTests.facts
+        facts.headPoseModel = HeadPoseModelName.current
+        let session = try RecordingSession(
+            database: database, id: UUID().uuidString, appID: "test", beginTimeSeconds: 1_790_000_000,
+            device: DeviceInfo(model: "cam", screenWidth: 1920, screenHeight: 1080, systemName: "Linux", systemVersion: "test"),
+            facts: facts, calibration: AppliedCalibration(record), smoothing: .none, orientation: 3,
+            blendShapes: [], recorderPID: 4242, flushIntervalSeconds: 0.25, clock: { 0 })
+        for index in 0..<30 { try session.record(RecordingSessionTests.frame(index), blendShapeValues: []) }
+        try session.close(endTimeSeconds: 1_790_000_001, facts: facts, endedBy: nil)
+        let live = try database.scanPath(id: session.id).samples
+        try #require(live.count > 20)
+        // when it is recalibrated with that same calibration,
+        _ = try Recalibration.run(sessionID: session.id, calibrationID: record.id, smoothing: nil, database: database)
+        // then every gaze sample is the same to the last bit.
+        let again = try database.scanPath(id: session.id).samples
+        #expect(again.count == live.count)
+        for (after, before) in zip(again, live) {
+            let bits: [UInt64] = [after.x.bitPattern, after.y.bitPattern, after.timestampSeconds.bitPattern]
+            #expect(bits == [before.x.bitPattern, before.y.bitPattern, before.timestampSeconds.bitPattern])
+        }
+    }
+}

@@ -28,13 +28,18 @@ extern "C" {
 #endif
 
 /// A rectangle in pixels, inclusive corners as dlib reports them, with the detector's score
-/// (larger is more confident; 0 for rectangles that did not come from the detector).
+/// (larger is more confident; 0 for rectangles that did not come from the detector) and, for the
+/// HOG detector, which of its five filters found it: 0 a face looking to the front, 1 looking to
+/// the image's left, 2 looking to the image's right, 3 and 4 a front face rotated in the image
+/// (dlib's `weight_index`, in the order of `get_frontal_face_detector`); -1 for rectangles that
+/// did not come from the HOG detector (the CNN's, or given).
 typedef struct gz_rect {
     long left;
     long top;
     long right;
     long bottom;
     double score;
+    int filter;
 } gz_rect;
 
 /// The number of landmarks the shape predictor must produce.

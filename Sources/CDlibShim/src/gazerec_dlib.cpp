@@ -111,6 +111,7 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
             out[i].right = static_cast<long>(found[i].right / scale);
             out[i].bottom = static_cast<long>(found[i].bottom / scale);
             out[i].score = found[i].confidence;
+            out[i].filter = found[i].filter;
         }
         return count;
     });

@@ -69,6 +69,7 @@ extern "C" int gz_cnn_detector_detect(gz_cnn_detector *detector, const uint8_t *
             out[i].right = r.right();
             out[i].bottom = r.bottom();
             out[i].score = found[i].detection_confidence;
+            out[i].filter = -1;
         }
         return count;
     });

@@ -14,10 +14,12 @@
 
 namespace gzshim {
 
-/// A detection: inclusive corners in the searched image's pixels, and dlib's confidence.
+/// A detection: inclusive corners in the searched image's pixels, dlib's confidence and the index
+/// of the detector's filter that found it (dlib's `weight_index`).
 struct found_face {
     long left, top, right, bottom;
     double confidence;
+    int filter;
 };
 
 /// The AVX2 build of the detector (opaque).

@@ -57,7 +57,8 @@ void detect_faces(Detector &detector, const gray_view &view, bool upsample, doub
     }
     found.clear();
     for (const dlib::rect_detection &d : detections) {
-        found.push_back({d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom(), d.detection_confidence});
+        found.push_back({d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom(), d.detection_confidence,
+                         static_cast<int>(d.weight_index)});
     }
 }
 
