@@ -213,7 +213,7 @@ let package = Package(
                                                           "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCapture", "GazeModel",
-                                                            "JSONStream", "TestSupport"],
+                                                            "JSONStream", "Recorder", "TestSupport"],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),
         // The lab server against a real PostgreSQL (Scripts/setup-postgres.sh), through the built binary.

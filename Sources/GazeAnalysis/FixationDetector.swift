@@ -52,6 +52,9 @@ public struct FixationDetector: Sendable {
     public var minimumDurationSeconds: Double
     public var maximumGapSeconds: Double
 
+    /// The detector with every default: the thresholds a command uses unless told otherwise.
+    public static let standard = FixationDetector()
+
     public init(method: Method = .idt, pointsPerDegree: Double = ScreenGeometry.assumedPointsPerDegree,
                 velocityThresholdDegreesPerSecond: Double = 30, dispersionThresholdDegrees: Double = 1.5,
                 minimumDurationSeconds: Double = 0.08, maximumGapSeconds: Double = 0.1) {

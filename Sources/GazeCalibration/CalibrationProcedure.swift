@@ -94,7 +94,14 @@ public struct CalibrationProcedure: Sendable {
     private var lastFrameTime: Double?
     private var firstFrameTime: Double?
 
-    public init(targets: [CalibrationTarget], scripted: Bool, settleSeconds: Double = 0.6, collectSeconds: Double = 1.2,
+    /// Seconds after a target appears before samples are collected, unless a script or the caller
+    /// says otherwise: the eyes land on a new target within about half a second.
+    public static let defaultSettleSeconds = 0.6
+    /// Seconds of samples collected per target when keys drive the run.
+    public static let defaultCollectSeconds = 1.2
+
+    public init(targets: [CalibrationTarget], scripted: Bool, settleSeconds: Double = defaultSettleSeconds,
+                collectSeconds: Double = defaultCollectSeconds,
                 fitter: CalibrationFitter = CalibrationFitter(), geometry: ScreenGeometry? = nil) {
         precondition(!targets.isEmpty)
         self.targets = targets
@@ -110,8 +117,10 @@ public struct CalibrationProcedure: Sendable {
     }
 
     /// A validation-only run: every target measures `mapping` (drift since calibrating); no fit.
-    public init(validating mapping: GazeMapping, targets: [CalibrationTarget], scripted: Bool, settleSeconds: Double = 0.6,
-                collectSeconds: Double = 1.2, minimumSamplesPerPoint: Int = 8, geometry: ScreenGeometry? = nil) {
+    public init(validating mapping: GazeMapping, targets: [CalibrationTarget], scripted: Bool,
+                settleSeconds: Double = defaultSettleSeconds, collectSeconds: Double = defaultCollectSeconds,
+                minimumSamplesPerPoint: Int = CalibrationFitter.Configuration().minimumSamplesPerPoint,
+                geometry: ScreenGeometry? = nil) {
         precondition(!targets.isEmpty)
         self.targets = targets.map { CalibrationTarget(kind: .validation, position: $0.position, startSeconds: $0.startSeconds,
                                                        endSeconds: $0.endSeconds) }

@@ -31,7 +31,8 @@ public enum AtomicFile {
         try writeThroughTemporary(path) { _, temporary in try body(temporary) }
     }
 
-    private static func writeThroughTemporary(_ path: String, _ body: (FileByteSink, String) throws -> Void) throws {
+    private static func writeThroughTemporary(_ path: String, synchronized: Bool = true,
+                                              _ body: (FileByteSink, String) throws -> Void) throws {
         let temporary = path + temporarySuffix + "\(getpid())"
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }
@@ -56,7 +57,7 @@ public enum AtomicFile {
             }
             lock = StaleFiles.lock(temporary)
             try body(sink, temporary)
-            try sink.synchronize()
+            if synchronized { try sink.synchronize() }
         } catch {
             unlink(temporary)
             throw error
@@ -68,8 +69,10 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes `bytes` to `path` as `write(to:_:)` does.
-    public static func write(_ bytes: [UInt8], to path: String) throws {
-        try write(to: path) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
+    /// Writes `bytes` to `path` as `write(to:_:)` does. Unsynchronized (`synchronized: false`), a
+    /// reader still sees the old file or the new one whole, but a power cut may leave neither: for a
+    /// file rewritten many times a second whose loss costs nothing (a recorder's live status).
+    public static func write(_ bytes: [UInt8], to path: String, synchronized: Bool = true) throws {
+        try writeThroughTemporary(path, synchronized: synchronized) { sink, _ in try bytes.withUnsafeBytes { try sink.write($0) } }
     }
 }

@@ -53,7 +53,8 @@ public struct ProcedureDisplay {
 
 /// The timing and sample rules of each target of a calibration or validation run.
 public struct ProcedureSettings: Sendable {
-    /// Seconds after a target appears before samples are collected (nil: the script's, else 0.6).
+    /// Seconds after a target appears before samples are collected (nil: the script's, else
+    /// `CalibrationProcedure.defaultSettleSeconds`).
     public var settleSeconds: Double?
     /// Seconds of samples collected per target, when keys drive the run.
     public var collectSeconds: Double
@@ -63,7 +64,8 @@ public struct ProcedureSettings: Sendable {
     /// keeps the calibration's).
     public var viewing: ViewingDistances?
 
-    public init(settleSeconds: Double? = nil, collectSeconds: Double = 1.2, minimumSamplesPerPoint: Int = 8,
+    public init(settleSeconds: Double? = nil, collectSeconds: Double = CalibrationProcedure.defaultCollectSeconds,
+                minimumSamplesPerPoint: Int = CalibrationFitter.Configuration().minimumSamplesPerPoint,
                 viewing: ViewingDistances? = nil) {
         self.settleSeconds = settleSeconds
         self.collectSeconds = collectSeconds
@@ -71,9 +73,9 @@ public struct ProcedureSettings: Sendable {
         self.viewing = viewing
     }
 
-    /// The settle time: given, else the script's, else 0.6 s.
+    /// The settle time: given, else the script's, else the procedure's default.
     func settle(_ script: CalibrationScript?) -> Double {
-        settleSeconds ?? script?.settleSeconds ?? 0.6
+        settleSeconds ?? script?.settleSeconds ?? CalibrationProcedure.defaultSettleSeconds
     }
 
     func geometry(_ display: ProcedureDisplay) -> ScreenGeometry? {

@@ -45,6 +45,43 @@ public enum Reanalysis {
         }
     }
 
+    /// The session's own calibration (which mapped its gaze) is no longer stored, or cannot be
+    /// read: `error` says why. Another calibration (or none) must be asked for.
+    public struct OwnCalibrationUnavailable: Error {
+        public var sessionID: String
+        public var error: StoreError
+    }
+
+    /// The re-analysis `gazerec reanalyze` runs on a stored session: its saved video (unless
+    /// `videoPath` names another), the calibration named by `calibration` (an id; `none` for none)
+    /// else the session's own, the session's smoothing, and the focal length `FocalLength` chooses
+    /// (given, else the one the session was recorded with, else the calibration's). Throws
+    /// `ReanalysisError.noVideo` when there is no video, and `OwnCalibrationUnavailable` when the
+    /// session's own calibration is gone.
+    public static func request(sessionID: String, database: SessionDatabase, videoPath: String? = nil,
+                               calibration: String? = nil, modelPath: String, focalLengthPixels: Double? = nil,
+                               faceFinding: FaceFinding = FaceFinding()) throws -> Request {
+        let header = try database.summary(id: sessionID).header
+        let recorded = header.gazerecExtension
+        guard let path = videoPath ?? recorded?.recorder?.savedVideo?.path else {
+            throw ReanalysisError.noVideo(sessionID: header.id)
+        }
+        let own = recorded?.calibrationApplied == true ? recorded?.calibration?.id : nil
+        var applied: AppliedCalibration?
+        if let requested = calibration ?? own, requested != "none" {
+            do {
+                applied = AppliedCalibration(try database.calibrationRecord(id: requested))
+            } catch let error as StoreError where calibration == nil {
+                throw OwnCalibrationUnavailable(sessionID: header.id, error: error)
+            }
+        }
+        return Request(sessionID: header.id, videoPath: path, modelPath: modelPath, calibration: applied,
+                       smoothing: recorded?.smoothing ?? .none,
+                       focalLengthPixels: FocalLength.pixels(given: focalLengthPixels, recorded: recorded?.recorder?.focalLengthPixels,
+                                                             calibration: applied?.focalLengthPixels),
+                       faceFinding: faceFinding)
+    }
+
     /// What a re-analysis replaced.
     public struct Result: Sendable {
         public var frames: Int

@@ -33,6 +33,8 @@ public final class RecorderLock {
 
     public static func lockPath(databasePath: String) -> String { databasePath + ".recorder" }
     public static func statusPath(databasePath: String) -> String { databasePath + ".recorder-status" }
+    /// Where a detached recorder (`start --detach`) writes its stderr, kept after it ends.
+    public static func logPath(databasePath: String) -> String { databasePath + ".recorder.log" }
 
     /// Takes the lock, or throws `alreadyRecording` naming the live recorder. The database's
     /// folder is created when missing (a first recording into a new place). A recorder
@@ -150,17 +152,24 @@ public final class RecorderLock {
     public static func whileNotRecording<T>(databasePath: String, action: String,
                                             allowed: (RecorderInfo) -> Bool = { _ in false },
                                             _ body: () throws -> T) throws -> T {
+        try whileNotRecording(databasePath: databasePath, action: action, allowed: allowed) { (_: RecorderInfo?) in try body() }
+    }
+
+    /// `whileNotRecording`, telling `body` the recorder it runs beside (nil: this process holds the lock).
+    static func whileNotRecording<T>(databasePath: String, action: String, allowed: (RecorderInfo) -> Bool = { _ in false },
+                                     _ body: (RecorderInfo?) throws -> T) throws -> T {
+        let lock: RecorderLock
         do {
-            let lock = try RecorderLock(databasePath: databasePath, announcing: false)
-            defer { lock.release() }
-            return try body()
+            lock = try RecorderLock(databasePath: databasePath, announcing: false)
         } catch RecorderError.alreadyRecording(let id, let pid, _) {
             let info = RecorderInfo(pid: pid, sessionID: id, startedAt: 0)
             guard allowed(info) else {
                 throw RecorderError.recordingInProgress(action: action, sessionID: id, pid: pid, databasePath: databasePath)
             }
-            return try body()
+            return try body(info)
         }
+        defer { lock.release() }
+        return try body(nil)
     }
 
     /// The live recorder of a database, or nil (no lock file, or its lock is free: nobody records).
@@ -185,15 +194,26 @@ public final class RecorderLock {
     /// when a recorder runs, when nothing was left, or when the folder cannot be written.
     @discardableResult
     public static func removeDeadRecorderFiles(databasePath: String) -> [String] {
-        let status = statusPath(databasePath: databasePath)
-        let left = [status, status + ".tmp", lockPath(databasePath: databasePath)]
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        let status = statusFiles(databasePath: databasePath)
+        let left = (status + [lockPath(databasePath: databasePath)]).filter { FileManager.default.fileExists(atPath: $0) }
         guard !left.isEmpty, running(databasePath: databasePath) == nil else { return [] }
         // The lock file goes as the lock is let go (`release`).
         let removed = try? whileNotRecording(databasePath: databasePath, action: "remove a dead recorder's files") {
-            for path in [status, status + ".tmp"] { unlink(path) }
+            for path in status { unlink(path) }
         }
         guard removed != nil else { return [] }
         return left.filter { !FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The status file and the temporary siblings of status writes a recorder was in when it died
+    /// (`<status>.tmp-<pid>`, and `<status>.tmp` of earlier versions), those that exist.
+    static func statusFiles(databasePath: String) -> [String] {
+        let status = statusPath(databasePath: databasePath)
+        let folder = (status as NSString).deletingLastPathComponent
+        let name = (status as NSString).lastPathComponent
+        let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { $0.hasPrefix(name + ".tmp") }.sorted()
+            .map { folder.isEmpty ? $0 : folder + "/" + $0 }
+        return ([status] + siblings).filter { FileManager.default.fileExists(atPath: $0) }
     }
 }

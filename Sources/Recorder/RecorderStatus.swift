@@ -1,5 +1,6 @@
 import Foundation
 import GazeModel
+import JSONStream
 
 /// The live figures a recorder publishes for `gazerec status` (`<database>.recorder-status`).
 public struct RecorderStatus: Codable, Sendable, Equatable {
@@ -56,12 +57,11 @@ public struct RecorderStatus: Codable, Sendable, Equatable {
 
     public var faceFoundPercent: Double { frames > 0 ? 100 * Double(framesWithFace) / Double(frames) : 0 }
 
-    /// Writes the status atomically (temporary file + rename).
+    /// Writes the status whole or not at all (`AtomicFile`, unsynchronized: it is rewritten twice a
+    /// second on the frame thread, and a status lost to a power cut tells nothing anyone needs).
     public func write(databasePath: String) {
-        let path = RecorderLock.statusPath(databasePath: databasePath)
         guard let data = try? JSONEncoder().encode(self) else { return }
-        let temporary = path + ".tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: data) { rename(temporary, path) }
+        try? AtomicFile.write([UInt8](data), to: RecorderLock.statusPath(databasePath: databasePath), synchronized: false)
     }
 
     public static func read(databasePath: String) -> RecorderStatus? {

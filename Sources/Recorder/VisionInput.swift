@@ -1,3 +1,4 @@
+import GazeCalibration
 import GazeCapture
 import GazeModel
 import GazeVision
@@ -15,10 +16,14 @@ public final class VisionInput {
     /// second core) while the model loads. `startNow` false leaves the source to `start(pacedFrom:)`
     /// (a recording paces a file from its session's start). `finding` says how the pipeline finds
     /// faces in the opened source (a camera may run the costly stages off the frame thread). Head
-    /// pose is measured with the face model `headPoseModel` names (a calibration's, when one is validated).
+    /// pose is measured with the face model `headPoseModel` names (a calibration's, when one is
+    /// validated), and with the focal length `FocalLength` chooses: `focalLengthPixels` (given for
+    /// the run), else the calibration's (`calibrationFocalLengthPixels`), else the frame width.
     public init(modelPath: String, source request: FrameSourceRequest, modelFirst: Bool = true, readAhead: Int? = 8,
-                startNow: Bool = true, focalLengthPixels: Double?, headPoseModel: String = HeadPoseModelName.current,
+                startNow: Bool = true, focalLengthPixels: Double?, calibrationFocalLengthPixels: Double? = nil,
+                headPoseModel: String = HeadPoseModelName.current,
                 finding: (OpenedFrameSource) throws -> FaceFinding) throws {
+        let focalLengthPixels = FocalLength.pixels(given: focalLengthPixels, calibration: calibrationFocalLengthPixels)
         let early = modelFirst ? try LandmarkModel.shared(path: modelPath) : nil
         opened = try request.open()
         self.readAhead = readAhead

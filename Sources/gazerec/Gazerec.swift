@@ -34,7 +34,6 @@ enum Main {
         let arguments: [String]
         do {
             let leading = try LeadingOptions.parse(Array(CommandLine.arguments.dropFirst()))
-            LeadingOptions.databasePath = leading.databasePath
             arguments = leading.command
         } catch {
             exit(with: error, arguments: [])
@@ -74,7 +73,14 @@ enum Main {
         let code = Gazerec.exitCode(for: error)
         let message = Gazerec.message(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-        guard code != .success, !message.isEmpty else { Gazerec.exit(withError: error) }
+        guard code != .success, !message.isEmpty else {
+            // The root's help names the `--database` read before the subcommand.
+            if code == .success, let help = RootHelp.text(Gazerec.message(for: error)) {
+                Console.output(help.trimmingCharacters(in: .newlines) + "\n")
+                Foundation.exit(0)
+            }
+            Gazerec.exit(withError: error)
+        }
         var line = message
         if code == .validationFailure {
             if let last = line.last, !".!?".contains(last) { line += "." }

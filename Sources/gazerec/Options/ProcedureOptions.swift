@@ -1,4 +1,5 @@
 import ArgumentParser
+import GazeCalibration
 import GazeCore
 import GazeModel
 import JSONStream
@@ -21,16 +22,17 @@ struct ProcedureOptions: ParsableArguments {
                                valueName: "file"))
     var script: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds after a target appears before samples are collected (default 0.6, or the "
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds after a target appears before samples are collected (default "
+                               + "\(CalibrationProcedure.defaultSettleSeconds), or the "
                                + "script's 'settle' line).", valueName: "seconds"))
     var settle: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of samples to collect per target (interactive).", valueName: "seconds"))
-    var collect: Double = 1.2
+    var collect: Double = ProcedureSettings().collectSeconds
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Usable samples a target needs (when calibrating, after outliers are dropped).",
                                valueName: "n"))
-    var minimumSamples: Int = 8
+    var minimumSamples: Int = ProcedureSettings().minimumSamplesPerPoint
 
     func validate() throws {
         if (screenSizeMillimetres == nil) != (distanceMillimetres == nil) {

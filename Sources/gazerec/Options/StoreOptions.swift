@@ -13,14 +13,20 @@ import SessionStore
 /// type is parsed by ArgumentParser on its own first: it reads the options before the first word and
 /// passes every word from the subcommand on, unread, to `Gazerec` (`captureForPassthrough`).
 struct LeadingOptions: ParsableArguments {
-    @Option(name: .customLong("database"), help: ArgumentHelp("The session database file.", valueName: "path"))
+    /// The option's help and value name, also in the root help (`RootHelp`).
+    static let databaseHelp = "The session database file."
+    static let databaseValueName = "path"
+
+    @Option(name: .customLong("database"), help: ArgumentHelp(databaseHelp, valueName: databaseValueName))
     var databasePath: String?
 
     @Argument(parsing: .captureForPassthrough)
     var command: [String] = []
 
-    /// The leading `--database`, set once by `main()` before the subcommand is parsed.
-    nonisolated(unsafe) static var databasePath: String?
+    /// The leading `--database` of this process's command line (nil when absent, or when the line
+    /// does not parse: `main()` reports that). Read from the arguments, never set: no global state
+    /// carries options.
+    static let databasePath: String? = (try? parse(Array(CommandLine.arguments.dropFirst())))?.databasePath
 }
 
 /// The `--database` option, resolved: the option after the subcommand, the one before it,

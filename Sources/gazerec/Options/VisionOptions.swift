@@ -40,7 +40,7 @@ struct VisionOptions: ParsableArguments {
                readAhead: Int? = 8) throws -> VisionInput {
         try VisionInput(modelPath: LandmarkModel.resolvePath(model), source: request, modelFirst: modelFirst,
                         readAhead: readAhead,
-                        focalLengthPixels: FocalLength.pixels(given: focalLength, calibration: calibrationFocalLength),
+                        focalLengthPixels: focalLength, calibrationFocalLengthPixels: calibrationFocalLength,
                         headPoseModel: calibrationHeadPoseModel,
                         finding: { try faceFinding(live: $0.kind == .camera) })
     }

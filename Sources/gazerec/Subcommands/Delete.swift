@@ -50,79 +50,37 @@ extension Gazerec {
 
         func run() throws {
             let path = StoreOptions.resolve(nil)
-            if let appID { return try deleteParticipant(appID, path: path) }
-            if !ids.isEmpty {
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw StoreError.unknownSession(id: ids[0], databasePath: path)
-                }
-                // Sessions beside a running recording may go; the one being recorded may not.
-                let reading = try SessionDatabase.openForReading(path: path)
-                let wanted = Set(try ids.map { try reading.canonicalID($0) })
-                let deleted = try RecorderLock.whileNotRecording(
-                    databasePath: path, action: "delete session \(ids.count == 1 ? ids[0] : "s \(ids.joined(separator: ", "))")",
-                    allowed: { !wanted.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
-                ) { try SessionDatabase(path: path).deleteSessions(ids: ids) }
-                Console.output(deleted.sessionIDs.map { $0 + "\n" }.joined())
-                Self.tell(deleted)
+            let scope: DeletionScope = if let appID { .participant(appID: appID) } else if !ids.isEmpty { .sessions(ids) }
+                else if all { .everySession } else { .databaseFile }
+            let outcome = try SessionDeletion(databasePath: path, scope: scope).run { count in
+                let sessions = Formatting.counted(count, "session")
+                try confirm(all ? "Delete all \(sessions) in \(path)?"
+                            : "Delete the database file \(path) and everything in it (\(sessions))?")
+            }
+            switch scope {
+            case .sessions:
+                Console.output(outcome.sessionIDs.map { $0 + "\n" }.joined())
+                Self.tell(outcome)
                 Console.note("deleted \(ids.count) session\(ids.count == 1 ? "" : "s")")
-                return
+            case .participant(let label):
+                Console.output((outcome.sessionIDs + outcome.calibrationIDs).map { $0 + "\n" }.joined())
+                Self.tell(outcome)
+                Console.note("deleted \(Formatting.counted(outcome.sessionIDs.count, "session")) and "
+                             + "\(Formatting.counted(outcome.calibrationIDs.count, "calibration")) of \(label); exported files "
+                             + "(JSON, CSV, BIDS) and copies on a lab server are not touched (docs/Lab.md, Withdrawal)")
+            case .everySession, .databaseFile:
+                guard outcome.databaseExisted else { return Console.note("nothing to delete: \(path) does not exist.") }
+                Self.tell(outcome)
+                Console.note(all ? "deleted \(Formatting.counted(outcome.sessionIDs.count, "session")) from \(path)"
+                             : "deleted \(path)")
             }
-            guard FileManager.default.fileExists(atPath: path) else {
-                Console.note("nothing to delete: \(path) does not exist.")
-                return
-            }
-            let count = try SessionDatabase.openForReading(path: path).sessionIDs().count
-            let sessions = "\(count) session\(count == 1 ? "" : "s")"
-            let question = all ? "Delete all \(sessions) in \(path)?"
-                : "Delete the database file \(path) and everything in it (\(sessions))?"
-            // Checked before asking, and held while deleting: no recording may start meanwhile.
-            if let running = RecorderLock.running(databasePath: path) {
-                throw RecorderError.recordingInProgress(action: all ? "delete every session" : "delete the database",
-                                                        sessionID: running.sessionID, pid: running.pid, databasePath: path)
-            }
-            try confirm(question)
-            try RecorderLock.whileNotRecording(databasePath: path,
-                                               action: all ? "delete every session" : "delete the database") {
-                if all {
-                    let report = try SessionDatabase(path: path).deleteAllSessions()
-                    Self.tell(report)
-                    Console.note("deleted \(report.sessionIDs.count) session\(report.sessionIDs.count == 1 ? "" : "s") from \(path)")
-                } else {
-                    Self.tell(try SessionDatabase.deleteDatabase(path: path))
-                    // A detached recorder's log goes with its database: its lines name the sessions.
-                    let log = BackgroundRecorder.logPath(databasePath: path)
-                    if FileManager.default.fileExists(atPath: log) {
-                        try FileManager.default.removeItem(atPath: log)
-                        Console.note("removed \(log)")
-                    }
-                    Console.note("deleted \(path)")
-                }
-            }
-        }
-
-        /// `--app-id LABEL`: the participant's sessions, videos and calibrations, in one step.
-        private func deleteParticipant(_ label: String, path: String) throws {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw StoreError.noSessionsWithAppID(label: label, databasePath: path)
-            }
-            let theirs = Set(try SessionDatabase.openForReading(path: path).summaries()
-                .filter { $0.header.appID == label }.map { $0.header.id.uppercased() })
-            let report = try RecorderLock.whileNotRecording(
-                databasePath: path, action: "delete the sessions of \(label)",
-                allowed: { !theirs.contains($0.sessionID.uppercased()) && $0.sessionID != RecorderInfo.unknownSession }
-            ) { try SessionDatabase(path: path).deleteParticipant(appID: label) }
-            Console.output((report.deletion.sessionIDs + report.calibrationIDs).map { $0 + "\n" }.joined())
-            Self.tell(report.deletion)
-            Console.note("deleted \(Formatting.counted(report.deletion.sessionIDs.count, "session")) and "
-                         + "\(Formatting.counted(report.calibrationIDs.count, "calibration")) of \(label); exported files "
-                         + "(JSON, CSV, BIDS) and copies on a lab server are not touched (docs/Lab.md, Withdrawal)")
         }
 
         /// Names on stderr every file removed with the sessions, and every file a session named that
         /// was not its own and so was left.
-        static func tell(_ report: DeletionReport) {
-            for file in report.removedFiles { Console.note("removed \(file)") }
-            for file in report.keptFiles {
+        static func tell(_ outcome: SessionDeletion.Outcome) {
+            for file in outcome.removedFiles { Console.note("removed \(file)") }
+            for file in outcome.keptFiles {
                 Console.note("kept \(file): it is not a video this database's recorder saved (its header does not name the session)")
             }
         }

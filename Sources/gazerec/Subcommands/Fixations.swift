@@ -13,34 +13,6 @@ enum FixationFormat: String, CaseIterable, ExpressibleByArgument {
     case table, csv, json
 }
 
-/// A physical size in millimetres, `WxH`.
-struct MillimetreSize: ExpressibleByArgument {
-    var width: Double
-    var height: Double
-
-    init?(argument: String) {
-        guard let size = try? Self.parse(argument) else { return nil }
-        self = size
-    }
-
-    private init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-
-    /// The size `text` gives, or an error saying what is wrong with it (the options' `transform`).
-    static func parse(_ text: String) throws -> MillimetreSize {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width.isFinite, height.isFinite else {
-            throw ValidationError("write the width and height in millimetres as WxH, e.g. 531x299")
-        }
-        guard width > 0, height > 0 else {
-            throw ValidationError("a screen's width and height are more than 0 mm; give the visible area's size, e.g. 531x299")
-        }
-        return MillimetreSize(width: width, height: height)
-    }
-}
-
 extension Gazerec {
     /// `gazerec fixations SESSION`: fixations of a session's scan path.
     struct Fixations: ParsableCommand {
@@ -63,7 +35,7 @@ extension Gazerec {
         var id: String
 
         @Option(help: "Detection method.")
-        var method: FixationDetector.Method = .idt
+        var method: FixationDetector.Method = FixationDetector.standard.method
 
         @Option(help: "Output format.")
         var format: FixationFormat = .table
@@ -76,13 +48,13 @@ extension Gazerec {
         var distanceMm: Double?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("I-DT dispersion threshold in degrees.", valueName: "degrees"))
-        var dispersion: Double = 1.5
+        var dispersion: Double = FixationDetector.standard.dispersionThresholdDegrees
 
         @Option(parsing: .unconditional, help: ArgumentHelp("I-VT velocity threshold in degrees per second.", valueName: "deg/s"))
-        var velocity: Double = 30
+        var velocity: Double = FixationDetector.standard.velocityThresholdDegreesPerSecond
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Minimum fixation duration in seconds.", valueName: "seconds"))
-        var minimumDuration: Double = 0.08
+        var minimumDuration: Double = FixationDetector.standard.minimumDurationSeconds
 
         func validate() throws {
             if (screenSizeMm == nil) != (distanceMm == nil) {

@@ -31,14 +31,8 @@ extension Gazerec {
             let database = try store.openForReading()
             // A session whose recorder died is closed here (marked interrupted), where the file
             // may be written; an archive on a read-only share is listed as it is.
-            if store.isWritable, let writable = try store.openExisting() {
-                let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-                let repaired = try writable.repairInterruptedSessions(except: running)
-                if !repaired.isEmpty {
-                    Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
-                                 + repaired.joined(separator: ", "))
-                }
-                if running == nil { RecorderLock.removeDeadRecorderFiles(databasePath: store.resolvedPath) }
+            if let cleanup = try DeadRecordings.closeIfWritable(databasePath: store.resolvedPath) {
+                cleanup.tellClosed()
             }
             if ids {
                 let all = try database.sessionIDs()

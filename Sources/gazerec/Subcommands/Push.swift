@@ -105,13 +105,8 @@ extension Gazerec {
         /// Closes the sessions whose recorder died (as `list` and `repair` do), so they are sent, not
         /// taken for recordings still running; a database that cannot be written is left as it is.
         private func closeDeadRecordings() throws {
-            guard store.isWritable, let writable = try store.openExisting() else { return }
-            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-            let repaired = try writable.repairInterruptedSessions(except: running)
-            if !repaired.isEmpty {
-                Console.note("closed \(repaired.count) session\(repaired.count == 1 ? "" : "s") whose recorder had died: "
-                             + repaired.joined(separator: ", "))
-            }
+            guard let cleanup = try DeadRecordings.closeIfWritable(databasePath: store.resolvedPath) else { return }
+            cleanup.tellClosed()
         }
 
         /// Every 2 s: the finished sessions not pushed yet in this run, until a stop signal.

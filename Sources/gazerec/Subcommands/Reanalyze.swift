@@ -51,38 +51,26 @@ extension Gazerec {
             }
             try vision.checkModelExists()
             let expressions = try expressionOptions.checkedFiles()
-            let header = try database.summary(id: id).header
-            let saved = header.gazerecExtension?.recorder?.savedVideo
-            guard let path = video ?? saved?.path else { throw ReanalysisError.noVideo(sessionID: header.id) }
-            let applied = try chosenCalibration(database, header)
-            var request = Reanalysis.Request(
-                sessionID: header.id, videoPath: path, modelPath: LandmarkModel.resolvePath(vision.model),
-                calibration: applied, smoothing: header.gazerecExtension?.smoothing ?? .none,
-                focalLengthPixels: FocalLength.pixels(given: vision.focalLength,
-                                                      recorded: header.gazerecExtension?.recorder?.focalLengthPixels,
-                                                      calibration: applied?.focalLengthPixels),
-                faceFinding: try vision.faceFinding(live: false))
-            request.expressions = expressions
-            let result = try Reanalysis.run(request, database: database)
-            let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
-            Console.note("session \(header.id): \(result.frames) frames re-analysed from \(path) (face in \(facePercent) %"
-                         + (applied == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))"
-                         + (result.framesNotInVideo > 0 ? "; \(result.framesNotInVideo) frames the video lacked (left out while "
-                            + "recording) are no longer in the session" : ""))
-            Console.output(header.id + "\n")
-        }
-
-        /// `--calibration`, else the session's own (which must still be stored), else none.
-        private func chosenCalibration(_ database: SessionDatabase, _ header: SessionHeader) throws -> AppliedCalibration? {
-            let own = header.gazerecExtension?.calibrationApplied == true ? header.gazerecExtension?.calibration?.id : nil
-            guard let requested = calibration ?? own, requested != "none" else { return nil }
+            var request: Reanalysis.Request
             do {
-                return AppliedCalibration(try database.calibrationRecord(id: requested))
-            } catch let error as StoreError where calibration == nil {
+                request = try Reanalysis.request(sessionID: id, database: database, videoPath: video, calibration: calibration,
+                                                 modelPath: LandmarkModel.resolvePath(vision.model),
+                                                 focalLengthPixels: vision.focalLength)
+            } catch let unavailable as Reanalysis.OwnCalibrationUnavailable {
+                let error = unavailable.error
                 let text = if case .unknownCalibration = error { ErrorHints.message(for: error) } else { error.description }
                 throw UsageError(message: "\(text) The session was mapped with it; give --calibration ID (or none) to "
                                  + "re-analyse it with another.")
             }
+            request.faceFinding = try vision.faceFinding(live: false)
+            request.expressions = expressions
+            let result = try Reanalysis.run(request, database: database)
+            let facePercent = Formatting.fixed(100 * Double(result.framesWithFace) / Double(max(result.frames, 1)), 1)
+            Console.note("session \(request.sessionID): \(result.frames) frames re-analysed from \(request.videoPath) (face in \(facePercent) %"
+                         + (request.calibration == nil ? "" : ", \(result.gazeSamples) gaze samples") + ", \(EyeFigures.text(result.eyes)))"
+                         + (result.framesNotInVideo > 0 ? "; \(result.framesNotInVideo) frames the video lacked (left out while "
+                            + "recording) are no longer in the session" : ""))
+            Console.output(request.sessionID + "\n")
         }
     }
 }

@@ -36,7 +36,7 @@ extension Gazerec {
                              + "\(Int(record.screenWidth))x\(Int(record.screenHeight))")
             }
             Console.note("session \(result.sessionID): \(result.gazeSamples) gaze samples from \(result.frames) frames "
-                         + "with calibration \(record.id)\(Gazerec.Start.accuracyText(record))")
+                         + "with calibration \(record.id)\(CalibrationReport.accuracyText(record))")
             Console.output(result.sessionID + "\n")
         }
     }

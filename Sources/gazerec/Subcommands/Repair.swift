@@ -22,16 +22,12 @@ extension Gazerec {
                 Console.note("nothing to repair: \(store.resolvedPath) does not exist.")
                 return
             }
-            let running = RecorderLock.running(databasePath: store.resolvedPath)?.sessionID
-            if running == nil {
-                for path in RecorderLock.removeDeadRecorderFiles(databasePath: store.resolvedPath) {
-                    Console.note("removed \(path), left by a recorder that died")
-                }
-            }
-            let repaired = try database.repairInterruptedSessions(except: running)
+            let cleanup = try DeadRecordings.close(in: database)
+            for path in cleanup.removedFiles { Console.note("removed \(path), left by a recorder that died") }
+            let repaired = cleanup.closedSessionIDs
             Console.output(repaired.map { $0 + "\n" }.joined())
             Console.note("closed \(repaired.count) interrupted session\(repaired.count == 1 ? "" : "s")")
-            let videos = try database.repairOrphanedVideos(except: running)
+            let videos = try database.repairOrphanedVideos(except: cleanup.runningSessionID)
             for video in videos.linked { Console.note("linked \(video.path) to session \(video.id)") }
             for path in videos.unclaimed {
                 Console.note("\(path): the video of a session this database does not hold; kept (it may be "

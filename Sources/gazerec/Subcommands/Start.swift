@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import FaceExpression
 import Foundation
 import GazeCalibration
 import GazeCapture
@@ -61,7 +62,8 @@ extension Gazerec {
         var calibration: String = "latest"
 
         @Option(help: ArgumentHelp("Screen size in screen points stored as deviceInfo.screenSize (default: the applied "
-                                   + "calibration's screen, else 1920x1080).",
+                                   + "calibration's screen, else \(Int(RecordingSetup.defaultScreen.width))x"
+                                   + "\(Int(RecordingSetup.defaultScreen.height))).",
                                    valueName: "WxH"))
         var screen: Size2D?
 
@@ -190,14 +192,7 @@ extension Gazerec {
                 throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
                                  + "Leave out --preview, or use --stream ndjson to follow the gaze from a program.")
             }
-            var configuration = try recordingConfiguration()
-            if let expressions {
-                configuration.expressions = expressions
-                // What `show` reports beside them: the smile.
-                for name in [BlendShapeName.mouthSmileLeft, .mouthSmileRight] where !configuration.blendShapes.contains(name) {
-                    configuration.blendShapes.append(name)
-                }
-            }
+            var configuration = try recordingConfiguration(expressions: expressions)
             configuration.labStreaming = labStreaming
             if let lslWait {
                 Console.note("waiting up to \(lslWait == lslWait.rounded() ? String(Int(lslWait)) : String(lslWait)) s for an "
@@ -218,26 +213,33 @@ extension Gazerec {
         }
 
         /// What the options ask to record: the source, the calibration and its screen, video and markers.
-        private func recordingConfiguration() throws -> RecordingConfiguration {
+        private func recordingConfiguration(expressions: ExpressionModelFiles?) throws -> RecordingConfiguration {
             let databasePath = store.resolvedPath
             try vision.checkModelExists()
-            var warnings: [String] = []
-            let applied = try resolveCalibration(warnings: &warnings)
             let source = FrameSourceRequest.cameraOrFile(
                 file: input, device: device, width: resolution?.width, height: resolution?.height,
                 framesPerSecond: (fps ?? .thirty).rawValue, controls: cameraControls,
                 pacing: asFastAsPossible ? .asFastAsPossible : .ownPace, mirror: picture.mirror,
                 rotation: picture.rotate)
-            // The calibration's screen is the session's: its gaze points are in that screen's points.
-            let screenSize = screen ?? applied.map { Size2D(width: Int($0.screenWidth), height: Int($0.screenHeight)) }
-                ?? Size2D(argument: "1920x1080")!
-            var configuration = RecordingConfiguration(
-                source: source, databasePath: databasePath, modelPath: LandmarkModel.resolvePath(vision.model),
-                appID: appID, blendShapes: try parsedBlendShapes(), screenWidth: Double(screenSize.width),
-                screenHeight: Double(screenSize.height), orientation: orientation.rawNumber,
-                maximumDurationSeconds: duration, focalLengthPixels: FocalLength.pixels(given: vision.focalLength, calibration: applied?.focalLengthPixels))
-            configuration.calibration = applied
-            configuration.warnings = warnings
+            var setup = RecordingSetup(source: source, databasePath: databasePath,
+                                       modelPath: LandmarkModel.resolvePath(vision.model), appID: appID)
+            setup.blendShapes = try parsedBlendShapes()
+            setup.calibration = CalibrationRequest(calibration)
+            setup.screen = screen.map { .init(width: Double($0.width), height: Double($0.height)) }
+            setup.orientation = orientation.rawNumber
+            setup.maximumDurationSeconds = duration
+            setup.focalLengthPixels = vision.focalLength
+            setup.expressions = expressions
+            let plan = try setup.plan()
+            var configuration = plan.configuration
+            tellCalibration(plan, asked: setup.calibration)
+            if plan.calibrationFlaggedPoor, let record = plan.calibration {
+                // Told once the recorder holds its lock (a background recorder's log starts then) and shown
+                // by status: a poor calibration makes every gaze point doubtful.
+                configuration.warnings.append("calibration \(record.id)\(record.name.map { " (\($0))" } ?? "") was flagged poor "
+                                              + "when it was made\(CalibrationReport.accuracyText(record)); its gaze is doubtful. "
+                                              + "Calibrate again, or give --calibration none to record without gaze.")
+            }
             configuration.faceFinding = try vision.faceFinding(live: input == nil)
             configuration.smoothing = smoothingOptions.resolved(fallback: .none)
             configuration.videoDestination = saveVideo.map { videoDestination($0, databasePath: databasePath) }
@@ -247,10 +249,21 @@ extension Gazerec {
                     : try MarkerFeed.Input.open(path: markersFrom)
                 configuration.markerWarning = { Console.note("warning: " + $0) }
             }
-            if applied == nil && configuration.smoothing != .none {
+            if plan.calibration == nil && configuration.smoothing != .none {
                 Console.note("--smoothing applies to gaze, and no calibration is applied: nothing to smooth")
             }
             return configuration
+        }
+
+        /// Says which calibration is applied, or that none is (not in a background recorder's log).
+        private func tellCalibration(_ plan: RecordingSetup.Plan, asked: CalibrationRequest) {
+            guard notifyFd == nil, asked != .none else { return }
+            if let record = plan.calibration {
+                Console.note("applying calibration \(record.id)\(CalibrationReport.accuracyText(record))")
+            } else {
+                Console.note("no calibration\(screen.map { " for a \($0.width)x\($0.height) screen" } ?? ""): recording eye "
+                             + "features, blend shapes and head pose without gaze (scanPath); run 'gazerec calibrate' first")
+            }
         }
 
         /// `--save-video PATH` (relative to here), or, given no path, the `videos` folder beside the database.
@@ -303,6 +316,8 @@ extension Gazerec {
         /// Tells the parent of a background recorder the session id, or says on stderr that recording runs.
         private func announce(_ id: String, quiet: Bool) {
             if let notifyFd {
+                // The log names its session, so deleting the session deletes the log with it.
+                Console.note("recording session \(id)\(input != nil ? " from \(input!)" : "") in the background (process \(getpid()))")
                 _ = id.appending("\n").withCString { write(notifyFd, $0, strlen($0)) }
                 close(notifyFd)
             } else if !quiet {
@@ -332,46 +347,6 @@ extension Gazerec {
             if let videoFailure = result.videoFailure {
                 Console.note("warning: the video ended early: \(videoFailure)")
             }
-        }
-
-        /// The calibration to apply: `--calibration ID`, the newest one (for `--screen`, when given), or none.
-        private func resolveCalibration(warnings: inout [String]) throws -> AppliedCalibration? {
-            let quiet = notifyFd != nil
-            let request = CalibrationRequest(calibration)
-            guard request != .none else { return nil }
-            guard let database = try store.openExisting() else {
-                if case .id(let id) = request { throw StoreError.unknownCalibration(id: id, databasePath: store.resolvedPath) }
-                return try noCalibration(quiet: quiet)
-            }
-            let record = try database.chooseCalibration(
-                request, screen: screen.map { .init(width: Double($0.width), height: Double($0.height)) },
-                focalLengthPixels: vision.focalLength)
-            guard let record else { return try noCalibration(quiet: quiet) }
-            if !quiet { Console.note("applying calibration \(record.id)\(Self.accuracyText(record))") }
-            // Told once the recorder holds its lock (a background recorder's log starts then) and shown
-            // by status: a poor calibration makes every gaze point doubtful.
-            if CalibrationReport.qualityWarning(record.validation, screenWidth: record.screenWidth,
-                                                screenHeight: record.screenHeight) != nil {
-                warnings.append("calibration \(record.id)\(record.name.map { " (\($0))" } ?? "") was flagged poor "
-                                + "when it was made\(Self.accuracyText(record)); its gaze is doubtful. Calibrate again, or "
-                                + "give --calibration none to record without gaze.")
-            }
-            return AppliedCalibration(record)
-        }
-
-        private func noCalibration(quiet: Bool) throws -> AppliedCalibration? {
-            if !quiet {
-                Console.note("no calibration\(screen.map { " for a \($0.width)x\($0.height) screen" } ?? ""): recording eye "
-                             + "features, blend shapes and head pose without gaze (scanPath); run 'gazerec calibrate' first")
-            }
-            return nil
-        }
-
-        static func accuracyText(_ record: CalibrationRecord) -> String {
-            guard let validation = record.validation, validation.accuracyPoints.isFinite else { return "" }
-            var text = " (validation accuracy \(Formatting.fixed(validation.accuracyPoints, 1)) pt"
-            if let degrees = validation.accuracyDegrees { text += ", \(Formatting.fixed(degrees, 2))°" }
-            return text + ")"
         }
 
         /// Starts a copy of this command in the background and returns once it reports its session id.

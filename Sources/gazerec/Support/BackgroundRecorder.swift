@@ -8,7 +8,7 @@ import Recorder
 /// child's error line when it exits without one.
 enum BackgroundRecorder {
     /// Where a detached recorder of the database at `databasePath` writes its stderr.
-    static func logPath(databasePath: String) -> String { databasePath + ".recorder.log" }
+    static func logPath(databasePath: String) -> String { RecorderLock.logPath(databasePath: databasePath) }
 
     static func start(arguments: [String], databasePath: String) throws -> (sessionID: String, pid: pid_t, logPath: String) {
         // A recorder already running: say so before starting anything, its log left alone.
