@@ -1,4 +1,5 @@
 import Foundation
+import JSONStream
 import GazeModel
 
 /// The live figures a recorder publishes for `gazerec status` (`<database>.recorder-status`).
@@ -59,7 +60,7 @@ public struct RecorderStatus: Codable, Sendable, Equatable {
     /// Writes the status atomically (temporary file + rename).
     public func write(databasePath: String) {
         let path = RecorderLock.statusPath(databasePath: databasePath)
-        guard let data = try? JSONEncoder().encode(self) else { return }
+        guard let data = try? Data(JSONDocument.bytes(encoding: self, pretty: false, lineBreak: false)) else { return }
         let temporary = path + ".tmp"
         if FileManager.default.createFile(atPath: temporary, contents: data) { rename(temporary, path) }
     }
