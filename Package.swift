@@ -200,6 +200,8 @@ let package = Package(
         .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
                     resources: [.copy("Schemas")]),
+        .testTarget(name: "SessionExportTests", dependencies: ["SessionExport", "SessionStore", "BIDSExport", "JSONStream",
+                                                             "TestSupport"]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
         .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
                                                                 "TestSupport"]),
