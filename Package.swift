@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // Streaming JSON reader and writer, JSONValue, byte sinks, and the one atomic file writer (AtomicFile, with the temporary files a signal removes and the stale ones a later run sweeps). Depends on nothing of ours.
+        // Streaming JSON reader and writer, JSONValue, the one CSV writer, byte sinks, and the one atomic file writer (AtomicFile, with the temporary files a signal removes and the stale ones a later run sweeps). Depends on nothing of ours.
         // The reader and writer touch class fields per byte; their accesses are single-threaded by
         // contract, so those fields are `@exclusivity(unchecked)` (the dynamic checks cost ~25 % of an import).
         .target(name: "JSONStream"),
@@ -110,19 +110,24 @@ let package = Package(
         .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
-        // JSON import and export, CSV, Eye-Tracking-BIDS export, and the codec of the typed "gazerec" extension.
+        // JSON import, sessions streamed out as JSON and CSV, and the codec of the typed "gazerec" extension.
         .target(
             name: "SessionStore",
             dependencies: [
-                "Channels", "JSONStream", "GazeAnalysis", "GazeCalibration", "GazeModel", "BIDSExport",
+                "Channels", "JSONStream", "GazeAnalysis", "GazeCalibration", "GazeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
 
+        // Stored sessions exported: one entry point with the format a value (EyeTracking JSON in each of
+        // its styles, CSV, Eye-Tracking-BIDS runs) into a stream, a file or a folder, no byte of a
+        // damaged session written; output files written whole.
+        .target(name: "SessionExport", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "SessionStore"]),
+
         // Figures of stored sessions: a session's gaze read from the store and drawn on its screen
         // (heatmap, scan path, fixations, expression band, legend), as SVG or PNG.
-        .target(name: "SessionFigures", dependencies: ["GazeAnalysis", "GazeFigures", "GazeModel", "SessionStore"]),
+        .target(name: "SessionFigures", dependencies: ["GazeAnalysis", "GazeFigures", "GazeModel", "SessionExport", "SessionStore"]),
 
         // Calibration: the fit, the procedure, validation, the mapping and smoothing of gaze
         // (GazeStream), and calibrations as documents and target scripts. No storage.
@@ -133,7 +138,8 @@ let package = Package(
         // samples → store, in batched commits; the one-recorder lock and status), calibration and
         // validation runs, and video analysis, all on one model → source → pipeline set-up.
         .target(name: "Recorder", dependencies: ["Channels", "FaceExpression", "GazeAnalysis", "GazeCalibration", "GazeCapture",
-                                                 "GazeCore", "GazeModel", "GazeVision", "JSONStream", "LabStreaming", "SessionStore"]),
+                                                 "GazeCore", "GazeModel", "GazeVision", "JSONStream", "LabStreaming", "SessionExport",
+                                                 "SessionStore"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -144,7 +150,7 @@ let package = Package(
         // A lab's PostgreSQL server: its schema and roles, a station's sessions pushed (one
         // transaction each, once or as each recording ends), and sessions read back as a station
         // stores them.
-        .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"]),
+        .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionExport", "SessionStore"]),
 
         // liblsl, the Lab Streaming Layer's C library, opened with dlopen: gazerec's own declarations
         // of the functions it calls, and their loader. Nothing else needs liblsl.
@@ -156,14 +162,14 @@ let package = Package(
 
         // One import for programs built on gazerec's libraries (re-exports them; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
-                                                "GazeCalibration", "SessionStore", "SessionFigures", "Recorder", "JSONStream",
+                                                "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream",
                                                 "StimulusAnalysis", "StimulusStudy"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
-                "JSONStream", "GazeModel", "SessionStore", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
+                "JSONStream", "GazeModel", "SessionStore", "SessionExport", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                 "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "SessionFigures", "StimulusAnalysis",
                 "StimulusStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -194,6 +200,8 @@ let package = Package(
         .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
                     resources: [.copy("Schemas")]),
+        .testTarget(name: "SessionExportTests", dependencies: ["SessionExport", "SessionStore", "BIDSExport", "JSONStream",
+                                                             "TestSupport"]),
         .testTarget(name: "GazeCoreTests", dependencies: ["GazeCore", "GazeAnalysis", "GazeModel", "TestSupport"]),
         .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
                                                                 "TestSupport"]),

@@ -81,11 +81,7 @@ struct Tabular {
 /// JSON documents of the dataset (sidecars, `dataset_description.json`): pretty, two-space indent, one final newline.
 enum SidecarJSON {
     static func bytes(_ value: JSONValue) -> [UInt8] {
-        let sink = MemoryByteSink()
-        let writer = JSONWriter(sink: sink, pretty: true)
         // A memory sink cannot fail, and a value tree holds nothing the writer refuses.
-        try? writer.value(value)
-        try? writer.flush()
-        return sink.bytes + [0x0A]
+        (try? JSONDocument.bytes(value)) ?? []
     }
 }

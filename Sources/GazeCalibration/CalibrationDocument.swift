@@ -31,11 +31,7 @@ extension CalibrationRecord {
 
     /// The calibration as JSON text (compact, or pretty with two-space indents).
     public func document(pretty: Bool = false) throws -> String {
-        let sink = MemoryByteSink()
-        let writer = JSONWriter(sink: sink, pretty: pretty)
-        try writer.value(try jsonValue)
-        try writer.flush()
-        return sink.text
+        try JSONDocument.text(try jsonValue, pretty: pretty, lineBreak: false)
     }
 
     /// The calibration as a JSON value (docs/Calibration.md lists the members; `CalibrationJSON` is their shape).

@@ -1,7 +1,7 @@
 /// One import for programs built on gazerec's libraries: `import GazeKit` brings the vocabulary
 /// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`), figures (`GazeFigures`), Eye-Tracking-BIDS datasets (`BIDSExport`), frame sources
 /// (`GazeCapture`), face detection and landmarks (`GazeVision`), calibration (`GazeCalibration`),
-/// the session database (`SessionStore`), figures of stored sessions (`SessionFigures`), the recorder (`Recorder`), stimulus studies (`StimulusAnalysis`,
+/// the session database (`SessionStore`), session export in every format (`SessionExport`), figures of stored sessions (`SessionFigures`), the recorder (`Recorder`), stimulus studies (`StimulusAnalysis`,
 /// `StimulusStudy`) and the JSON reader and writer (`JSONStream`). It holds no code of its own.
 @_exported import BIDSExport
 @_exported import GazeAnalysis
@@ -13,6 +13,7 @@
 @_exported import GazeVision
 @_exported import JSONStream
 @_exported import Recorder
+@_exported import SessionExport
 @_exported import SessionFigures
 @_exported import SessionStore
 @_exported import StimulusAnalysis

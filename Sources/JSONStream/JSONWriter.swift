@@ -86,14 +86,14 @@ public protocol ByteSink: AnyObject {
 
 /// Writes to a file descriptor (stdout, or a file this object opened and closes).
 public final class FileByteSink: ByteSink {
-    private let descriptor: Int32
+    let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let name: String
+    let name: String
 
     /// Standard output.
     public static func standardOutput() -> FileByteSink { FileByteSink(descriptor: 1, owns: false, name: "<stdout>") }
 
-    private init(descriptor: Int32, owns: Bool, name: String) {
+    init(descriptor: Int32, owns: Bool, name: String) {
         self.descriptor = descriptor
         self.ownsDescriptor = owns
         self.name = name

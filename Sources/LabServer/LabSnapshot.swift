@@ -1,5 +1,6 @@
 import Foundation
 import JSONStream
+import SessionExport
 import SessionStore
 
 /// A lab server's stored documents read as a station reads its own.
@@ -56,9 +57,9 @@ public enum LabSnapshot {
             let (selected, repeated) = try ids.map { SessionSelection.once(try server.resolveSessionIDs($0)) }
                 ?? (server.sessionIDs(), 0)
             if let outputDirectory {
-                try SessionDatabase.createFolder(outputDirectory)
+                try OutputFile.createFolder(outputDirectory)
                 for id in selected {
-                    try SessionDatabase.writeAtomically(to: (outputDirectory as NSString).appendingPathComponent("\(id).json")) {
+                    try OutputFile.writeAtomically(to: (outputDirectory as NSString).appendingPathComponent("\(id).json")) {
                         try server.writeDocuments(sessionIDs: [id], asArray: false, to: $0)
                     }
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import GazeCapture
 import GazeModel
+import SessionExport
 import SessionStore
 
 /// A recording's session once begun: the session, its video and markers, and when it began.
@@ -75,7 +76,7 @@ final class ActiveRecording {
         switch destination {
         case .file(let file): path = file
         case .folder(let folder):
-            try SessionDatabase.createFolder(folder)
+            try OutputFile.createFolder(folder)
             path = (folder as NSString).appendingPathComponent(sessionID + ".mkv")
         }
         return try VideoSaver(path: path, width: input.source.width, height: input.source.height,

@@ -1,4 +1,5 @@
 import Foundation
+import JSONStream
 
 /// What a running recorder tells other processes (the lock file's content).
 public struct RecorderInfo: Codable, Sendable, Equatable {
@@ -67,7 +68,7 @@ public final class RecorderLock {
     /// Records the running session in the lock file (written over the old content, then cut to
     /// length, so the file is not empty in between).
     public func publish(_ info: RecorderInfo) throws {
-        let data = try JSONEncoder().encode(info)
+        let data = try JSONDocument.bytes(encoding: info, pretty: false, lineBreak: false)
         guard pwrite(descriptor, [UInt8](data), data.count, 0) == data.count, ftruncate(descriptor, off_t(data.count)) == 0 else {
             throw RecorderError.lockFailed(path: path, reason: String(cString: strerror(errno)))
         }

@@ -60,8 +60,8 @@ public struct RecorderStatus: Codable, Sendable, Equatable {
     /// Writes the status whole or not at all (`AtomicFile`, unsynchronized: it is rewritten twice a
     /// second on the frame thread, and a status lost to a power cut tells nothing anyone needs).
     public func write(databasePath: String) {
-        guard let data = try? JSONEncoder().encode(self) else { return }
-        try? AtomicFile.write([UInt8](data), to: RecorderLock.statusPath(databasePath: databasePath), synchronized: false)
+        guard let bytes = try? JSONDocument.bytes(encoding: self, pretty: false, lineBreak: false) else { return }
+        try? AtomicFile.write(bytes, to: RecorderLock.statusPath(databasePath: databasePath), synchronized: false)
     }
 
     public static func read(databasePath: String) -> RecorderStatus? {

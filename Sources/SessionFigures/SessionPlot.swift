@@ -2,6 +2,7 @@ import Foundation
 import GazeAnalysis
 import GazeFigures
 import GazeModel
+import SessionExport
 import SessionStore
 
 /// Why a session's figure cannot be drawn as asked.
@@ -78,7 +79,7 @@ public struct SessionPlot {
     public func write(_ database: SessionDatabase, id: String, between labels: [String] = [], to path: String) throws -> Figure {
         let figure = try figure(database, id: id, between: labels)
         let bytes = path.lowercased().hasSuffix(".png") ? [UInt8](try SVGRasterizer.png(figure.svg)) : Array(figure.svg.utf8)
-        try SessionDatabase.writeAtomically(to: path) { sink in
+        try OutputFile.writeAtomically(to: path) { sink in
             try bytes.withUnsafeBytes { try sink.write($0) }
         }
         return figure

@@ -24,7 +24,7 @@ extension SessionDatabase {
     /// fixation/saccade/unknown by the session's default detector (`SessionHeader.fixationScale`).
     ///
     /// A damaged session throws `StoreError.damagedSession` after part of it was written (its rows
-    /// are checked as they are read): the caller takes the bytes back (`writeSound`).
+    /// are checked as they are read): the caller takes the bytes back (`SessionExport` does).
     public func exportCSV(ids: [String], to sink: ByteSink, keyStyle: KeyStyle = .camelCase, movement: Bool = false) throws {
         try readVerifying("export sessions as CSV") { db in
             let sessions: [(id: String, rowid: Int64)] = try ids.map { id in
@@ -33,7 +33,7 @@ extension SessionDatabase {
             }
             let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
             let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))
-            let out = JSONWriter(sink: sink)
+            let out = CSVWriter(sink: sink)
             for (index, session) in sessions.enumerated() {
                 try Self.verifying(db, id: session.id, sessionRowID: session.rowid) {
                     let labels = movement ? try Self.movementLabels(db, sessionRowID: session.rowid) : nil
@@ -61,7 +61,7 @@ public final class CSVSessionWriter {
     private let db: Database
     private let sessionID: String
     private let sessionRowID: Int64
-    private let out: JSONWriter
+    private let out: CSVWriter
     private let keyStyle: KeyStyle
     private let blendShapeNames: [String]
     private let movement: ((Int) -> String?)?
@@ -130,7 +130,7 @@ public final class CSVSessionWriter {
         var markerIndex = -1
     }
 
-    init(db: Database, sessionID: String, sessionRowID: Int64, out: JSONWriter, keyStyle: KeyStyle,
+    init(db: Database, sessionID: String, sessionRowID: Int64, out: CSVWriter, keyStyle: KeyStyle,
          blendShapeNames: [String], movement: ((Int) -> String?)?) {
         self.db = db
         self.sessionID = sessionID
@@ -142,12 +142,11 @@ public final class CSVSessionWriter {
     }
 
     /// The header line.
-    static func header(out: JSONWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
+    static func header(out: CSVWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
         func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
         let names = CSVColumn.leading.map { name($0.name) } + blendShapeNames + CSVColumn.frame.map { name($0.name) }
             + CSVColumn.trailing.map { name($0.name) } + (expressions ? expressionColumnNames.map(name) : [])
-        var line = names.map(quoted).joined(separator: ",") + "\n"
-        try line.withUTF8 { try out.rawBytes($0) }
+        try out.row(names)
     }
 
     /// Foundation's `convertToSnakeCase` for a column name: a capital starts a word, a run of
@@ -173,7 +172,7 @@ public final class CSVSessionWriter {
         let series = try openSeries()
         for cursor in series.all { try cursor.advance() }
         if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns) }
-        let idCell = Self.quoted(sessionID)
+        let idCell = CSVWriter.quoted(sessionID)
         var position = Position()
         while true {
             // The earliest time among the series' current rows.
@@ -183,7 +182,7 @@ public final class CSVSessionWriter {
             try text(idCell)
             try comma()
             try writeRow(at: time, series, &position)
-            try out.byte(0x0A)
+            try out.endRow()
             // Advance every series that was at this time.
             for cursor in series.all where cursor.isAt(time) {
                 cursor.seq += 1
@@ -215,8 +214,8 @@ public final class CSVSessionWriter {
             gaze: gaze, blends: blends, frames: frames, expressions: expressions,
             all: [gaze] + blends + [frames] + (expressions.map { [$0] } ?? []),
             closureSpans: try [BlinkEvent.Kind.blink, .longClosure].map { try BlinkTable.spans(db, sessionRowID: sessionRowID, kind: $0) },
-            markers: markers, markerCells: markers.map { Self.quoted($0.label) + "," + ($0.dataJSON.map(Self.quoted) ?? "") },
-            appIDCell: Self.quoted(header.appID), beginSeconds: header.beginTimeSeconds,
+            markers: markers, markerCells: markers.map { CSVWriter.quoted($0.label) + "," + ($0.dataJSON.map(CSVWriter.quoted) ?? "") },
+            appIDCell: CSVWriter.quoted(header.appID), beginSeconds: header.beginTimeSeconds,
             screenWidth: header.deviceInfo.screenWidth, screenHeight: header.deviceInfo.screenHeight)
     }
 
@@ -310,21 +309,13 @@ public final class CSVSessionWriter {
     /// import checked it may hold other text, which is quoted as any free text.
     private static func frameState(_ frames: Cursor) -> String {
         let text = frames.text(1) ?? TrackingState.normal.rawValue
-        return TrackingState(rawValue: text)?.rawValue ?? quoted(text)
+        return TrackingState(rawValue: text)?.rawValue ?? CSVWriter.quoted(text)
     }
 
-    private func comma() throws { try out.byte(0x2C) }
+    private func comma() throws { try out.separator() }
     private func optional(_ value: Double?) throws { if let value { try out.number(value) } }
-    private func text(_ value: String) throws {
-        var value = value
-        try value.withUTF8 { try out.rawBytes($0) }
-    }
-
-    /// RFC 4180: quote cells holding a comma, quote or line break; double inner quotes.
-    public static func quoted(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    /// Cells already quoted by `CSVWriter.quoted` (or a vocabulary that never needs it).
+    private func text(_ value: String) throws { try out.fieldQuoted(value) }
 }
 
 /// One column of the CSV export: its name (camelCase, with the unit where a number has one) and

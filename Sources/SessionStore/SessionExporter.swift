@@ -31,7 +31,7 @@ extension SessionDatabase {
     /// consistent snapshot even while a recorder appends, and memory stays flat.
     /// The same stored session always produces the same bytes. A damaged session throws
     /// `StoreError.damagedSession` after part of it was written (its rows are checked as they
-    /// are read): the caller takes the bytes back (`writeSound`).
+    /// are read): the caller takes the bytes back (`SessionExport` does).
     public func export(ids: [String], asArray: Bool, to sink: ByteSink, options: ExportOptions = .init()) throws {
         try readVerifying("export sessions") { db in
             let rowids = try ids.map { try sessionRowID(db, id: $0) }
@@ -45,19 +45,6 @@ extension SessionDatabase {
             if asArray { try json.endArray() }
             if options.pretty || asArray || !rowids.isEmpty { try json.byte(0x0A) }
             try json.flush()
-        }
-    }
-
-    /// Exports each session into `directory/<id>.json`, each written to a temporary file and renamed
-    /// into place (`writeEach`): a damaged session is refused, or left out and returned.
-    ///
-    /// Returns the paths written.
-    public func export(ids: [String], toDirectory directory: String, options: ExportOptions = .init(),
-                       damaged: DamagedSessions = .refuse) throws -> (written: [String], leftOut: [StoreError]) {
-        // Resolve every id first, so an unknown id writes nothing.
-        let canonical = try ids.map { try canonicalID($0) }
-        return try writeEach(canonical, toDirectory: directory, fileExtension: "json", damaged: damaged) { id, sink in
-            try export(ids: [id], asArray: false, to: sink, options: options)
         }
     }
 }

@@ -14,19 +14,18 @@ public struct StimulusTable: Sendable, Equatable {
     public var columns: [String]
     public var rows: [[Cell]]
 
-    /// The CSV text, a header line first (text quoted when it holds a comma, quote or line break).
+    /// The CSV text (`CSVWriter`'s quoting), a header line first.
     public var csv: String {
-        var text = columns.joined(separator: ",") + "\n"
+        var text = CSVWriter.line(columns)
         for row in rows {
-            text += row.map { cell in
+            text += CSVWriter.line(row.map { cell in
                 switch cell {
-                case .text(let value):
-                    value.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+                case .text(let value): value
                 case let .number(value, decimals): String(format: "%.\(decimals)f", value)
                 case .count(let value): String(value)
                 case .empty: ""
                 }
-            }.joined(separator: ",") + "\n"
+            })
         }
         return text
     }

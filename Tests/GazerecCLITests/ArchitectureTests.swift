@@ -19,18 +19,19 @@ struct ArchitectureTests {
         "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
-        "SessionStore": ["GazeModel", "GazeAnalysis", "GazeCalibration", "JSONStream", "Channels", "BIDSExport"],
+        "SessionStore": ["GazeModel", "GazeAnalysis", "GazeCalibration", "JSONStream", "Channels"],
+        "SessionExport": ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "SessionStore"],
         "GazeCalibration": ["GazeModel", "GazeCore", "JSONStream"],
         "FaceExpression": ["GazeModel", "GazeCore", "CONNXRuntime"],
-        "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionStore"],
+        "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionExport", "SessionStore"],
         "LabStreaming": ["CLSL", "GazeModel"],
-        "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
+        "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionExport", "SessionStore",
                      "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
-        "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionStore"],
+        "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionExport", "SessionStore"],
         "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "GazeCalibration", "SessionStore",
-                    "SessionFigures", "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
+                    "SessionExport", "SessionFigures", "Recorder", "JSONStream", "StimulusAnalysis", "StimulusStudy"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",
@@ -507,7 +508,7 @@ extension ArchitectureTests {
 
     @Test("a session's fixation scale (given, else its calibration's, else 40 points per degree) is decided in GazeAnalysis only")
     func oneFixationScale() throws {
-        for module in ["SessionStore", "BIDSExport", "Recorder", "gazerec"] {
+        for module in ["SessionStore", "SessionExport", "BIDSExport", "Recorder", "gazerec"] {
             for (file, text) in try Self.moduleCode(module) {
                 #expect(!text.contains("assumedPointsPerDegree"), "Sources/\(module)/\(file) picks a fixation scale itself")
             }

@@ -105,6 +105,50 @@ struct DamagedDatabaseTests {
         }
     }
 
+    /// Overwrites 24 bytes inside the cells of the iOS session's first gaze page: the rows still
+    /// count whole, so only reading them finds the damage, part-way through the export.
+    static func damageGazeCells(_ work: Work) throws {
+        let queue = try DatabaseQueue(path: work.database)
+        let (page, size) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'gazeSample' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1"),
+             try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        }
+        try queue.close()
+        let handle = try #require(FileHandle(forUpdatingAtPath: work.database))
+        try handle.seek(toOffset: UInt64((try #require(page) - 1) * size + 1300))
+        try handle.write(contentsOf: Data((0..<24).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        try handle.close()
+    }
+
+    /// Issue 45, item 3: a pipe got 637 KB of cut-off JSON or hundreds of well-formed CSV rows,
+    /// because the check made before writing to a pipe counts rows, and this damage shows only
+    /// when the rows are read.
+    @Test("damage found only while reading: a pipe, a terminal-like stream or a file written over gets no byte of the session",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func damageFoundWhileReading() throws {
+        let work = try Self.twoSessions()
+        defer { work.folder.remove() }
+        try Self.damageGazeCells(work)
+        let output = work.folder.path("out.json")
+        for script in ["\"$0\" export \(Self.ios) | cat", "\"$0\" export --format csv \(Self.ios) | cat",
+                       "\"$0\" export --pretty --snake-case \(Self.ios) | cat",
+                       "echo kept > \(output); \"$0\" export \(Self.ios) 1<> \(output); cat \(output)"] {
+            let result = try Self.shell(work, script)
+            #expect(result.stdout.isEmpty || result.stdout == "kept\n", "\(script): \(result.stdout.count) bytes")
+            #expect(result.stderr.contains("session \(Self.ios) in \(work.database) is damaged"), "\(script): \(result.stderr)")
+        }
+        // Every session asked for: the sound one alone reaches the pipe, whole.
+        for (script, format) in [("\"$0\" export --all | cat", "json"), ("\"$0\" export --all --format csv | cat", "csv")] {
+            let result = try Self.shell(work, script)
+            #expect(result.stderr.contains("1 damaged session was not exported"), "\(script): \(result.stderr)")
+            #expect(!result.stdout.contains(Self.ios) && result.stdout.contains(Self.other), "\(script)")
+            if format == "json" {
+                let exported = try JSONValue.parse(Array(result.stdoutData)).arrayValue ?? []
+                #expect(exported.count == 1 && exported.first?["id"] == .string(Self.other), "\(script)")
+            }
+        }
+    }
+
     @Test("3,000 bytes overwritten in a gaze page: show, export and check fail naming the session",
           .enabled(if: Fixtures.available, Fixtures.missingReason))
     func overwrittenPage() throws {

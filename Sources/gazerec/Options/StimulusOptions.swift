@@ -70,12 +70,7 @@ struct StimulusOptions: ParsableArguments {
         case .csv:
             Console.output(report.table.csv)
         case .json:
-            let sink = MemoryByteSink()
-            let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.value(report.table.json)
-            try writer.byte(0x0A)
-            try writer.flush()
-            Console.output(sink.text)
+            Console.output(try JSONDocument.text(report.table.json))
         }
     }
 }

@@ -6,6 +6,7 @@ import GazeCore
 import GazeModel
 import JSONStream
 import Recorder
+import SessionExport
 import SessionStore
 
 extension Gazerec {
@@ -129,14 +130,9 @@ extension Gazerec {
             }
 
             private func write(_ value: JSONValue) throws {
-                func emit(_ sink: ByteSink) throws {
-                    let writer = JSONWriter(sink: sink, pretty: pretty)
-                    try writer.value(value)
-                    try writer.byte(0x0A)
-                    try writer.flush()
-                }
+                func emit(_ sink: ByteSink) throws { try JSONDocument.write(value, to: sink, pretty: pretty) }
                 if let output {
-                    try SessionDatabase.writeAtomically(to: output) { try emit($0) }
+                    try OutputFile.writeAtomically(to: output) { try emit($0) }
                 } else {
                     try emit(FileByteSink.standardOutput())
                 }

@@ -59,12 +59,7 @@ extension Gazerec {
 
         /// The cameras as `devices --json` prints them: a pretty JSON array and a newline.
         static func jsonText(_ cameras: [CameraDescription]) throws -> String {
-            let sink = MemoryByteSink()
-            let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.value(try JSONValueEncoder().encode(cameras.map(CameraDocument.init)))
-            try writer.byte(0x0A)
-            try writer.flush()
-            return sink.text
+            try JSONDocument.text(encoding: cameras.map(CameraDocument.init))
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import GazeCore
 import GazeModel
 import JSONStream
+import SessionExport
 import SessionStore
 
 /// Export formats.
@@ -73,9 +73,14 @@ extension Gazerec {
             }
         }
 
+        /// The export the options ask for, as the library's value.
+        var exportFormat: SessionExport.Format {
+            let keyStyle: KeyStyle = snakeCase ? .snakeCase : .camelCase
+            if format == .csv { return .csv(keyStyle: keyStyle, movement: true) }
+            return .json(ExportOptions(keyStyle: keyStyle, pretty: pretty, includeExtension: !noExtensions, fixations: fixations))
+        }
+
         func run() throws {
-            var options = ExportOptions(
-                keyStyle: snakeCase ? .snakeCase : .camelCase, pretty: pretty, includeExtension: !noExtensions)
             TemporaryFileCleanup.install()
             if format == .bids { return try exportBIDS() }
             // From a lab server, the plain JSON export is the stored documents themselves.
@@ -84,55 +89,27 @@ extension Gazerec {
                                                        outputDirectory: outputDir, deliver: deliver)
             }
             let database = try store.openForReading(sessions: all ? .all : .named(ids))
-            let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.map { try database.canonicalID($0) })
-            options.fixations = fixations
-            // Damaged sessions are never exported as data: named ids are refused, --all leaves them
-            // out. Each session is checked as the export reads it; nothing of a damaged one stays.
-            let damaged = try export(database, selected, policy: all ? .leaveOut : .refuse, options: options)
-            guard damaged.isEmpty else {
-                damaged.forEach { Console.error(ErrorHints.message(for: $0)) }
-                Console.error("\(damaged.count) damaged session\(damaged.count == 1 ? " was" : "s were") not exported.")
+            let destination: SessionExport.Destination = outputDir.map { .folder($0) } ?? output.map { .file($0) }
+                ?? .stream(FileByteSink.standardOutput())
+            // Damaged sessions are never exported as data: named ids are refused, --all leaves them out.
+            let report = try SessionExport(format: exportFormat).write(all ? .all : .named(ids), from: database, to: destination)
+            ExportSelection.noteRepeated(report.repeated)
+            if let outputDir {
+                let count = report.files.count
+                Console.note("exported \(count) session\(count == 1 ? "" : "s")\(format == .csv ? " as CSV" : "") to \(outputDir)")
+            }
+            guard report.leftOut.isEmpty else {
+                report.leftOut.forEach { Console.error(ErrorHints.message(for: $0)) }
+                let count = report.leftOut.count
+                Console.error("\(count) damaged session\(count == 1 ? " was" : "s were") not exported.")
                 throw ExitCode.failure
             }
         }
 
-        /// Writes the sessions in the chosen format and place; returns the damaged ones left out.
-        private func export(_ database: SessionDatabase, _ selected: [String], policy: DamagedSessions,
-                            options: ExportOptions) throws -> [StoreError] {
-            let csv = format == .csv
-            if let outputDir {
-                let (written, leftOut) = try database.writeEach(selected, toDirectory: outputDir, fileExtension: csv ? "csv" : "json",
-                                                                damaged: policy) { id, sink in
-                    try write(database, [id], sink, asArray: false, options: options)
-                }
-                Console.note("exported \(written.count) session\(written.count == 1 ? "" : "s")\(csv ? " as CSV" : "") to \(outputDir)")
-                return leftOut
-            }
-            let asArray = all || selected.count > 1
-            var leftOut: [StoreError] = []
-            try deliver { sink in
-                leftOut = try database.writeSound(selected, to: sink, damaged: policy) { ids in
-                    try write(database, ids, sink, asArray: asArray, options: options)
-                }
-            }
-            return leftOut
-        }
-
-        /// One output of `ids`: CSV (every row labelled with its movement), or JSON (an array with
-        /// --all or several ids).
-        private func write(_ database: SessionDatabase, _ ids: [String], _ sink: ByteSink, asArray: Bool,
-                           options: ExportOptions) throws {
-            if format == .csv {
-                try database.exportCSV(ids: ids, to: sink, keyStyle: options.keyStyle, movement: true)
-            } else {
-                try database.export(ids: ids, asArray: asArray, to: sink, options: options)
-            }
-        }
-
-        /// One output: `--output` (written atomically) or stdout.
+        /// The lab server's one output: `--output` (written atomically) or stdout.
         private func deliver(_ write: (FileByteSink) throws -> Void) throws {
             if let output {
-                try SessionDatabase.writeAtomically(to: output) { try write($0) }
+                try OutputFile.writeAtomically(to: output) { try write($0) }
             } else {
                 try write(FileByteSink.standardOutput())
             }

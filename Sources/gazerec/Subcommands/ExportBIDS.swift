@@ -2,6 +2,7 @@ import ArgumentParser
 import BIDSExport
 import Foundation
 import GazeModel
+import SessionExport
 import SessionStore
 
 /// Rules that derive a session's BIDS subject label from the session (`export --format bids --subject-from`).
@@ -99,30 +100,33 @@ extension Gazerec.Export {
         try checkBIDSArguments()
         let folder = ids[0]
         let database = try store.openForReading(sessions: all ? .all : .named(Array(ids.dropFirst())))
-        let selected = all ? try database.sessionIDs() : try ExportSelection.once(ids.dropFirst().map { try database.canonicalID($0) })
-        let exporter = BIDSSessionExporter(
-            dataset: BIDSDataset(rootPath: folder), subject: bids.subject.map { .label($0) } ?? .appID,
-            sessionLabel: bids.sessionLabel, task: bids.task!, viewing: bids.viewing)
-        let runs: [BIDSExportedRun]
+        let runs = BIDSRunOptions(subject: bids.subject.map { .label($0) } ?? .appID, sessionLabel: bids.sessionLabel,
+                                  task: bids.task!, viewing: bids.viewing, again: bids.again)
+        let report: ExportReport
         var skipped = 0
         do {
             // Each run's files on stdout as soon as it is written, so a failure later leaves a true list.
-            runs = try exporter.export(ids: selected, from: database, again: bids.again, skipped: { id, run in
-                skipped += 1
-                Console.note("session \(id) is already in the dataset as \(run): skipped (give --again to add it as a new run)")
-            }, written: { exported in
-                Console.output(exported.run.files.map { $0 + "\n" }.joined())
-                let session = exported.labels.session.map { " ses-\($0)" } ?? ""
-                Console.note("session \(exported.sessionID) → sub-\(exported.labels.subject)\(session) "
-                             + "task-\(exported.labels.task) run-\(exported.run.runNumber) (\(exported.run.files.count) files)")
-            })
+            report = try SessionExport(format: .bids(runs)).write(all ? .all : .named(Array(ids.dropFirst())), from: database,
+                                                                   to: .folder(folder)) { progress in
+                switch progress {
+                case let .runSkipped(id, run):
+                    skipped += 1
+                    Console.note("session \(id) is already in the dataset as \(run): skipped (give --again to add it as a new run)")
+                case .runWritten(let exported):
+                    Console.output(exported.run.files.map { $0 + "\n" }.joined())
+                    let session = exported.labels.session.map { " ses-\($0)" } ?? ""
+                    Console.note("session \(exported.sessionID) → sub-\(exported.labels.subject)\(session) "
+                                 + "task-\(exported.labels.task) run-\(exported.run.runNumber) (\(exported.run.files.count) files)")
+                }
+            }
         } catch let error as BIDSExportError {
             let failure = BIDSExportFailure(error)
             if failure.isUsage { throw UsageError(message: failure.description) }
             throw failure
         }
+        ExportSelection.noteRepeated(report.repeated)
         let skippedNote = skipped == 0 ? "" : "; skipped \(skipped) already there"
-        Console.note("exported \(runs.count) session\(runs.count == 1 ? "" : "s") to the BIDS dataset \(folder)\(skippedNote)")
+        Console.note("exported \(report.runs.count) session\(report.runs.count == 1 ? "" : "s") to the BIDS dataset \(folder)\(skippedNote)")
     }
 }
 

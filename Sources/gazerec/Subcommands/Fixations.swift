@@ -93,20 +93,15 @@ extension Gazerec {
                 }
                 Console.output(Formatting.table(rows))
             case .csv:
-                var text = "index,start,end,duration,x,y,samples,dispersion\n"
+                var text = CSVWriter.line(["index", "start", "end", "duration", "x", "y", "samples", "dispersion"])
                 for (index, f) in fixations.enumerated() {
-                    text += "\(index + 1),\(Formatting.fixed(f.startSeconds, 6)),\(Formatting.fixed(f.endSeconds, 6)),"
-                        + "\(Formatting.fixed(f.durationSeconds, 6)),\(Formatting.fixed(f.x, 3)),\(Formatting.fixed(f.y, 3)),"
-                        + "\(f.sampleCount),\(Formatting.fixed(f.dispersionPoints, 3))\n"
+                    text += CSVWriter.line(["\(index + 1)", Formatting.fixed(f.startSeconds, 6), Formatting.fixed(f.endSeconds, 6),
+                                            Formatting.fixed(f.durationSeconds, 6), Formatting.fixed(f.x, 3), Formatting.fixed(f.y, 3),
+                                            "\(f.sampleCount)", Formatting.fixed(f.dispersionPoints, 3)])
                 }
                 Console.output(text)
             case .json:
-                let sink = MemoryByteSink()
-                let writer = JSONWriter(sink: sink, pretty: true)
-                try writer.value(.array(fixations.map(\.jsonValue)))
-                try writer.byte(0x0A)
-                try writer.flush()
-                Console.output(sink.text)
+                Console.output(try JSONDocument.text(.array(fixations.map(\.jsonValue))))
             }
             let inFixations = labels.filter { $0 == .fixation }.count
             Console.note("\(fixations.count) fixation\(fixations.count == 1 ? "" : "s") (\(method.rawValue)) in \(samples.count) samples; "

@@ -41,17 +41,7 @@ extension Gazerec {
             }
             let summaries = try database.summaries()
             if json {
-                let sink = MemoryByteSink()
-                let writer = JSONWriter(sink: sink, pretty: true)
-                try writer.beginArray()
-                for summary in summaries {
-                    try writer.element()
-                    try SummaryJSON.write(summary, to: writer)
-                }
-                try writer.endArray()
-                try writer.byte(0x0A)
-                try writer.flush()
-                Console.output(sink.text)
+                Console.output(try JSONDocument.text(.array(summaries.map { try SummaryJSON.value($0) })))
                 return
             }
             if summaries.isEmpty {
@@ -78,12 +68,12 @@ extension Gazerec {
 
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
-    static func write(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
-                      intervalGaze: [IntervalGaze]? = nil, to writer: JSONWriter) throws {
+    static func value(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
+                      intervalGaze: [IntervalGaze]? = nil) throws -> JSONValue {
         let document = SummaryDocument(summary: summary, attention: attention?.jsonValue,
                                        expressions: expressions.map(ExpressionText.json),
                                        gaze: intervalGaze.map(SummaryDocument.gazeJSON))
-        try writer.value(try JSONValueEncoder().encode(document))
+        return try JSONValueEncoder().encode(document)
     }
 }
 

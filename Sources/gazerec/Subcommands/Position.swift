@@ -141,13 +141,8 @@ final class SeatingLines {
 
     func write(_ report: SeatingReport) {
         guard open else { return }
-        let memory = MemoryByteSink()
-        let json = JSONWriter(sink: memory)
         do {
-            try json.value(try JSONValueEncoder().encode(SeatingLine(report: report)))
-            try json.byte(0x0A)
-            try json.flush()
-            try memory.bytes.withUnsafeBytes { try sink.write($0) }
+            try JSONDocument.bytes(encoding: SeatingLine(report: report), pretty: false).withUnsafeBytes { try sink.write($0) }
         } catch {
             open = false
         }

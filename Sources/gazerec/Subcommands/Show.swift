@@ -90,14 +90,9 @@ extension Gazerec {
             let frames = try database.frameCount(id: summary.header.id).count
             let expressions = try database.expressionReport(id: summary.header.id)
             if json {
-                let sink = MemoryByteSink()
-                let writer = JSONWriter(sink: sink, pretty: true)
                 let gaze = IntervalGaze.of(try Self.scanPath(database, summary, attention), over: attention?.intervals ?? [])
-                try SummaryJSON.write(summary, attention: attention, expressions: expressions,
-                                      intervalGaze: attention?.intervals.isEmpty == false ? gaze : nil, to: writer)
-                try writer.byte(0x0A)
-                try writer.flush()
-                Console.output(sink.text)
+                Console.output(try JSONDocument.text(SummaryJSON.value(summary, attention: attention, expressions: expressions,
+                                                                       intervalGaze: attention?.intervals.isEmpty == false ? gaze : nil)))
                 return
             }
             let header = summary.header

@@ -24,12 +24,7 @@ extension Gazerec {
             if recorder == nil { RecorderLock.removeDeadRecorderFiles(databasePath: path) }
             if json {
                 let report = StatusReport(recorder: recorder, status: status)
-                let sink = MemoryByteSink()
-                let writer = JSONWriter(sink: sink, pretty: true)
-                try writer.value(try JSONValueEncoder().encode(report))
-                try writer.byte(0x0A)
-                try writer.flush()
-                Console.output(sink.text)
+                Console.output(try JSONDocument.text(encoding: report))
                 return
             }
             guard let recorder else {

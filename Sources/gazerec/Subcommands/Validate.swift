@@ -86,12 +86,7 @@ extension Gazerec {
                                                               screenHeight: record.screenHeight) {
                 Console.note(warning)
             }
-            let sink = MemoryByteSink()
-            let writer = JSONWriter(sink: sink, pretty: true)
-            try writer.value(json(report, record: record, source: source, degrees: degrees))
-            try writer.byte(0x0A)
-            try writer.flush()
-            Console.output(sink.text)
+            Console.output(try JSONDocument.text(json(report, record: record, source: source, degrees: degrees)))
         }
 
         /// The report on stdout.

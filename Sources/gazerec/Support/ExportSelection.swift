@@ -1,14 +1,5 @@
-import SessionStore
-
 /// The sessions an export writes, as the station and the lab server's export both choose them.
 enum ExportSelection {
-    /// Each session once (`SessionSelection.once`), with a note when some were named twice.
-    static func once(_ ids: [String]) -> [String] {
-        let (unique, repeated) = SessionSelection.once(ids)
-        noteRepeated(repeated)
-        return unique
-    }
-
     /// The note that `repeated` ids named a session already given, if any did.
     static func noteRepeated(_ repeated: Int) {
         guard repeated > 0 else { return }

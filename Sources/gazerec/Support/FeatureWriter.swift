@@ -20,6 +20,8 @@ final class FeatureWriter {
     private let format: AnalysisFormat
     private let includeLandmarks: Bool
     private let json: JSONWriter
+    /// The CSV rows (header lines included), through the one CSV writer.
+    private let csv: CSVWriter
     private let sink: ByteSink
     /// Added to every time written: 0 for seconds from the video's first frame, the recording's
     /// start in Unix seconds for Unix time.
@@ -35,6 +37,7 @@ final class FeatureWriter {
         self.timeOffsetSeconds = timeOffsetSeconds
         self.sink = sink
         json = JSONWriter(sink: sink)
+        csv = CSVWriter(sink: sink)
     }
 
     static let frameColumns = [
@@ -67,12 +70,12 @@ final class FeatureWriter {
             columns += (0..<FaceLandmarks.count).map { "x\($0)" } + (0..<FaceLandmarks.count).map { "y\($0)" }
         }
         if includeExpressions { columns += Self.expressionColumns }
-        try line(columns.joined(separator: ","))
+        try csv.row(columns)
     }
 
     func writeEventHeader() throws {
         guard format == .csv else { return }
-        try line(Self.eventColumns.joined(separator: ","))
+        try csv.row(Self.eventColumns)
     }
 
     /// One frame's row; `expression` fills the expression columns (written when asked for, empty without a face).
@@ -117,11 +120,10 @@ final class FeatureWriter {
         ])
     }
 
-    func flush() throws { try json.flush() }
-
-    private func line(_ text: String) throws {
-        var text = text + "\n"
-        try text.withUTF8 { try json.rawBytes($0) }
+    /// Sends what is buffered to the sink (one of the two writers holds nothing: each format uses one).
+    func flush() throws {
+        try json.flush()
+        try csv.flush()
     }
 
     private func row(_ columns: [String], _ values: [Value]) throws {
@@ -145,11 +147,11 @@ final class FeatureWriter {
                 switch value {
                 case .int(let number): return String(number)
                 case .number(let number, let decimals): return Formatting.fixed(number, decimals)
-                case .text(let text): return CSVSessionWriter.quoted(text)
+                case .text(let text): return text
                 case .bool(let flag): return flag ? "1" : "0"
                 case .missing: return ""
                 }
             }
-            try line(cells.joined(separator: ","))
+            try csv.row(cells)
         }
     }}

@@ -1,7 +1,9 @@
 import Foundation
 import JSONStream
+import SessionStore
 
-/// Output files: their folders, and the files written whole or not at all through `AtomicFile`.
+/// Output files: their folders, and the files written whole or not at all through `AtomicFile`,
+/// their failures told as `StoreError.io`.
 public enum OutputFile {
     /// Creates `directory` and its missing parents, with errors that name the part in the way.
     public static func createFolder(_ directory: String) throws {
@@ -29,15 +31,5 @@ public enum OutputFile {
         } catch let failure as AtomicFile.Failure {
             throw StoreError.io(action: failure.action, path: failure.path, reason: failure.reason)
         }
-    }
-}
-
-extension SessionDatabase {
-    /// See `OutputFile.createFolder`.
-    public static func createFolder(_ directory: String) throws { try OutputFile.createFolder(directory) }
-
-    /// See `OutputFile.writeAtomically`.
-    public static func writeAtomically(to path: String, _ body: (FileByteSink) throws -> Void) throws {
-        try OutputFile.writeAtomically(to: path, body)
     }
 }
