@@ -88,17 +88,17 @@ public struct SessionExport: Sendable {
         switch destination {
         case .folder(let folder):
             (report.files, report.leftOut) = try SoundOutput.writeEach(
-                report.sessionIDs, of: database, toFolder: folder, fileExtension: format.fileExtension, damaged: damaged
+                report.sessionIDs, toFolder: folder, fileExtension: format.fileExtension, damaged: damaged
             ) { id, sink in try write(database, [id], sink, asArray: false) }
         case .file(let path):
             try OutputFile.writeAtomically(to: path) { file in
-                report.leftOut = try SoundOutput.write(report.sessionIDs, of: database, to: file, damaged: damaged) { ids, sink in
+                report.leftOut = try SoundOutput.write(report.sessionIDs, to: file, damaged: damaged) { ids, sink in
                     try write(database, ids, sink, asArray: asArray)
                 }
             }
             report.files = [path]
         case .stream(let stream):
-            report.leftOut = try SoundOutput.write(report.sessionIDs, of: database, to: stream, damaged: damaged) { ids, sink in
+            report.leftOut = try SoundOutput.write(report.sessionIDs, to: stream, damaged: damaged) { ids, sink in
                 try write(database, ids, sink, asArray: asArray)
             }
         }

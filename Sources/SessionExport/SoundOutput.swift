@@ -16,7 +16,7 @@ enum SoundOutput {
     /// session reaches `destination`: with `.refuse` a damaged session is thrown and nothing is
     /// written; with `.leaveOut` the export runs again without it. Returns the errors of the
     /// sessions left out.
-    static func write(_ ids: [String], of database: SessionDatabase, to destination: FileByteSink, damaged: DamagedSessions,
+    static func write(_ ids: [String], to destination: FileByteSink, damaged: DamagedSessions,
                       _ write: (_ ids: [String], _ sink: FileByteSink) throws -> Void) throws -> [StoreError] {
         if let start = destination.mark() {
             return try writeTakingBack(ids, to: destination, from: start, damaged: damaged, write)
@@ -48,17 +48,20 @@ enum SoundOutput {
 
     /// Writes one file per session, `folder/<id>.<fileExtension>` (`ids` are full ids), each
     /// through `write` and `OutputFile.writeAtomically`, so a damaged session leaves no file. With
-    /// `.refuse`, several sessions are checked before any is written (all or none). Returns the
-    /// paths written and the errors of the sessions left out.
-    static func writeEach(_ ids: [String], of database: SessionDatabase, toFolder folder: String, fileExtension: String,
-                          damaged: DamagedSessions, _ write: (_ id: String, _ sink: FileByteSink) throws -> Void) throws
+    /// `.refuse` and several sessions, all or none: every file is written beside its place first
+    /// and renamed into it only once every session was read whole. Returns the paths written and
+    /// the errors of the sessions left out.
+    static func writeEach(_ ids: [String], toFolder folder: String, fileExtension: String, damaged: DamagedSessions,
+                          _ write: (_ id: String, _ sink: FileByteSink) throws -> Void) throws
         -> (written: [String], leftOut: [StoreError]) {
         try OutputFile.createFolder(folder)
-        if damaged == .refuse, ids.count > 1, let first = try database.separateDamaged(ids).damaged.first { throw first }
+        let targets = ids.map { (folder as NSString).appendingPathComponent("\($0).\(fileExtension)") }
+        if damaged == .refuse, ids.count > 1 {
+            return (try writeAllOrNone(zip(ids, targets).map { $0 }, write), [])
+        }
         var written: [String] = []
         var leftOut: [StoreError] = []
-        for id in ids {
-            let target = (folder as NSString).appendingPathComponent("\(id).\(fileExtension)")
+        for (id, target) in zip(ids, targets) {
             do {
                 try OutputFile.writeAtomically(to: target) { try write(id, $0) }
                 written.append(target)
@@ -68,6 +71,28 @@ enum SoundOutput {
             }
         }
         return (written, leftOut)
+    }
+
+    /// Writes each session's file under a temporary name beside its place (`<file>.tmp-<pid>`,
+    /// removed by a signal or by the next write of that file), then renames them all into place:
+    /// a session found damaged while it is read leaves no file of any session.
+    private static func writeAllOrNone(_ files: [(id: String, target: String)],
+                                       _ write: (_ id: String, _ sink: FileByteSink) throws -> Void) throws -> [String] {
+        let staged = files.map { $0.target + AtomicFile.temporarySuffix + "\(getpid())" }
+        staged.forEach(TemporaryFiles.register)
+        defer {
+            for path in staged {
+                unlink(path)
+                TemporaryFiles.unregister(path)
+            }
+        }
+        for (file, path) in zip(files, staged) {
+            try OutputFile.writeAtomically(to: path) { try write(file.id, $0) }
+        }
+        for (file, path) in zip(files, staged) where rename(path, file.target) != 0 {
+            throw StoreError.io(action: "write", path: file.target, reason: String(cString: strerror(errno)))
+        }
+        return files.map(\.target)
     }
 
     /// Runs `body`, its `JSONError` (the sinks' failures) told as a `StoreError`.

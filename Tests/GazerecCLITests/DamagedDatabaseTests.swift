@@ -137,6 +137,13 @@ struct DamagedDatabaseTests {
             #expect(result.stdout.isEmpty || result.stdout == "kept\n", "\(script): \(result.stdout.count) bytes")
             #expect(result.stderr.contains("session \(Self.ios) in \(work.database) is damaged"), "\(script): \(result.stderr)")
         }
+        // Named sessions into a folder: all or none, though the damage shows only once the sound one is written.
+        for format in ["json", "csv"] {
+            let folder = work.folder.path("named-\(format)")
+            let named = try work.run(["export", "--format", format, "--output-dir", folder, Self.other, Self.ios])
+            #expect(named.status == 1 && named.stderr.contains("session \(Self.ios) in \(work.database) is damaged"), "\(named.stderr)")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [], "\(format): all or none")
+        }
         // Every session asked for: the sound one alone reaches the pipe, whole.
         for (script, format) in [("\"$0\" export --all | cat", "json"), ("\"$0\" export --all --format csv | cat", "csv")] {
             let result = try Self.shell(work, script)
