@@ -71,3 +71,18 @@ extension SessionDatabase {
         unlink(temporary)
     }
 }
+
+extension SessionDatabase {
+    /// Removes the database file at `path`, with its `-wal` and `-shm`, that a command created and
+    /// then failed to store anything in (a failed import): only while it holds no session and no
+    /// calibration, so nothing another process stored meanwhile is lost.
+    public static func removeCreatedFile(at path: String) {
+        let empty: Bool = {
+            // Closed again before the files go.
+            guard let database = try? SessionDatabase(path: path, access: .readOnly) else { return false }
+            return (try? database.sessionIDs().isEmpty) == true && (try? database.calibrations().isEmpty) == true
+        }()
+        guard empty else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+}
