@@ -48,7 +48,12 @@ public struct BIDSDataset: Sendable {
         var written: [String] = []
         try writeRun(recording, signals: signals, labels: labels, base: base) { name, bytes, compressed in
             let path = scratch.path(of: name)
-            try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
+            do {
+                try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
+            } catch BIDSExportError.io(let action, _, let reason) {
+                // Said of the file in the dataset: the staging folder is gone by the time it is read.
+                throw BIDSExportError.io(action: action, path: "\(rootPath)/\(name)", reason: reason)
+            }
             scratch.holds(path)
             written.append(name)
         }

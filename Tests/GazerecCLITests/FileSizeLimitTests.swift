@@ -47,6 +47,9 @@ struct FileSizeLimitTests {
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1 && result.stderr.contains("physio.tsv.gz") && result.stderr.contains("file-size limit"),
                 "\(result.stderr)")
+        // Named where it was to go in the dataset, not in the staging folder that is gone.
+        #expect(result.stderr.contains("\(root)/sub-02/beh/sub-02_task-reading_run-1_") && !result.stderr.contains(".gazerec-run-"),
+                "\(result.stderr)")
         let left = Self.everything(root).filter { $0.contains(".gazerec-run-") || $0.contains(".tmp-") || $0.contains("_run-") }
         #expect(left.isEmpty, "\(left)")
     }
