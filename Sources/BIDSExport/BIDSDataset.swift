@@ -43,15 +43,18 @@ public struct BIDSDataset: Sendable {
         try createFolder("\(rootPath)/\(folder)")
         let run = try nextRunNumber(in: "\(rootPath)/\(folder)", labels: labels)
         let base = "\(folder)/\(labels.subjectPrefix)_task-\(labels.task)_run-\(run)"
-        // The run is written into a scratch folder beside where it goes, then renamed into place:
-        // a failure (a full disk) leaves no part of it in the dataset.
-        let scratch = "\(rootPath)/\(folder)/.gazerec-run-\(getpid())"
-        try createFolder(scratch)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratch = try RunStaging(folder: "\(rootPath)/\(folder)")
+        defer { scratch.remove() }
         var written: [String] = []
         try writeRun(recording, signals: signals, labels: labels, base: base) { name, bytes, compressed in
-            let path = "\(scratch)/\((name as NSString).lastPathComponent)"
-            try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
+            let path = scratch.path(of: name)
+            do {
+                try compressed ? DatasetFile.writeCompressed(bytes, to: path) : DatasetFile.write(bytes, to: path)
+            } catch BIDSExportError.io(let action, _, let reason) {
+                // Said of the file in the dataset: the staging folder is gone by the time it is read.
+                throw BIDSExportError.io(action: action, path: "\(rootPath)/\(name)", reason: reason)
+            }
+            scratch.holds(path)
             written.append(name)
         }
         try IndexFiles.addParticipant("sub-\(labels.subject)", to: "\(rootPath)/participants.tsv")
@@ -60,7 +63,7 @@ public struct BIDSDataset: Sendable {
                                 at: recording.beginSeconds, to: "\(rootPath)/\(labels.subjectFolder)/\(labels.subjectPrefix)_scans.tsv")
         var moved: [String] = []
         for name in written {
-            guard rename("\(scratch)/\((name as NSString).lastPathComponent)", "\(rootPath)/\(name)") == 0 else {
+            guard rename(scratch.path(of: name), "\(rootPath)/\(name)") == 0 else {
                 let reason = String(cString: strerror(errno))
                 for done in moved { unlink("\(rootPath)/\(done)") }
                 throw BIDSExportError.io(action: "move into place", path: "\(rootPath)/\(name)", reason: reason)

@@ -23,8 +23,11 @@ public final class FramePipeline {
     public private(set) var framesWithFace = 0
     /// Frames whose face was found but not upright (reported as `missing`).
     public private(set) var framesNotUpright = 0
-    /// The verdict on the last face that was not upright (nil while every face was).
+    /// The verdict on the last face that was not upright (nil while every face was); also a face
+    /// the `noFaceProbe` found only in the frame turned, while none was reported.
     public private(set) var lastNotUpright: FaceUprightness?
+    /// Looks, once a second while no face is reported, for a face turned or too small to find.
+    public let noFaceProbe = NoFaceProbe()
     /// The frames' width and height in pixels.
     public let width: Int
     public let height: Int
@@ -63,11 +66,17 @@ public final class FramePipeline {
             reported = nil
         }
         if reported != nil { framesWithFace += 1 }
+        // Advisory only (a warning, the seating advice): a detector that fails here ends nothing.
+        if case .turned(let degrees)? = try? noFaceProbe.frame(frame.image, timeSeconds: frame.timestampSeconds,
+                                                                  faceReported: reported != nil) {
+            lastNotUpright = .turned(clockwiseDegrees: degrees)
+        }
         let result = extractor.process(frameIndex: frame.index, timestampSeconds: frame.timestampSeconds,
                                        image: frame.image, face: reported)
-        if firstSecond != nil, let report = firstSecond!.check.add(result.0) {
+        if firstSecond != nil, var report = firstSecond!.check.add(result.0) {
             let tell = firstSecond!.tell
             firstSecond = nil
+            report.explainNoFace(noFaceProbe.finding)
             tell(report)
         }
         return result

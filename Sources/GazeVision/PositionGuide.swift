@@ -41,7 +41,9 @@ public struct PositionGuide: Sendable {
         var start: Double?
         var elapsed = 0.0
         var last: SeatingReport?
-        func take(_ next: SeatingReport) throws {
+        func take(_ closed: SeatingReport) throws {
+            var next = closed
+            next.explainNoFace(pipeline.noFaceProbe.finding)
             last = next
             report(next)
             if hold.add(next) { throw Done() }

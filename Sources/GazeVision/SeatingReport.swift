@@ -4,8 +4,15 @@ import GazeModel
 
 /// What is wrong with a seating, most important first (the order of the cases).
 public enum SeatingAdvice: Sendable, Equatable {
+    /// No face found in the second: not in view, or too far away to be found.
     case noFace
-    /// The face (with its margin) leaves the picture at this edge of the picture: "left", "right", "top", "bottom".
+    /// No face found as the picture stands, but one in the picture turned clockwise by this many
+    /// degrees (`NoFaceProbe`): the camera is mounted sideways or upside down.
+    case pictureTurned(clockwiseDegrees: Int)
+    /// No face followed, but one under the detector's window in view: too far from the camera.
+    case tooFarToFind
+    /// The face (with its margin) leaves the picture at this edge of the picture: "left", "right",
+    /// "top", "bottom" (of the picture as analysed, the participant's left on its right).
     case centre(edge: String)
     case faceTheScreen(yawDegrees: Double, pitchDegrees: Double, maximumYaw: Double, maximumPitch: Double)
     case closerForEyes(eyeWidthPixels: Double, wanted: Double)
@@ -21,13 +28,23 @@ public enum SeatingAdvice: Sendable, Equatable {
     public var text: String {
         switch self {
         case .noFace:
-            return "no face in view: sit in front of the camera, face to the screen"
+            return "no face found: sit in front of the camera, facing the screen; if you are, come closer "
+                + "(a face far from the camera is too small to find)"
+        case .pictureTurned(let degrees):
+            return "the picture is turned: a face is found only with it turned \(degrees)° clockwise (a camera mounted "
+                + "sideways or upside down); turn the camera, or the frames \(degrees)° clockwise"
+        case .tooFarToFind:
+            return "come closer: a face is in view but too small to follow"
         case let .faceTheScreen(yaw, pitch, maximumYaw, maximumPitch):
+            // Yaw is positive turned to the participant's right, pitch positive chin up.
             if abs(yaw) / maximumYaw >= abs(pitch) / maximumPitch {
-                return "face the screen: the head is turned \(Self.whole(abs(yaw)))°, \(Self.whole(maximumYaw))° at most"
+                return "face the screen: turn your head to your \(yaw > 0 ? "left" : "right"); it is turned "
+                    + "\(Self.beyond(abs(yaw), maximumYaw))° to your \(yaw > 0 ? "right" : "left"), more than the "
+                    + "\(Self.whole(maximumYaw))° allowed"
             }
-            return "face the screen: the head is tilted \(Self.whole(abs(pitch)))° \(pitch > 0 ? "up" : "down"), "
-                + "\(Self.whole(maximumPitch))° at most"
+            return "face the screen: \(pitch > 0 ? "lower your chin" : "raise your chin"); the head is tilted "
+                + "\(Self.beyond(abs(pitch), maximumPitch))° \(pitch > 0 ? "up" : "down"), more than the "
+                + "\(Self.whole(maximumPitch))° allowed"
         case let .closerForEyes(width, wanted):
             return "move closer: the eyes are \(Self.whole(width)) px wide, \(Self.whole(wanted)) wanted"
         case let .closer(distance, farthest):
@@ -35,7 +52,7 @@ public enum SeatingAdvice: Sendable, Equatable {
         case let .back(distance, nearest):
             return "move back: the head is \(Self.whole(distance)) mm from the camera, \(Self.whole(nearest)) at least"
         case .centre(let edge):
-            return "centre the face: it is too near the picture's \(edge) edge for head turns"
+            return "centre the face: \(Self.move(awayFrom: edge)); it is too near the picture's \(edge) edge for head turns"
         case let .backlit(face, background):
             return "turn the light towards you: the light is behind you (face \(Self.fraction(face)), "
                 + "around it \(Self.fraction(background)))"
@@ -55,6 +72,24 @@ public enum SeatingAdvice: Sendable, Equatable {
     }
 
     private static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
+
+    /// `value`, which is beyond `limit`, in whole degrees, or with a tenth where whole degrees
+    /// would read as the limit itself (25.3 beside a limit of 25, not 25).
+    static func beyond(_ value: Double, _ limit: Double) -> String {
+        value.rounded() > limit.rounded() ? whole(value) : String(format: "%.1f", value)
+    }
+
+    /// Which way the participant moves to bring the face away from the picture's `edge`, in the
+    /// participant's own left and right: in the picture as analysed (a camera's view, not a
+    /// mirror; `--mirror` turns a mirrored one back first) the participant's left is on the right.
+    static func move(awayFrom edge: String) -> String {
+        switch edge {
+        case "left": return "move to your left"
+        case "right": return "move to your right"
+        case "top": return "move down a little (or aim the camera higher)"
+        default: return "move up a little (or aim the camera lower)"
+        }
+    }
     private static func fraction(_ value: Double) -> String { String(format: "%.2f", value) }
 }
 
@@ -84,6 +119,16 @@ public struct SeatingReport: Sendable {
     public var advice: [SeatingAdvice]
 
     public var ok: Bool { advice.isEmpty }
+
+    /// Words a second without a face by what the `NoFaceProbe` found in it: a turned picture, or a
+    /// face too far away (unchanged without a finding, or for a second with a face).
+    public mutating func explainNoFace(_ finding: NoFaceFinding?) {
+        guard !face, let finding else { return }
+        switch finding {
+        case .turned(let degrees): advice = [.pictureTurned(clockwiseDegrees: degrees)]
+        case .tooSmall: advice = [.tooFarToFind]
+        }
+    }
     /// The first advice's line, empty when ok.
     public var adviceText: String { advice.first?.text ?? "" }
 

@@ -20,7 +20,8 @@ public enum AtomicFile {
     /// The sibling is `<path>.tmp-<process id>`, locked while it is written and registered with
     /// `TemporaryFiles` (a termination signal removes it); one left by a process that was killed
     /// outright (`kill -9`) is removed the next time `path` is written. Errors of `body` pass
-    /// through as they are; the writer's own are `Failure`s.
+    /// through as they are, except a failure to write the temporary sibling itself, which is said of
+    /// `path` as a `Failure`; the writer's own are `Failure`s.
     public static func write(to path: String, _ body: (FileByteSink) throws -> Void) throws {
         try writeThroughTemporary(path) { sink, _ in try body(sink) }
     }
@@ -58,6 +59,9 @@ public enum AtomicFile {
             lock = StaleFiles.lock(temporary)
             try body(sink, temporary)
             if synchronized { try sink.synchronize() }
+        } catch JSONError.io(let action, temporary, let reason) {
+            unlink(temporary)
+            throw Failure(action: action, path: path, reason: reason)
         } catch {
             unlink(temporary)
             throw error

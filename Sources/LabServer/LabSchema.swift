@@ -100,9 +100,19 @@ public enum LabSchema {
         try connection.query("GRANT INSERT ON session_document, gaze_sample TO \(stationsRole)")
         try connection.query("GRANT SELECT, INSERT, DELETE ON session, session_document, gaze_sample, calibration "
                              + "TO \(analystsRole)")
-        // Ids and times only: anyone may see what was withdrawn; only an administrator withdraws.
+        // Ids and times only: analysts may read what was withdrawn; only an administrator withdraws.
+        // A station reads no more of it than whether the id it pushes was withdrawn: through
+        // `gazerec_refuse_withdrawn`, which runs as the tables' owner (granted again here, so a
+        // server set up before this rule gets it with the next set-up).
         try connection.query("REVOKE ALL ON withdrawal FROM PUBLIC, \(stationsRole), \(analystsRole)")
-        try connection.query("GRANT SELECT ON withdrawal TO \(stationsRole), \(analystsRole)")
+        try connection.query("GRANT SELECT ON withdrawal TO \(analystsRole)")
+        try connection.query("""
+            DO $$ BEGIN
+                EXECUTE format('ALTER FUNCTION gazerec_refuse_withdrawn(text, text) SECURITY DEFINER SET search_path = %I, pg_temp',
+                               current_schema());
+            END $$
+            """)
+        try connection.query("ALTER FUNCTION gazerec_refuse_withdrawn(text, text) OWNER TO \(ownerRole)")
     }
 
     /// Version 1: sessions with their whole document, scan-path rows, calibrations.

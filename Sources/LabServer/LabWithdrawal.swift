@@ -29,7 +29,7 @@ extension LabAdministration {
     /// time), so that the server refuses any later push of them. Needs an administrator.
     public func erase(_ request: LabErasureRequest) throws -> LabErasure {
         try LabSchema.requireCurrent(connection)
-        return try administering {
+        let erasure = try administering {
             try connection.transaction {
                 // Erasures one at a time; a push of the same id waits for this one (the push's lock).
                 try connection.query("SELECT pg_advisory_xact_lock(724514)")
@@ -44,6 +44,25 @@ extension LabAdministration {
                 return erasure
             }
         }
+        try administering { try vacuum(after: erasure) }
+        return erasure
+    }
+
+    /// Rewrites the tables the erasure deleted rows from, after its transaction (VACUUM cannot run
+    /// inside one): a DELETE only marks rows dead, and their bytes (the documents' TOAST, the scan
+    /// path, the ids in the indexes) stay in the table's files until a vacuum. `VACUUM FULL`
+    /// writes each table and its indexes anew without them and drops the old files at the next
+    /// checkpoint; `ANALYZE` replaces the planner's statistics, which may quote erased ids. It
+    /// locks each table while it is rewritten (pushes wait). What stays elsewhere (the WAL, base
+    /// backups) is in docs/Lab.md.
+    private func vacuum(after erasure: LabErasure) throws {
+        var tables: [String] = []
+        if !erasure.sessionIDs.isEmpty { tables += ["session", "session_document", "gaze_sample"] }
+        if !erasure.calibrationIDs.isEmpty { tables.append("calibration") }
+        guard !tables.isEmpty else { return }
+        try connection.query("VACUUM (FULL, ANALYZE) \(tables.joined(separator: ", "))")
+        // The statistics replaced above live on as dead rows of the catalog that holds them.
+        try connection.query("VACUUM FULL pg_statistic")
     }
 
     /// The sessions and calibrations `request` names on the server, and the ids already withdrawn.

@@ -3,7 +3,8 @@ import SessionStore
 
 /// Recordings whose recorder died (kill -9, a crash, a power cut): their sessions closed (`endTime`
 /// = the last sample, marked interrupted) and the lock and status files the recorder left removed,
-/// never touching a recorder that runs. `start` does it as it begins; `list`, `push` and `repair`
+/// never touching a recorder that runs; with no recorder running, a log one could not fold into the
+/// file (a full disk then) is folded in. `start` does it as it begins; `list`, `push` and `repair`
 /// through `close(in:)`.
 public enum DeadRecordings {
     /// What closing dead recordings did.
@@ -28,6 +29,10 @@ public enum DeadRecordings {
             cleanup.removedFiles = RecorderLock.removeDeadRecorderFiles(databasePath: database.path)
         }
         cleanup.closedSessionIDs = try database.repairInterruptedSessions(except: cleanup.runningSessionID)
+        if cleanup.runningSessionID == nil {
+            // A log a recorder could not fold in (a full disk then): folded in now, where there is room.
+            _ = database.finishWriting(leftover: true)
+        }
         return cleanup
     }
 

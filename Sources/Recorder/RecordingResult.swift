@@ -21,4 +21,8 @@ public struct RecordingResult: Sendable {
     /// Whether the session could be closed (false when the store itself failed: the committed
     /// samples stay readable and a repair closes it later).
     public var closed: Bool
+    /// Whether the database's write-ahead log was folded into the database file when the recording
+    /// ended (false on a disk too full for the file to grow: the file alone then lacks the session,
+    /// which is in the `-wal` file beside it until a later command folds it in).
+    public var logFolded = true
 }

@@ -71,8 +71,8 @@ public final class RecordingRun {
         let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,
                              progress: progress, warning: warning, sample: sample)
         // 5. Close, and leave the database file complete without its log.
-        let result = close(active, pipeline: pipeline, tally: tally, failure: failure)
-        database.finishWriting()
+        var result = close(active, pipeline: pipeline, tally: tally, failure: failure)
+        result.logFolded = database.finishWriting()
         return result
     }
 
@@ -152,7 +152,11 @@ public final class RecordingRun {
         if let refused = session.settle() { failure = failure ?? refused }
         let final = active.status(.ended, startMonotonic: tally.startMonotonic)
         let input = active.input
-        let endTime = input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
+        // A recording ended by a failure ends with its last stored frame: the frames processed after
+        // it (a refused batch, up to seconds of a file read as fast as possible) were not recorded.
+        let stored = session.lastStoredFrameTime ?? active.begin
+        let endTime = failure != nil ? min(stored, tally.lastTimestamp)
+            : input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
         facts.savedVideo = video?.video
         facts.seatingAdvice = tally.seatingAdvice

@@ -44,6 +44,8 @@ public final class RecordingSession {
     private var lastFrameTime: Double?
     /// Commits made so far.
     public private(set) var commits = 0
+    /// The time of the last frame stored (committed), on the frames' scale; nil before the first commit.
+    public private(set) var lastStoredFrameTime: Double?
 
     private let writer: SessionWriter
     private let clock: () -> Double
@@ -154,6 +156,7 @@ public final class RecordingSession {
     public func commit() throws {
         guard !pending.isEmpty else { return }
         try writer.append(pending)
+        if let last = pending.frames.last { lastStoredFrameTime = last.timestampSeconds }
         pending = SampleBatchToAppend()
         commits += 1
     }

@@ -18,16 +18,17 @@ extension SessionDatabase {
     static let checkpointPatienceSeconds = 1.0
 
     /// Copies every committed transaction from the `-wal` file into the database file and empties
-    /// the log, if this connection wrote anything; returns whether the file is now complete (true
+    /// the log, if this connection wrote anything (or, with `leftover`, whatever the log holds: one
+    /// a recorder could not fold in on a full disk); returns whether the file is now complete (true
     /// also when there was nothing to do). Never blocks another process's commit.
     @discardableResult
-    public func finishWriting() -> Bool {
+    public func finishWriting(leftover: Bool = false) -> Bool {
         guard !isReadOnly, isFile else { return true }
         let deadline = Date().addingTimeInterval(Self.checkpointPatienceSeconds)
         while true {
             let done = (try? writer.writeWithoutTransaction { db -> Bool in
                 let connection = db.sqliteConnection
-                guard sqlite3_total_changes64(connection) > 0 else { return true }
+                guard leftover || sqlite3_total_changes64(connection) > 0 else { return true }
                 // No busy wait: a checkpoint that waited would hold a recorder's commit back.
                 sqlite3_busy_timeout(connection, 0)
                 defer { sqlite3_busy_timeout(connection, Int32(Self.busyTimeoutSeconds * 1000)) }
@@ -69,5 +70,20 @@ extension SessionDatabase {
             throw StoreError.io(action: "write the copy", path: destination, reason: reason)
         }
         unlink(temporary)
+    }
+}
+
+extension SessionDatabase {
+    /// Removes the database file at `path`, with its `-wal` and `-shm`, that a command created and
+    /// then failed to store anything in (a failed import): only while it holds no session and no
+    /// calibration, so nothing another process stored meanwhile is lost.
+    public static func removeCreatedFile(at path: String) {
+        let empty: Bool = {
+            // Closed again before the files go.
+            guard let database = try? SessionDatabase(path: path, access: .readOnly) else { return false }
+            return (try? database.sessionIDs().isEmpty) == true && (try? database.calibrations().isEmpty) == true
+        }()
+        guard empty else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 }

@@ -150,6 +150,8 @@ final class SessionImporter {
         placeholderCounter += 1
         try inserter.drain()
         let rowid = try SessionTable.insertPlaceholder(db, name: "\u{1}import-\(placeholderCounter)")
+        // A skipped session's samples are not imported, so not counted either.
+        let counted = (gaze: report.gazeSamples, blendShapes: report.blendShapeSamples)
         let members = try readSessionMembers(reader, sessionRowID: rowid)
         let header = try checkedHeader(members, reader: reader)
         try inserter.drain()
@@ -165,6 +167,7 @@ final class SessionImporter {
             case .skip:
                 try SessionTable.delete(db, rowid: rowid)
                 report.skipped.append(header.id)
+                (report.gazeSamples, report.blendShapeSamples) = counted
                 return
             case .replace:
                 try SessionTable.delete(db, rowid: stored)

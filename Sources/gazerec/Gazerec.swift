@@ -29,6 +29,9 @@ struct Gazerec: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // A file-size limit (`ulimit -f`) must fail the write that passes it (EFBIG: a one-line
+        // error, the temporary files removed, exit 1), not kill the process with its files half-written.
+        signal(SIGXFSZ, SIG_IGN)
         // ArgumentParser reads the options before the subcommand (`gazerec --database PATH delete
         // --database`) on their own; the subcommand's words go to `Gazerec` as they are.
         let arguments: [String]

@@ -92,7 +92,7 @@ struct PositionCommandTests {
                                name: "up.mp4", input: ["-ss", "9.2", "-t", "0.76"])
         let (lines, status, _) = try Self.position(up, ["--duration", "3"])
         #expect(status == 1)
-        #expect(!lines.isEmpty && lines.allSatisfy { Self.text($0["advice"]).hasPrefix("face the screen: the head is tilted") },
+        #expect(!lines.isEmpty && lines.allSatisfy { Self.text($0["advice"]).hasPrefix("face the screen: lower your chin; the head is tilted") },
                 "\(lines.map { Self.text($0["advice"]) })")
         #expect(lines.allSatisfy { (Self.number($0["pitchDegrees"]) ?? 0) > 25 })
     }
@@ -107,7 +107,7 @@ struct PositionCommandTests {
         let (lines, status, _) = try Self.position(cropped, ["--duration", "3"])
         #expect(status == 1)
         #expect(!lines.isEmpty && lines.allSatisfy { $0["face"] == .bool(true) && $0["centred"] == .bool(false) })
-        #expect(lines.allSatisfy { Self.text($0["advice"]) == "centre the face: it is too near the picture's left edge for head turns" },
+        #expect(lines.allSatisfy { Self.text($0["advice"]) == "centre the face: move to your left; it is too near the picture's left edge for head turns" },
                 "\(lines.map { Self.text($0["advice"]) })")
     }
 
@@ -125,8 +125,8 @@ struct PositionCommandTests {
         #expect(!stderr.contains("error"))
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { $0["face"] == .bool(false) && $0["eyeWidthPixels"] == .null && $0["centred"] == .bool(false) })
-        #expect(lines.allSatisfy { Self.text($0["advice"]).hasPrefix("no face in view") })
-        #expect(stderr.contains("not seated after 3.0 s: no face in view"))
+        #expect(lines.allSatisfy { Self.text($0["advice"]).hasPrefix("no face found") })
+        #expect(stderr.contains("not seated after 3.0 s: no face found"))
     }
 
     @Test("start and calibrate check their first second: a warning once when too far, kept in the session's facts; none as it is",

@@ -36,11 +36,16 @@ extension Gazerec {
         }
 
         func run() throws {
-            let database = try store.open()
-            let report = try database.importSessions(
-                from: files.map { JSONSource.file($0) },
-                keyStyle: snakeCase ? .snakeCase : .detect,
-                existing: replace ? .replace : (skipExisting ? .skip : .fail))
+            // A failed import into a database it had to create leaves no file behind.
+            let path = store.resolvedPath
+            let created = !FileManager.default.fileExists(atPath: path)
+            let report: ImportReport
+            do {
+                report = try importFiles()
+            } catch {
+                if created { SessionDatabase.removeCreatedFile(at: path) }
+                throw error
+            }
             let stored = report.imported + report.replaced
             Console.output(stored.map { $0 + "\n" }.joined())
             var summary = "imported \(report.imported.count) session\(report.imported.count == 1 ? "" : "s")"
@@ -48,6 +53,14 @@ extension Gazerec {
             if !report.skipped.isEmpty { summary += ", skipped \(report.skipped.count) already stored" }
             summary += " (\(report.gazeSamples) gaze, \(report.blendShapeSamples) blend-shape samples)"
             Console.note(summary)
+        }
+
+        /// Imports the files, the database closed on return.
+        private func importFiles() throws -> ImportReport {
+            try store.open().importSessions(
+                from: files.map { JSONSource.file($0) },
+                keyStyle: snakeCase ? .snakeCase : .detect,
+                existing: replace ? .replace : (skipExisting ? .skip : .fail))
         }
     }
 }

@@ -54,7 +54,9 @@ extension Gazerec {
                 let series = summary.blendShapeSampleCounts
                 let frames = series.map(\.count).max() ?? 0
                 let blend = series.count > 1 ? "\(frames) × \(series.count)" : "\(frames)"
-                let state = summary.interrupted ? "interrupted" : (summary.header.endTimeSeconds == nil ? "open" : "ended")
+                let state = summary.interrupted ? "interrupted"
+                    : summary.header.endTimeSeconds == nil ? "open"
+                    : summary.header.gazerecExtension?.endedBy != nil ? "ended early" : "ended"
                 rows.append([
                     summary.header.id, summary.header.appID, Formatting.isoTime(summary.header.beginTimeSeconds),
                     summary.durationSeconds.map { Formatting.fixed($0, 3) } ?? "-",
@@ -68,9 +70,9 @@ extension Gazerec {
 
 /// The JSON shape of a session summary (`list --json`, `show --json`).
 enum SummaryJSON {
-    static func value(_ summary: SessionSummary, attention: AttentionReport? = nil, expressions: ExpressionReport? = nil,
-                      intervalGaze: [IntervalGaze]? = nil) throws -> JSONValue {
-        let document = SummaryDocument(summary: summary, attention: attention?.jsonValue,
+    static func value(_ summary: SessionSummary, frames: Int? = nil, attention: AttentionReport? = nil,
+                      expressions: ExpressionReport? = nil, intervalGaze: [IntervalGaze]? = nil) throws -> JSONValue {
+        let document = SummaryDocument(summary: summary, frames: frames, attention: attention?.jsonValue,
                                        expressions: expressions.map(ExpressionText.json),
                                        gaze: intervalGaze.map(SummaryDocument.gazeJSON))
         return try JSONValueEncoder().encode(document)
@@ -79,17 +81,21 @@ enum SummaryJSON {
 
 /// A session summary as `list --json` and `show --json` write it: members in `CodingKeys` order,
 /// `endTime`, `attention` and `expressions` only when known, `durationSeconds` and
-/// `achievedRateHz` null when unknown, blend-shape sample counts by name.
+/// `achievedRateHz` null when unknown, blend-shape sample counts by name; `endedBy` (the error that
+/// ended the recording early: a full disk, a lost camera) only for such a session, `frames` (the
+/// frames stored, with a face or not) in `show --json`.
 struct SummaryDocument: Encodable {
     var summary: SessionSummary
+    /// The session's stored frames (`show --json`; nil in `list --json`, which does not count them).
+    var frames: Int?
     var attention: JSONValue?
     var expressions: JSONValue?
     /// Each marker interval's gaze (`show --json`).
     var gaze: JSONValue?
 
     enum CodingKeys: String, CodingKey {
-        case id, appID, beginTime, endTime, durationSeconds, gazeSamples, achievedRateHz, blendShapeSamples, interrupted
-        case deviceModel, attention, expressions, gaze
+        case id, appID, beginTime, endTime, durationSeconds, frames, gazeSamples, achievedRateHz, blendShapeSamples, interrupted
+        case endedBy, deviceModel, attention, expressions, gaze
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -100,11 +106,13 @@ struct SummaryDocument: Encodable {
         try container.encode(header.beginTimeSeconds, forKey: .beginTime)
         try container.encodeIfPresent(header.endTimeSeconds, forKey: .endTime)
         try container.encode(summary.durationSeconds, forKey: .durationSeconds)
+        try container.encodeIfPresent(frames, forKey: .frames)
         try container.encode(summary.gazeSampleCount, forKey: .gazeSamples)
         try container.encode(summary.achievedRateHz, forKey: .achievedRateHz)
         var shapes = container.nestedContainer(keyedBy: JSONKey.self, forKey: .blendShapeSamples)
         for (name, count) in summary.blendShapeSampleCounts { try shapes.encode(count, forKey: JSONKey(name)) }
         try container.encode(summary.interrupted, forKey: .interrupted)
+        try container.encodeIfPresent(header.gazerecExtension?.endedBy, forKey: .endedBy)
         try container.encode(header.deviceInfo.model, forKey: .deviceModel)
         try container.encodeIfPresent(attention, forKey: .attention)
         try container.encodeIfPresent(expressions, forKey: .expressions)

@@ -68,7 +68,7 @@ extension Gazerec {
                 Console.note("seated: everything stayed in range for \(Formatting.fixed(hold, 1)) s")
                 return
             }
-            let advice = outcome.lastReport?.adviceText ?? "not a second of frames came"
+            let advice = outcome.lastReport?.adviceWithOption ?? "not a second of frames came"
             Console.note("not seated after \(Formatting.fixed(outcome.elapsedSeconds, 1)) s: "
                          + (advice.isEmpty ? "in range, but not yet for \(Formatting.fixed(hold, 1)) s" : advice))
             throw ExitCode.failure
@@ -174,6 +174,6 @@ struct SeatingLine: Encodable {
         }
         try container.encode(report.centred, forKey: .centred)
         try container.encode(report.ok, forKey: .ok)
-        try container.encode(report.adviceText, forKey: .advice)
+        try container.encode(report.adviceWithOption, forKey: .advice)
     }
 }

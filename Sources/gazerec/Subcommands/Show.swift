@@ -68,9 +68,20 @@ extension Gazerec {
             return lines
         }
 
-        /// The saved video's file, frames and the frames left out of it (a camera's frames the writer could not keep up with).
-        static func videoText(_ video: RecordingFacts.SavedVideo) -> String {
-            "\(video.path), \(video.frames) frames, "
+        /// The saved video's file, frames and the frames left out of it (a camera's frames the writer could
+        /// not keep up with); a video that holds fewer of the session's `frames` than that ended early
+        /// (a write error: a full disk), and one whose recorder died was never counted.
+        static func videoText(_ video: RecordingFacts.SavedVideo, frames: Int, interrupted: Bool) -> String {
+            if interrupted && video.frames == 0 && video.droppedFrames == 0 {
+                return "\(video.path), frames not counted (the recorder died before it could count them)"
+            }
+            let missing = frames - video.frames - video.droppedFrames
+            if missing > 0 {
+                return "\(video.path), \(video.frames) of the session's \(frames) frames: the video ended early (a write "
+                    + "error, such as a full disk) and lacks the last \(missing)"
+                    + (video.droppedFrames > 0 ? "; \(video.droppedFrames) more left out (writing fell behind the camera)" : "")
+            }
+            return "\(video.path), \(video.frames) frames, "
                 + (video.droppedFrames == 0 ? "none left out"
                     : "\(video.droppedFrames) left out (writing fell behind the camera; reanalysis skips them)")
         }
@@ -82,6 +93,30 @@ extension Gazerec {
                 ? try database.scanPath(id: summary.header.id).samples : []
         }
 
+        /// The session's id, times, frames and gaze samples; the error that ended it early, if one did.
+        static func overviewLines(_ summary: SessionSummary, frames: Int) -> [(String, String)] {
+            let header = summary.header
+            var lines: [(String, String)] = [
+                ("Session", header.id),
+                ("App ID", header.appID),
+                ("Begin", "\(Formatting.isoTime(header.beginTimeSeconds)) (\(header.beginTimeSeconds))"),
+                ("End", header.endTimeSeconds.map {
+                    "\(Formatting.isoTime($0)) (\($0))" + (summary.interrupted ? ", interrupted: the recorder died; its last sample" : "")
+                } ?? (summary.interrupted ? "interrupted" : "not ended")),
+            ]
+            if let endedBy = header.gazerecExtension?.endedBy {
+                lines.append(("Ended by", endedBy + " (the recording ended early; nothing after its last stored frame was recorded)"))
+            }
+            lines += [
+                ("Duration", summary.durationSeconds.map { Formatting.fixed($0, 3) + " s" } ?? "-"),
+                ("Frames", frames > 0 ? "\(frames), \(Self.perSecond(frames, summary.durationSeconds)) frames per second"
+                    : "none stored (not recorded by gazerec)"),
+                ("Gaze samples", "\(summary.gazeSampleCount)"
+                    + (summary.achievedRateHz.map { ", " + Formatting.fixed($0, 2) + " gaze samples per second" } ?? "")),
+            ]
+            return lines
+        }
+
         func run() throws {
             let database = try store.openForReading(sessions: .named([id]))
             let summary = try database.summary(id: id)
@@ -91,25 +126,14 @@ extension Gazerec {
             let expressions = try database.expressionReport(id: summary.header.id)
             if json {
                 let gaze = IntervalGaze.of(try Self.scanPath(database, summary, attention), over: attention?.intervals ?? [])
-                Console.output(try JSONDocument.text(SummaryJSON.value(summary, attention: attention, expressions: expressions,
+                Console.output(try JSONDocument.text(SummaryJSON.value(summary, frames: frames, attention: attention,
+                                                                       expressions: expressions,
                                                                        intervalGaze: attention?.intervals.isEmpty == false ? gaze : nil)))
                 return
             }
             let header = summary.header
             let device = header.deviceInfo
-            var lines: [(String, String)] = [
-                ("Session", header.id),
-                ("App ID", header.appID),
-                ("Begin", "\(Formatting.isoTime(header.beginTimeSeconds)) (\(header.beginTimeSeconds))"),
-                ("End", header.endTimeSeconds.map {
-                    "\(Formatting.isoTime($0)) (\($0))" + (summary.interrupted ? ", interrupted: the recorder died; its last sample" : "")
-                } ?? (summary.interrupted ? "interrupted" : "not ended")),
-                ("Duration", summary.durationSeconds.map { Formatting.fixed($0, 3) + " s" } ?? "-"),
-                ("Frames", frames > 0 ? "\(frames), \(Self.perSecond(frames, summary.durationSeconds)) frames per second"
-                    : "none stored (not recorded by gazerec)"),
-                ("Gaze samples", "\(summary.gazeSampleCount)"
-                    + (summary.achievedRateHz.map { ", " + Formatting.fixed($0, 2) + " gaze samples per second" } ?? "")),
-            ]
+            var lines = Self.overviewLines(summary, frames: frames)
             if summary.blendShapeSampleCounts.isEmpty {
                 lines.append(("Blend shapes", "none"))
             } else {
@@ -120,7 +144,9 @@ extension Gazerec {
             lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
-            if let video = header.gazerecExtension?.recorder?.savedVideo { lines.append(("Saved video", Self.videoText(video))) }
+            if let video = header.gazerecExtension?.recorder?.savedVideo {
+                lines.append(("Saved video", Self.videoText(video, frames: frames, interrupted: summary.interrupted)))
+            }
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
             if let eyes = header.gazerecExtension?.eyes { lines.append(("Eyes", EyeFigures.text(eyes))) }
             if let attention {

@@ -203,6 +203,7 @@ extension Gazerec {
             defer { signals.restore() }
             let result = try record(RecordingRun(configuration: configuration, stop: stop))
             report(result, calibrated: configuration.calibration != nil)
+            if !result.logFolded { Console.note("warning: " + UnfoldedLog.text(databasePath: configuration.databasePath)) }
             if let failure = result.failure {
                 let message = ErrorHints.message(for: failure)
                 Console.error(message + " " + (result.closed

@@ -22,13 +22,19 @@ extension Gazerec {
                 RecorderStatus.read(databasePath: path).flatMap { $0.pid == live.pid ? $0 : nil }
             }
             if recorder == nil { RecorderLock.removeDeadRecorderFiles(databasePath: path) }
+            // Nothing records, yet the log holds commits: the .sqlite alone lacks them.
+            let unfolded = recorder == nil ? UnfoldedLog.bytes(databasePath: path).map {
+                UnfoldedLog.text(databasePath: path, bytes: $0)
+            } : nil
             if json {
-                let report = StatusReport(recorder: recorder, status: status)
+                var report = StatusReport(recorder: recorder, status: status)
+                report.warning = report.warning ?? unfolded
                 Console.output(try JSONDocument.text(encoding: report))
                 return
             }
             guard let recorder else {
                 Console.output("not recording\n")
+                if let unfolded { Console.note("warning: " + unfolded) }
                 return
             }
             var lines = ["recording session \(recorder.sessionID) (process \(recorder.pid))"]

@@ -1,3 +1,4 @@
+import Foundation
 import FaceExpression
 import GazeCalibration
 import GazeCapture
@@ -20,8 +21,16 @@ enum ErrorHints {
     /// The error's sentence with the CLI's hint, if there is one.
     static func message(for error: any Error) -> String {
         if let whole = rewording(of: error) { return whole }
-        guard let hint = hint(for: error) else { return "\(error)" }
+        guard let hint = hint(for: error) ?? fileTooLarge(error) else { return "\(error)" }
         return "\(error) " + hint
+    }
+
+    /// A write that failed with EFBIG ("File too large"): gazerec ignores SIGXFSZ, so the
+    /// file-size limit is an error like a full disk (the command removed its temporary files).
+    static func fileTooLarge(_ error: any Error) -> String? {
+        guard "\(error)".contains(String(cString: strerror(EFBIG))) else { return nil }
+        return "The file would pass this process's file-size limit (ulimit -f) or the largest file its file system holds; "
+            + "nothing of it was kept. Raise the limit, or write it elsewhere."
     }
 
     /// Whether the error is the user's input to fix (exit status 64) though its type also has runtime failures.

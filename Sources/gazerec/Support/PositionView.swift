@@ -109,7 +109,7 @@ struct PositionPicture {
         guard let report else { return ["looking for the face…", "", "", "q stops"] }
         let advice = report.ok
             ? "\u{1B}[1;32mok\u{1B}[0m: in range for \(Formatting.fixed(okSeconds, 0)) of \(Formatting.fixed(holdSeconds, 0)) s"
-            : "\u{1B}[1;33m\(report.adviceText)\u{1B}[0m"
+            : "\u{1B}[1;33m\(report.adviceWithOption)\u{1B}[0m"
         func figure(_ name: String, _ value: Double?, _ decimals: Int, _ unit: String = "") -> String {
             "\(name) " + (value.map { Formatting.fixed($0, decimals) + unit } ?? "-")
         }

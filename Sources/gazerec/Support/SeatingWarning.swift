@@ -14,7 +14,7 @@ final class SeatingWarning: @unchecked Sendable {
     /// The first second's report (the pipeline calls this on the frame thread).
     func tell(_ report: SeatingReport) {
         guard !report.ok else { return }
-        let text = "warning: seating: \(report.adviceText) ('gazerec position' shows the seating live)"
+        let text = "warning: seating: \(report.adviceWithOption) ('gazerec position' shows the seating live)"
         if deferred { pending = text } else { Console.note(text) }
     }
 
@@ -22,5 +22,14 @@ final class SeatingWarning: @unchecked Sendable {
     func flush() {
         if let pending { Console.note(pending) }
         pending = nil
+    }
+}
+
+extension SeatingReport {
+    /// The first advice, with the option that carries it out where there is one (a turned
+    /// picture: `--rotate N`).
+    var adviceWithOption: String {
+        guard case .pictureTurned(let degrees)? = advice.first else { return adviceText }
+        return adviceText + " (--rotate \(degrees))"
     }
 }
