@@ -75,11 +75,12 @@ public enum UprightRule: String, Sendable, CaseIterable {
 /// 3. Else the face is upright when HOG, with its threshold lowered to `relaxedThreshold`, still
 ///    finds it as shown with a filter `rule` allows (by default a front filter: the frontal faces above
 ///    score −0.6 to 0 there, and every other turn of them −0.78 or less); otherwise it is
-///    unconfirmed. A profile is the case: the CNN finds it, HOG at its own threshold does not, and
-///    the relaxed look finds it only with a filter for faces turned to the side (HOG's own range
-///    ends near 45° of yaw). Its landmark fit collapses to a frontal shape (two profiles labelled
-///    −55° and +71° read −0.1° and +4.5° of yaw when the relaxed look took any filter), so it is
-///    not reported.
+///    unconfirmed. Meant for a profile: the CNN finds it, HOG at its own threshold does not (its
+///    range ends near 45° of yaw), and a relaxed look that takes any filter let two labelled
+///    profiles (−55°, +71°) through with a fit collapsed to a frontal shape (yaw −0.1°, +4.5°).
+///    On faces turned 50–70° (stand-ins, docs/ExportFormat.md) the relaxed look found some only
+///    with a side filter, and their fits had collapsed likewise; frontal faces behind thick rims
+///    or above a hand were found by a front filter.
 ///
 /// Runs only when a face is acquired by the CNN (at most once per acquisition), on a part of
 /// about 2 × 2 box sides shrunk so the face is 100–199 pixels across (a part of 200–400 pixels
