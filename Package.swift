@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The parser the architecture checks read the sources with (tests only).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // Streaming JSON reader and writer, JSONValue, the one CSV writer, byte sinks, and the one atomic file writer (AtomicFile, with the temporary files a signal removes and the stale ones a later run sweeps). Depends on nothing of ours.
@@ -160,10 +162,10 @@ let package = Package(
         // program's markers, on LSL's clock.
         .target(name: "LabStreaming", dependencies: ["CLSL", "GazeModel"]),
 
-        // One import for programs built on gazerec's libraries (re-exports them; holds no code).
+        // One import for programs built on gazerec's libraries (re-exports them, and every module their public API names; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
-                                                "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream",
-                                                "StimulusAnalysis", "StimulusStudy"]),
+                                                "FaceExpression", "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream",
+                                                "LabStreaming", "ShapeRegression", "StimulusAnalysis", "StimulusStudy"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
@@ -198,7 +200,8 @@ let package = Package(
         .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "GazeModelTests", dependencies: ["GazeModel"]),
         .testTarget(name: "ChannelsTests", dependencies: ["Channels"]),
-        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport"],
+        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "JSONStream", "GazeModel", "TestSupport",
+                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     resources: [.copy("Schemas")]),
         .testTarget(name: "SessionExportTests", dependencies: ["SessionExport", "SessionStore", "BIDSExport", "JSONStream",
                                                              "TestSupport"]),
@@ -210,21 +213,27 @@ let package = Package(
         .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),
         .testTarget(name: "GazeCaptureTests", dependencies: ["GazeCapture", "CV4L2", "GazeCore", "GazeModel", "TestSupport"]),
-        .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore",
+        .testTarget(name: "ShapeRegressionTests", dependencies: ["ShapeRegression", "GazeVision", "GazeCapture", "GazeCore", "GazeModel",
                                                                  "CDlibShim", "TestSupport"]),
         .testTarget(name: "GazeVisionTests", dependencies: ["GazeVision", "GazeCapture", "GazeCore", "GazeModel", "CDlibShim",
                                                             "TestSupport"]),
         .testTarget(name: "GazeCalibrationTests", dependencies: ["GazeCalibration", "GazeCore", "GazeModel", "JSONStream", "Recorder",
                                                                  "SessionStore",
                                                                  "TestSupport"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "SessionStore",
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "GazeCapture", "GazeCore", "GazeModel", "JSONStream", "SessionStore",
                                                           "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
-        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCapture", "GazeModel",
-                                                            "JSONStream", "Recorder", "TestSupport"],
+        .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCalibration", "GazeCapture",
+                                                            "GazeModel", "JSONStream", "Recorder", "TestSupport",
+                                                            .product(name: "GRDB", package: "GRDB.swift")],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),
         // The lab server against a real PostgreSQL (Scripts/setup-postgres.sh), through the built binary.
+        // The layering and the house rules checked on the sources as the compiler's parser reads them
+        // (SwiftSyntax), and every module's imports against the dependencies declared here.
+        .testTarget(name: "ArchitectureTests", dependencies: [
+            "TestSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ]),
         .testTarget(name: "LabServerTests", dependencies: ["gazerec", "LabServer", "SessionStore", "GazeModel", "JSONStream",
                                                            "TestSupport"]),
     ],

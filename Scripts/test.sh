@@ -14,7 +14,8 @@ Scripts/setup-bids.sh
 Scripts/setup-expressions.sh
 Scripts/setup-lsl.sh          # liblsl and pylsl (the LSL tests skip with a reason without them)
 # SwiftPM enforces the module graph: importing a module of ours outside a target's declared
-# dependencies (direct or transitive) fails the build; ArchitectureTests check the stricter list.
+# dependencies (direct or transitive) fails the build; ArchitectureTests (their own test target,
+# run by `swift test` below) check each target's imports against its direct dependencies only.
 swift build --build-tests --explicit-target-dependency-import-check error
 # A private PostgreSQL server for the lab-server tests (a real one, on 127.0.0.1).
 # An assignment, not eval "$(…)": a failed set-up must stop the run, not let its tests skip.

@@ -53,167 +53,71 @@ extension CalibrationRecord {
     }
 
     /// Reads one calibration object (an element of an exported array, say).
+    ///
+    /// The members are read by `CalibrationJSON(reading:)` through the coding keys they are
+    /// written with, so reading and writing name each member once.
     public init(value root: JSONValue, source: String) throws {
         let r = DocumentReader(source: source)
         guard case .object = root else { throw r.error("", "expected a calibration object") }
-        let version = try r.number(root, "formatVersion")
-        guard version == Double(Self.formatVersion) else {
-            throw r.error("formatVersion", "version \(version == version.rounded() && abs(version) < 1e9 ? String(Int(version)) : "\(version)") is not supported (this gazerec reads \(Self.formatVersion))")
-        }
-        // Checked and normalised as session ids are on import.
-        let idText = try r.string(root, "id").uppercased()
-        guard let uuid = UUID(uuidString: idText) else { throw r.error("id", "'\(idText)' is not a UUID") }
-        id = uuid.uuidString
-        name = try r.optionalString(root, "name")
-        createdAtSeconds = try r.number(root, "createdAt")
-        gazerecVersion = try r.optionalString(root, "gazerecVersion") ?? "unknown"
-        let screen = try r.object(root, "screen")
-        screenWidth = try r.positive(screen, "screen.width")
-        screenHeight = try r.positive(screen, "screen.height")
-        screenWidthMillimetres = try r.optionalPositive(screen, "screen.widthMillimetres")
-        screenHeightMillimetres = try r.optionalPositive(screen, "screen.heightMillimetres")
-        distanceMillimetres = try r.optionalPositive(screen, "screen.distanceMillimetres")
-        let source = try r.object(root, "source")
-        sourceKind = try r.string(source, "source.kind")
-        sourceName = try r.string(source, "source.name")
-        let resolution = try r.numbers(source, "source.resolution", count: 2)
-        (sourceWidth, sourceHeight) = (Int(resolution[0]), Int(resolution[1]))
-        focalLengthPixels = try r.optionalPositive(source, "source.focalLengthPixels")
-        // Calibrations made before the head-pose model was named measured with the six-point one.
-        headPoseModel = try r.optionalString(source, "source.headPoseModel") ?? HeadPoseModelName.sixPoint
-        let procedure = try r.object(root, "procedure")
-        mode = try r.string(procedure, "procedure.mode")
-        settleSeconds = try r.number(procedure, "procedure.settleSeconds")
-        collectSeconds = try r.number(procedure, "procedure.collectSeconds")
-
-        let model = try r.object(root, "model")
-        mapping = try Self.readMapping(model, r)
-        trainingErrorPoints = try r.optionalNumber(model, "model.trainingErrorPoints") ?? .nan
-        crossValidationErrorPoints = try r.optionalNumber(model, "model.crossValidationErrorPoints") ?? .nan
-        blendWeights = try Self.readBlend(model, r)
-        let targets = try Self.readTargets(root, r)
-        guard targets.contains(where: { $0.kind == .calibration }) else {
-            throw r.error("targets", "no calibration target")
-        }
-        self.targets = targets
+        let json = try CalibrationJSON(reading: DocumentNode(value: root, path: "", reader: r))
+        id = json.id
+        name = json.name
+        createdAtSeconds = json.createdAt
+        gazerecVersion = json.gazerecVersion
+        (screenWidth, screenHeight) = (json.screen.width, json.screen.height)
+        screenWidthMillimetres = json.screen.widthMillimetres
+        screenHeightMillimetres = json.screen.heightMillimetres
+        distanceMillimetres = json.screen.distanceMillimetres
+        (sourceKind, sourceName) = (json.source.kind, json.source.name)
+        (sourceWidth, sourceHeight) = (json.source.resolution[0], json.source.resolution[1])
+        focalLengthPixels = json.source.focalLengthPixels
+        headPoseModel = json.source.headPoseModel
+        (mode, settleSeconds, collectSeconds) = (json.procedure.mode, json.procedure.settleSeconds, json.procedure.collectSeconds)
+        let model = json.model
+        let difference = model.eyeDifference ?? [0, 0]
+        mapping = GazeMapping(featureSet: model.mappingFeatureSet, featureMeans: model.featureMeans, featureScales: model.featureScales,
+                              coefficientsX: model.coefficientsX, coefficientsY: model.coefficientsY,
+                              eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: model.ridgePenalty)
+        trainingErrorPoints = model.trainingErrorPoints.value ?? .nan
+        crossValidationErrorPoints = model.crossValidationErrorPoints.value ?? .nan
+        blendWeights = Dictionary(model.blend?.weights ?? [], uniquingKeysWith: { _, last in last })
+        targets = json.targets.map(Target.init)
         let validationPoints = targets.compactMap(\.validation)
         validation = validationPoints.isEmpty ? nil : ValidationReport(points: validationPoints)
-
-        samples = try Self.readSamples(root, r, targetCount: targets.count)
+        samples = json.samples.map(TargetSample.init)
     }
+}
 
-    /// The `model` member's mapping.
-    private static func readMapping(_ model: JSONValue, _ r: DocumentReader) throws -> GazeMapping {
-        let set: GazeFeatureSet
-        switch try r.string(model, "model.kind") {
-        case Self.modelKind:
-            guard try r.strings(model, "model.features") == GazeMapping.featureNames,
-                  try r.strings(model, "model.terms") == GazeMapping.termNames else {
-                throw r.error("model.terms", "the features and terms must be exactly those of docs/Calibration.md")
-            }
-            set = .pupilPolynomial
-        case Self.appearanceModelKind:
-            let name = try r.string(model, "model.featureSet")
-            guard let named = GazeFeatureSet(rawValue: name), !named.isPolynomial else {
-                let names = GazeFeatureSet.allCases.filter { !$0.isPolynomial }.map { "'\($0.rawValue)'" }
-                throw r.error("model.featureSet", "'\(name)' is not a feature set (expected "
-                              + names.dropLast().joined(separator: ", ") + " or " + names.last! + ")")
-            }
-            guard try r.number(model, "model.featureCount") == Double(named.featureCount) else {
-                throw r.error("model.featureCount", "the '\(name)' set has \(named.featureCount) features")
-            }
-            set = named
-        case let other:
-            throw r.error("model.kind", "'\(other)' is not a mapping this gazerec applies (expected '\(Self.modelKind)' "
-                          + "or '\(Self.appearanceModelKind)')")
+extension CalibrationRecord.Target {
+    /// A target as its document member holds it (read and checked by `CalibrationJSON.Target(reading:)`).
+    init(_ json: CalibrationJSON.Target) {
+        let position = Point2(json.x, json.y)
+        let kind = CalibrationTarget.Kind(rawValue: json.kind) ?? .calibration
+        self.init(kind: kind, position: position, collected: json.collected)
+        if kind == .calibration {
+            used = json.used
+            meanErrorPoints = json.meanErrorPoints?.value
+            skipped = json.skipped
+        } else {
+            validation = ValidationPointResult(
+                target: position, samples: json.samples ?? 0,
+                meanGaze: Point2(json.meanGazeX?.value ?? position.x, json.meanGazeY?.value ?? position.y),
+                accuracyPoints: json.accuracyPoints?.value ?? .nan, precisionPoints: json.precisionPoints?.value ?? .nan,
+                accuracyDegrees: json.accuracyDegrees?.value, precisionDegrees: json.precisionDegrees?.value)
         }
-        let scales = try r.numbers(model, "model.featureScales", count: set.featureCount)
-        guard scales.allSatisfy({ $0 > 0 }) else { throw r.error("model.featureScales", "scales must be positive") }
-        let difference = set.isPolynomial ? try r.numbers(model, "model.eyeDifference", count: 2) : [0, 0]
-        return GazeMapping(
-            featureSet: set,
-            featureMeans: try r.numbers(model, "model.featureMeans", count: set.featureCount), featureScales: scales,
-            coefficientsX: try r.numbers(model, "model.coefficientsX", count: set.termCount),
-            coefficientsY: try r.numbers(model, "model.coefficientsY", count: set.termCount),
-            eyeDifference: Point2(difference[0], difference[1]), ridgePenalty: try r.number(model, "model.ridgePenalty"))
     }
+}
 
-    /// The `model.blend` member: linear sets and their weights (absent: one set's mapping).
-    private static func readBlend(_ model: JSONValue, _ r: DocumentReader) throws -> [GazeFeatureSet: Double] {
-        guard let blend = model["blend"], blend != .null else { return [:] }
-        guard case let .object(parts) = blend else { throw r.error("model.blend", "expected an object of feature sets and weights") }
-        var weights: [GazeFeatureSet: Double] = [:]
-        for (name, _) in parts {
-            guard let set = GazeFeatureSet(rawValue: name), set.isAppearanceSubset else {
-                throw r.error("model.blend.\(name)", "'\(name)' is not a linear feature set (expected 'patches', 'shape' or 'appearance')")
-            }
-            let weight = try r.number(blend, "model.blend.\(name)")
-            guard (0...1).contains(weight) else { throw r.error("model.blend.\(name)", "a weight lies between 0 and 1") }
-            weights[set] = weight
-        }
-        return weights
-    }
-
-    /// The `targets` member.
-    private static func readTargets(_ root: JSONValue, _ r: DocumentReader) throws -> [Target] {
-        var targets: [Target] = []
-        for (index, value) in try r.array(root, "targets").enumerated() {
-            let path = "targets[\(index)]"
-            guard let kind = CalibrationTarget.Kind(rawValue: try r.string(value, path + ".kind")) else {
-                throw r.error(path + ".kind", "expected 'calibration' or 'validation'")
-            }
-            let position = Point2(try r.number(value, path + ".x"), try r.number(value, path + ".y"))
-            var target = Target(kind: kind, position: position, collected: Int(try r.number(value, path + ".collected")))
-            if kind == .calibration {
-                target.used = try r.optionalNumber(value, path + ".used").map(Int.init)
-                target.meanErrorPoints = try r.optionalNumber(value, path + ".meanErrorPoints")
-                target.skipped = try r.optionalString(value, path + ".skipped")
-            } else {
-                let samples = Int(try r.optionalNumber(value, path + ".samples") ?? 0)
-                let mean = Point2(try r.optionalNumber(value, path + ".meanGazeX") ?? position.x,
-                                  try r.optionalNumber(value, path + ".meanGazeY") ?? position.y)
-                target.validation = ValidationPointResult(
-                    target: position, samples: samples, meanGaze: mean,
-                    accuracyPoints: try r.optionalNumber(value, path + ".accuracyPoints") ?? .nan,
-                    precisionPoints: try r.optionalNumber(value, path + ".precisionPoints") ?? .nan,
-                    accuracyDegrees: try r.optionalNumber(value, path + ".accuracyDegrees"),
-                    precisionDegrees: try r.optionalNumber(value, path + ".precisionDegrees"))
-            }
-            targets.append(target)
-        }
-        return targets
-    }
-
-    /// The `samples` member, each naming one of `targetCount` targets.
-    private static func readSamples(_ root: JSONValue, _ r: DocumentReader, targetCount: Int) throws -> [TargetSample] {
-        var samples: [TargetSample] = []
-        for (index, value) in try r.array(root, "samples").enumerated() {
-            let path = "samples[\(index)]"
-            let target = Int(try r.number(value, path + ".target"))
-            guard (0..<targetCount).contains(target) else { throw r.error(path + ".target", "no target \(target)") }
-            func pupil(_ u: String, _ v: String) throws -> Point2? {
-                guard let x = try r.optionalNumber(value, path + "." + u), let y = try r.optionalNumber(value, path + "." + v) else {
-                    return nil
-                }
-                return Point2(x, y)
-            }
-            var appearance: EyeAppearance?
-            if let text = try r.optionalString(value, path + ".appearance") {
-                guard let data = Data(base64Encoded: text), let decoded = EyeAppearance(encoded: [UInt8](data)) else {
-                    throw r.error(path + ".appearance", "not an encoded eye appearance (base64 of \(EyeAppearance.encodedCount) bytes)")
-                }
-                appearance = decoded
-            }
-            let features = GazeFeatures(
-                timestampSeconds: try r.number(value, path + ".timestamp"), pupilLeft: try pupil("leftU", "leftV"),
-                pupilRight: try pupil("rightU", "rightV"), yawDegrees: try r.number(value, path + ".yawDegrees"),
-                pitchDegrees: try r.number(value, path + ".pitchDegrees"), headX: try r.number(value, path + ".headX"),
-                headY: try r.number(value, path + ".headY"), trackingNormal: try r.bool(value, path + ".trackingNormal"),
-                opennessLeft: try r.optionalNumber(value, path + ".opennessLeft"),
-                opennessRight: try r.optionalNumber(value, path + ".opennessRight"), appearance: appearance)
-            samples.append(TargetSample(target: target, features: features))
-        }
-        return samples
+extension CalibrationRecord.TargetSample {
+    /// A sample as its document member holds it (read and checked by `CalibrationJSON.Sample(reading:targetCount:)`).
+    init(_ json: CalibrationJSON.Sample) {
+        func pupil(_ u: Double?, _ v: Double?) -> Point2? { u.flatMap { x in v.map { Point2(x, $0) } } }
+        let features = GazeFeatures(
+            timestampSeconds: json.timestamp, pupilLeft: pupil(json.leftU.value, json.leftV.value),
+            pupilRight: pupil(json.rightU.value, json.rightV.value), yawDegrees: json.yawDegrees, pitchDegrees: json.pitchDegrees,
+            headX: json.headX, headY: json.headY, trackingNormal: json.trackingNormal, opennessLeft: json.opennessLeft,
+            opennessRight: json.opennessRight, appearance: json.appearance.flatMap(CalibrationJSON.Sample.eyeAppearance))
+        self.init(target: json.target, features: features)
     }
 }
 

@@ -20,7 +20,7 @@ enum BlendShapeTable {
     /// A series row: its row id and blend-shape name.
     struct Series: FetchableRecord {
         /// The series table's columns.
-        enum Columns: String, ColumnExpression {
+        enum Columns: String, TableColumn {
             case rowid, sessionRowID, name
         }
 
@@ -38,11 +38,12 @@ enum BlendShapeTable {
     static let insertSQL = "INSERT INTO blendShapeSample (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
 
     /// A series' samples in order; parameter: series row id; columns: `selected`.
-    static let orderedSelectSQL = "SELECT \(selected.names) FROM blendShapeSample WHERE seriesRowID = ? ORDER BY seq"
+    static let orderedSelectSQL = "SELECT \(selected.names) FROM blendShapeSample WHERE \(Columns.seriesRowID) = ? ORDER BY \(Columns.seq)"
 
     /// Adds a series to a session; returns its row id.
     static func insertSeries(_ db: Database, sessionRowID: Int64, name: String) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO blendShapeSeries (sessionRowID, name) VALUES (?, ?)", arguments: [sessionRowID, name])
+        try db.execute(sql: "INSERT INTO blendShapeSeries (\([Series.Columns.sessionRowID, .name].names)) VALUES (?, ?)",
+                       arguments: [sessionRowID, name])
         return db.lastInsertedRowID
     }
 
@@ -56,39 +57,43 @@ enum BlendShapeTable {
 
     /// A session's series, by name.
     static func series(_ db: Database, sessionRowID: Int64) throws -> [Series] {
-        try Series.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY name",
-                            arguments: [sessionRowID])
+        try Series.fetchAll(db, sql: """
+            SELECT \([Series.Columns.rowid, .name].names) FROM blendShapeSeries WHERE \(Series.Columns.sessionRowID) = ?
+            ORDER BY \(Series.Columns.name)
+            """, arguments: [sessionRowID])
     }
 
     /// The names of the series of any of these sessions, sorted.
     static func names(_ db: Database, sessionRowIDs: [Int64]) throws -> [String] {
         try String.fetchAll(db, sql: """
-            SELECT DISTINCT name FROM blendShapeSeries WHERE sessionRowID IN (\(sessionRowIDs.map { String($0) }.joined(separator: ",")))
-            ORDER BY name
+            SELECT DISTINCT \(Series.Columns.name) FROM blendShapeSeries
+            WHERE \(Series.Columns.sessionRowID) IN (\(sessionRowIDs.map { String($0) }.joined(separator: ",")))
+            ORDER BY \(Series.Columns.name)
             """)
     }
 
     /// Each series' name and number of samples, sorted by name.
     static func sampleCounts(_ db: Database, sessionRowID: Int64) throws -> [(name: String, count: Int)] {
         try Row.fetchAll(db, sql: """
-            SELECT s.name AS name, (SELECT COUNT(*) FROM blendShapeSample b WHERE b.seriesRowID = s.rowid) AS n
-            FROM blendShapeSeries s WHERE s.sessionRowID = ? ORDER BY s.name
-            """, arguments: [sessionRowID]).map { (name: try $0.decode(forColumn: "name"), count: try $0.decode(forColumn: "n")) }
+            SELECT s.\(Series.Columns.name) AS \(Series.Columns.name),
+                (SELECT COUNT(*) FROM blendShapeSample b WHERE b.\(Columns.seriesRowID) = s.\(Series.Columns.rowid)) AS n
+            FROM blendShapeSeries s WHERE s.\(Series.Columns.sessionRowID) = ? ORDER BY s.\(Series.Columns.name)
+            """, arguments: [sessionRowID]).map { (name: try $0.decode(forColumn: Series.Columns.name), count: try $0.decode(forColumn: "n")) }
     }
 
     /// The last sample time of any of a session's series.
     static func lastTimestamp(_ db: Database, sessionRowID: Int64) throws -> Double? {
         try Double.fetchOne(db, sql: """
-            SELECT MAX(b.timestamp) FROM blendShapeSample b
-            JOIN blendShapeSeries s ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ?
+            SELECT MAX(b.\(Columns.timestamp)) FROM blendShapeSample b
+            JOIN blendShapeSeries s ON b.\(Columns.seriesRowID) = s.\(Series.Columns.rowid) WHERE s.\(Series.Columns.sessionRowID) = ?
             """, arguments: [sessionRowID])
     }
 
     /// The orientation of the first sample of one of a session's series, if any has one.
     static func firstOrientation(_ db: Database, sessionRowID: Int64) throws -> Int? {
         try Int.fetchOne(db, sql: """
-            SELECT b.orientation FROM blendShapeSample b JOIN blendShapeSeries s
-                ON b.seriesRowID = s.rowid WHERE s.sessionRowID = ? AND b.seq = 0 LIMIT 1
+            SELECT b.\(Columns.orientation) FROM blendShapeSample b JOIN blendShapeSeries s
+                ON b.\(Columns.seriesRowID) = s.\(Series.Columns.rowid) WHERE s.\(Series.Columns.sessionRowID) = ? AND b.\(Columns.seq) = 0 LIMIT 1
             """, arguments: [sessionRowID])
     }
 
@@ -100,14 +105,16 @@ enum BlendShapeTable {
     /// Replaces the samples of each of a session's series by those of the series of the same name
     /// of a session in the attached database `source` (none when it has no such series).
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        let series = try Series.fetchAll(db, sql: "SELECT rowid, name FROM main.blendShapeSeries WHERE sessionRowID = ?",
-                                         arguments: [sessionRowID])
+        let series = try Series.fetchAll(db, sql: """
+            SELECT \([Series.Columns.rowid, .name].names) FROM main.blendShapeSeries WHERE \(Series.Columns.sessionRowID) = ?
+            """, arguments: [sessionRowID])
         for entry in series {
-            try db.execute(sql: "DELETE FROM main.blendShapeSample WHERE seriesRowID = ?", arguments: [entry.rowid])
+            try db.execute(sql: "DELETE FROM main.blendShapeSample WHERE \(Columns.seriesRowID) = ?", arguments: [entry.rowid])
             try db.execute(sql: """
                 INSERT INTO main.blendShapeSample (\(Columns.allCases.names))
-                SELECT ?, \(Array(Columns.allCases.dropFirst()).names) FROM source.blendShapeSample WHERE seriesRowID =
-                    (SELECT rowid FROM source.blendShapeSeries WHERE sessionRowID = ? AND name = ?)
+                SELECT ?, \(Array(Columns.allCases.dropFirst()).names) FROM source.blendShapeSample WHERE \(Columns.seriesRowID) =
+                    (SELECT \(Series.Columns.rowid) FROM source.blendShapeSeries
+                     WHERE \(Series.Columns.sessionRowID) = ? AND \(Series.Columns.name) = ?)
                 """, arguments: [entry.rowid, sourceRowID, entry.name])
         }
     }

@@ -8,7 +8,7 @@ enum BlinkTable {
     /// A stored blink event.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns: String, ColumnExpression {
+        enum Columns: String, TableColumn {
             case sessionRowID, seq, start, end, eyes, kind, minimumOpenness
         }
 
@@ -35,9 +35,13 @@ enum BlinkTable {
         }
     }
 
-    private static let insertSQL = """
-        INSERT INTO blinkEvent (sessionRowID, seq, start, end, eyes, kind, minimumOpenness) VALUES (?, ?, ?, ?, ?, ?, ?)
-        """
+    private typealias Columns = Record.Columns
+
+    /// Parameters: the values of `Columns.allCases` in order.
+    private static let insertSQL = "INSERT INTO blinkEvent (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
+
+    /// The columns an event is read from.
+    private static let selected: [Columns] = [.start, .end, .eyes, .kind, .minimumOpenness]
 
     static func insert(_ db: Database, _ event: BlinkEvent, sessionRowID: Int64, seq: Int) throws {
         try db.cachedStatement(sql: insertSQL).execute(arguments: [
@@ -49,14 +53,14 @@ enum BlinkTable {
     /// A session's events as stored, in order.
     static func records(_ db: Database, sessionRowID: Int64) throws -> [Record] {
         try Record.fetchAll(db, sql: """
-            SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
+            SELECT \(selected.names) FROM blinkEvent WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
             """, arguments: [sessionRowID])
     }
 
     /// Calls `body` with each of a session's events in order (those of an unknown eyes or kind left out).
     static func forEachEvent(_ db: Database, sessionRowID: Int64, _ body: (BlinkEvent) -> Void) throws {
         let records = try Record.fetchCursor(db, sql: """
-            SELECT start, end, eyes, kind, minimumOpenness FROM blinkEvent WHERE sessionRowID = ? ORDER BY seq
+            SELECT \(selected.names) FROM blinkEvent WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
             """, arguments: [sessionRowID])
         while let record = try records.next() {
             if let event = record.event { body(event) }
@@ -65,8 +69,10 @@ enum BlinkTable {
 
     /// The spans of a session's events of one kind (blinks or long closures), by start time.
     static func spans(_ db: Database, sessionRowID: Int64, kind: BlinkEvent.Kind) throws -> [(start: Double, end: Double)] {
-        try Row.fetchAll(db, sql: "SELECT start, end FROM blinkEvent WHERE sessionRowID = ? AND kind = ? ORDER BY start",
-                         arguments: [sessionRowID, kind.rawValue]).map { (start: try $0.decode(forColumn: "start") as Double, end: try $0.decode(forColumn: "end") as Double) }
+        try Row.fetchAll(db, sql: """
+            SELECT \([Columns.start, .end].names) FROM blinkEvent WHERE \(Columns.sessionRowID) = ? AND \(Columns.kind) = ?
+            ORDER BY \(Columns.start)
+            """, arguments: [sessionRowID, kind.rawValue]).map { (start: try $0.decode(forColumn: Columns.start) as Double, end: try $0.decode(forColumn: Columns.end) as Double) }
     }
 
     /// Deletes every event of every session.
@@ -76,7 +82,7 @@ enum BlinkTable {
 
     /// Replaces a session's events by those of a session in the attached database `source`.
     static func replace(_ db: Database, sessionRowID: Int64, fromSourceRowID sourceRowID: Int64) throws {
-        try SequenceTable.replaceRows(db, table: "blinkEvent", columns: "seq, start, end, eyes, kind, minimumOpenness",
+        try SequenceTable.replaceRows(db, table: "blinkEvent", columns: Array(Columns.allCases.dropFirst()).names,
                                       sessionRowID: sessionRowID, fromSourceRowID: sourceRowID)
     }
 }

@@ -36,7 +36,7 @@ public struct CalibrationSummary: Sendable, Equatable {
 /// The only code that writes SQL for this table.
 enum CalibrationTable {
     /// The table's columns.
-    enum Columns: String, ColumnExpression {
+    enum Columns: String, TableColumn {
         case rowid, id, name, createdAt, screenWidth, screenHeight, pointCount, accuracyPoints, accuracyDegrees, document
     }
 
@@ -63,7 +63,9 @@ enum CalibrationTable {
         let key = id.uppercased()
         if try exists(db, id: key) { return key }
         guard key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
-        let matches = try String.fetchAll(db, sql: "SELECT id FROM calibration WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
+        let matches = try String.fetchAll(db, sql: """
+            SELECT \(Columns.id) FROM calibration WHERE substr(\(Columns.id), 1, ?) = ? ORDER BY \(Columns.id) LIMIT 5
+            """,
                                           arguments: [key.count, key])
         if matches.count > 1 { throw StoreError.ambiguousCalibration(prefix: id, matches: matches) }
         return matches.first
@@ -71,15 +73,17 @@ enum CalibrationTable {
 
     /// Whether a calibration with this (upper-case) id is stored.
     static func exists(_ db: Database, id: String) throws -> Bool {
-        try Int64.fetchOne(db, sql: "SELECT rowid FROM calibration WHERE id = ?", arguments: [id]) != nil
+        try Int64.fetchOne(db, sql: "SELECT \(Columns.rowid) FROM calibration WHERE \(Columns.id) = ?", arguments: [id]) != nil
     }
+
+    /// The columns an insert sets, in its parameters' order.
+    private static let inserted: [Columns] = [.id, .name, .createdAt, .screenWidth, .screenHeight, .pointCount, .accuracyPoints,
+                                              .accuracyDegrees, .document]
 
     /// Inserts a calibration under its upper-case id.
     static func insert(_ db: Database, summary: CalibrationSummary, document: String) throws {
         try db.execute(sql: """
-            INSERT INTO calibration (id, name, createdAt, screenWidth, screenHeight, pointCount,
-                                     accuracyPoints, accuracyDegrees, document)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO calibration (\(inserted.names)) VALUES (\(inserted.placeholders))
             """, arguments: [summary.id.uppercased(), summary.name, summary.createdAtSeconds, summary.screenWidth,
                              summary.screenHeight, summary.pointCount, summary.accuracyPoints,
                              summary.accuracyDegrees, document])
@@ -87,34 +91,36 @@ enum CalibrationTable {
 
     /// Every calibration, oldest first.
     static func all(_ db: Database) throws -> [Record] {
-        try Record.fetchAll(db, sql: "SELECT * FROM calibration ORDER BY createdAt, id")
+        try Record.fetchAll(db, sql: "SELECT * FROM calibration ORDER BY \(Columns.createdAt), \(Columns.id)")
     }
 
     /// The newest calibration, for this screen size when given.
     static func latest(_ db: Database, screenWidth: Double? = nil, screenHeight: Double? = nil) throws -> Record? {
         if let screenWidth, let screenHeight {
             return try Record.fetchOne(db, sql: """
-                SELECT * FROM calibration WHERE screenWidth = ? AND screenHeight = ?
-                ORDER BY createdAt DESC, rowid DESC LIMIT 1
+                SELECT * FROM calibration WHERE \(Columns.screenWidth) = ? AND \(Columns.screenHeight) = ?
+                ORDER BY \(Columns.createdAt) DESC, \(Columns.rowid) DESC LIMIT 1
                 """, arguments: [screenWidth, screenHeight])
         }
-        return try Record.fetchOne(db, sql: "SELECT * FROM calibration ORDER BY createdAt DESC, rowid DESC LIMIT 1")
+        return try Record.fetchOne(db, sql: "SELECT * FROM calibration ORDER BY \(Columns.createdAt) DESC, \(Columns.rowid) DESC LIMIT 1")
     }
 
     /// The ids of the calibrations named exactly `name`.
     static func ids(_ db: Database, named name: String) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT id FROM calibration WHERE name = ? ORDER BY createdAt, id", arguments: [name])
+        try String.fetchAll(db, sql: """
+            SELECT \(Columns.id) FROM calibration WHERE \(Columns.name) = ? ORDER BY \(Columns.createdAt), \(Columns.id)
+            """, arguments: [name])
     }
 
     /// The calibration with this (upper-case) id.
     static func record(_ db: Database, id: String) throws -> Record? {
-        try Record.fetchOne(db, sql: "SELECT * FROM calibration WHERE id = ?", arguments: [id])
+        try Record.fetchOne(db, sql: "SELECT * FROM calibration WHERE \(Columns.id) = ?", arguments: [id])
     }
 
     /// Deletes the calibration with this (upper-case) id; returns whether there was one.
     @discardableResult
     static func delete(_ db: Database, id: String) throws -> Bool {
-        try db.execute(sql: "DELETE FROM calibration WHERE id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM calibration WHERE \(Columns.id) = ?", arguments: [id])
         return db.changesCount > 0
     }
 }

@@ -28,7 +28,7 @@ enum ExpressionTable {
     private static let selection = ([Columns.timestamp.rawValue] + valueColumns).joined(separator: ", ")
 
     /// The ordered selection of a session's samples, parameter 1 its session row id.
-    static let orderedSelectSQL = "SELECT \(selection) FROM expressionSample WHERE sessionRowID = ? ORDER BY seq"
+    static let orderedSelectSQL = "SELECT \(selection) FROM expressionSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)"
 
     static func insert(_ db: Database, _ sample: ExpressionSample, sessionRowID: Int64, seq: Int) throws {
         let values: [(any DatabaseValueConvertible)?] = [sessionRowID, seq, sample.timestampSeconds]
@@ -53,13 +53,14 @@ enum ExpressionTable {
 
     /// Number of a session's samples.
     static func count(_ db: Database, sessionRowID: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM expressionSample WHERE sessionRowID = ?", arguments: [sessionRowID]) ?? 0
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM expressionSample WHERE \(Columns.sessionRowID) = ?",
+                         arguments: [sessionRowID]) ?? 0
     }
 
     /// Whether any of these sessions has a sample.
     static func any(_ db: Database, sessionRowIDs: [Int64]) throws -> Bool {
         try sessionRowIDs.contains { rowid in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expressionSample WHERE sessionRowID = ?)",
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expressionSample WHERE \(Columns.sessionRowID) = ?)",
                               arguments: [rowid]) ?? false
         }
     }

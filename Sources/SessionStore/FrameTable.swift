@@ -43,14 +43,15 @@ enum FrameTable {
     /// then not read at all, unless `appearance`).
     static func makeOrderedStatement(_ db: Database, appearance: Bool = true) throws -> Statement {
         let columns = appearance ? selection : measured.joined(separator: ", ")
-        return try db.makeStatement(sql: "SELECT \(columns) FROM frameSample WHERE sessionRowID = ? ORDER BY seq")
+        return try db.makeStatement(sql: "SELECT \(columns) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)")
     }
 
     /// A session's frames in order; throws `FrameColumnError` (with the frame's index) for a row
     /// that does not make a frame.
     static func frames(_ db: Database, sessionRowID: Int64) throws -> [FrameMeasurement] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM frameSample WHERE sessionRowID = ? ORDER BY seq",
-                                       arguments: [sessionRowID])
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(selection) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
+            """, arguments: [sessionRowID])
         var frames: [FrameMeasurement] = []
         while let row = try rows.next() {
             do {
@@ -66,7 +67,8 @@ enum FrameTable {
     /// Calls `body` with each frame's time, tracking state and eye openness, in order (attention figures).
     static func forEachOpenness(_ db: Database, sessionRowID: Int64, _ body: (FrameMeasurement) -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT timestamp, trackingState, opennessLeft, opennessRight FROM frameSample WHERE sessionRowID = ? ORDER BY seq
+            SELECT \([Columns.timestamp, .trackingState].names), opennessLeft, opennessRight FROM frameSample
+            WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
             """, arguments: [sessionRowID])
         while let row = try rows.next() {
             let state = TrackingState(rawValue: try row.decode(forColumn: Columns.trackingState)) ?? .missing
@@ -77,13 +79,14 @@ enum FrameTable {
 
     /// A session's frame times, in order.
     static func timestamps(_ db: Database, sessionRowID: Int64) throws -> [Double] {
-        try Double.fetchAll(db, sql: "SELECT timestamp FROM frameSample WHERE sessionRowID = ? ORDER BY seq",
-                            arguments: [sessionRowID])
+        try Double.fetchAll(db, sql: """
+            SELECT \(Columns.timestamp) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
+            """, arguments: [sessionRowID])
     }
 
     /// Number of frames and the last frame time.
     static func span(_ db: Database, sessionRowID: Int64) throws -> (count: Int, last: Double?) {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MAX(timestamp) AS t FROM frameSample WHERE sessionRowID = ?",
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, MAX(\(Columns.timestamp)) AS t FROM frameSample WHERE \(Columns.sessionRowID) = ?",
                                    arguments: [sessionRowID])!
         return (try row.decode(forColumn: "n"), try row.decode(forColumn: "t"))
     }

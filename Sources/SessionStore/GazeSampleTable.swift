@@ -24,7 +24,7 @@ enum GazeSampleTable {
     static let insertSQL = "INSERT INTO gazeSample (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
 
     /// A session's samples in order; parameter: session row id; columns: `selected`.
-    static let orderedSelectSQL = "SELECT \(selected.names) FROM gazeSample WHERE sessionRowID = ? ORDER BY seq"
+    static let orderedSelectSQL = "SELECT \(selected.names) FROM gazeSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)"
 
     /// A sample's tracking state as stored (the session format's spelling, nil when normal).
     static func storedState(_ state: TrackingState) -> String? { state.eyeTrackingValue }
@@ -53,29 +53,30 @@ enum GazeSampleTable {
 
     /// Calls `body` with each sample's time and position, in order (attention figures: no state needed).
     static func forEachPosition(_ db: Database, sessionRowID: Int64, _ body: (Double, Double, Double) -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT timestamp, x, y FROM gazeSample WHERE sessionRowID = ? ORDER BY seq",
-                                       arguments: [sessionRowID])
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \([Columns.timestamp, .x, .y].names) FROM gazeSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
+            """, arguments: [sessionRowID])
         while let row = try rows.next() { body(try row.decode(forColumn: Columns.timestamp), try row.decode(forColumn: Columns.x), try row.decode(forColumn: Columns.y)) }
     }
 
     /// Number of samples and the first and last sample times.
     static func span(_ db: Database, sessionRowID: Int64) throws -> (count: Int, first: Double?, last: Double?) {
         let row = try Row.fetchOne(db, sql: """
-            SELECT COUNT(*) AS n, MIN(timestamp) AS first, MAX(timestamp) AS last
-            FROM gazeSample WHERE sessionRowID = ?
+            SELECT COUNT(*) AS n, MIN(\(Columns.timestamp)) AS first, MAX(\(Columns.timestamp)) AS last
+            FROM gazeSample WHERE \(Columns.sessionRowID) = ?
             """, arguments: [sessionRowID])!
         return (try row.decode(forColumn: "n"), try row.decode(forColumn: "first"), try row.decode(forColumn: "last"))
     }
 
     /// The orientation of a session's first sample, if it has one.
     static func firstOrientation(_ db: Database, sessionRowID: Int64) throws -> Int? {
-        try Int.fetchOne(db, sql: "SELECT orientation FROM gazeSample WHERE sessionRowID = ? AND seq = 0",
+        try Int.fetchOne(db, sql: "SELECT \(Columns.orientation) FROM gazeSample WHERE \(Columns.sessionRowID) = ? AND \(Columns.seq) = 0",
                          arguments: [sessionRowID])
     }
 
     /// Deletes a session's samples.
     static func delete(_ db: Database, sessionRowID: Int64) throws {
-        try db.execute(sql: "DELETE FROM main.gazeSample WHERE sessionRowID = ?", arguments: [sessionRowID])
+        try db.execute(sql: "DELETE FROM main.gazeSample WHERE \(Columns.sessionRowID) = ?", arguments: [sessionRowID])
     }
 
     /// Deletes every sample of every session.

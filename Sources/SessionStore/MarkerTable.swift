@@ -9,7 +9,7 @@ enum MarkerTable {
     /// A stored marker.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns: String, ColumnExpression {
+        enum Columns: String, TableColumn {
             case sessionRowID, seq, timestamp, label, data
         }
 
@@ -20,7 +20,10 @@ enum MarkerTable {
         }
     }
 
-    private static let insertSQL = "INSERT INTO marker (sessionRowID, seq, timestamp, label, data) VALUES (?, ?, ?, ?, ?)"
+    private typealias Columns = Record.Columns
+
+    /// Parameters: the values of `Columns.allCases` in order (session row id, seq, timestamp, label, data).
+    private static let insertSQL = "INSERT INTO marker (\(Columns.allCases.names)) VALUES (\(Columns.allCases.placeholders))"
 
     static func insert(_ db: Database, _ marker: Marker, sessionRowID: Int64, seq: Int) throws {
         try db.cachedStatement(sql: insertSQL).execute(arguments: [
@@ -30,14 +33,16 @@ enum MarkerTable {
 
     /// Adds a marker after a session's last one.
     static func append(_ db: Database, _ marker: Marker, sessionRowID: Int64) throws {
-        let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq) + 1, 0) FROM marker WHERE sessionRowID = ?",
+        let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(\(Columns.seq)) + 1, 0) FROM marker WHERE \(Columns.sessionRowID) = ?",
                                     arguments: [sessionRowID]) ?? 0
         try insert(db, marker, sessionRowID: sessionRowID, seq: next)
     }
 
     /// A session's markers in the order they were added.
     static func markers(_ db: Database, sessionRowID: Int64) throws -> [Marker] {
-        try Record.fetchAll(db, sql: "SELECT timestamp, label, data FROM marker WHERE sessionRowID = ? ORDER BY seq",
+        try Record.fetchAll(db, sql: """
+            SELECT \([Columns.timestamp, .label, .data].names) FROM marker WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
+            """,
                             arguments: [sessionRowID]).map(\.marker)
     }
 

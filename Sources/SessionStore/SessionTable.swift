@@ -10,7 +10,7 @@ enum SessionTable {
     /// A session row as stored.
     struct Record: FetchableRecord {
         /// The table's columns.
-        enum Columns: String, ColumnExpression {
+        enum Columns: String, TableColumn {
             case rowid, id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion
             case extensionJSON, interrupted, recorderPID
         }
@@ -40,6 +40,15 @@ enum SessionTable {
         }
     }
 
+    private typealias Columns = Record.Columns
+
+    /// The columns a session's header is read from (`Record`).
+    private static let headerColumns: [Columns] = [.id, .appID, .beginTime, .endTime, .deviceModel, .screenWidth, .screenHeight,
+                                                   .systemName, .systemVersion, .extensionJSON, .interrupted]
+
+    /// The order sessions are listed in: oldest first, then by id.
+    private static let oldestFirst = "\(Columns.beginTime), \(Columns.id)"
+
     // MARK: - Finding
 
     /// The row id of the session with `id` (case-insensitive), or nil.
@@ -48,37 +57,40 @@ enum SessionTable {
     /// starts with it (`allowPrefix`); a prefix that fits several throws `ambiguousSession`.
     static func rowid(_ db: Database, id: String, allowPrefix: Bool = true) throws -> Int64? {
         let key = id.uppercased()
-        if let exact = try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [key]) { return exact }
+        if let exact = try Int64.fetchOne(db, sql: "SELECT \(Columns.rowid) FROM session WHERE \(Columns.id) = ?",
+                                          arguments: [key]) { return exact }
         guard allowPrefix, key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
-        let rows = try Row.fetchAll(db, sql: "SELECT rowid, id FROM session WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 5",
-                                    arguments: [key.count, key])
-        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: try rows.map { try $0.decode(forColumn: "id") }) }
-        return rows.first?["rowid"]
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \([Columns.rowid, .id].names) FROM session WHERE substr(\(Columns.id), 1, ?) = ? ORDER BY \(Columns.id) LIMIT 5
+            """, arguments: [key.count, key])
+        if rows.count > 1 { throw StoreError.ambiguousSession(prefix: id, matches: try rows.map { try $0.decode(forColumn: Columns.id) }) }
+        return try rows.first.map { try $0.decode(forColumn: Columns.rowid) }
     }
 
     /// The row id of the session with exactly this id in the attached database `schema`.
     static func rowid(_ db: Database, id: String, schema: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT rowid FROM \(schema).session WHERE id = ?", arguments: [id])
+        try Int64.fetchOne(db, sql: "SELECT \(Columns.rowid) FROM \(schema).session WHERE \(Columns.id) = ?", arguments: [id])
     }
 
     /// The row ids of every session, oldest first.
     static func rowids(_ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT rowid FROM session ORDER BY beginTime, id")
+        try Int64.fetchAll(db, sql: "SELECT \(Columns.rowid) FROM session ORDER BY \(oldestFirst)")
     }
 
     /// The row ids of the sessions recorded under `appID` (exactly), oldest first.
     static func rowids(_ db: Database, appID: String) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT rowid FROM session WHERE appID = ? ORDER BY beginTime, id", arguments: [appID])
+        try Int64.fetchAll(db, sql: "SELECT \(Columns.rowid) FROM session WHERE \(Columns.appID) = ? ORDER BY \(oldestFirst)",
+                           arguments: [appID])
     }
 
     /// The ids of every session, oldest first.
     static func ids(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT id FROM session ORDER BY beginTime, id")
+        try String.fetchAll(db, sql: "SELECT \(Columns.id) FROM session ORDER BY \(oldestFirst)")
     }
 
     /// The full id of a session row.
     static func id(_ db: Database, rowid: Int64) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM session WHERE rowid = ?", arguments: [rowid])
+        try String.fetchOne(db, sql: "SELECT \(Columns.id) FROM session WHERE \(Columns.rowid) = ?", arguments: [rowid])
     }
 
     /// The full id of a session row that the id index found for `given`; throws `DamageFound`
@@ -100,9 +112,7 @@ enum SessionTable {
     /// A session row's header and stored interrupted flag.
     static func record(_ db: Database, rowid: Int64) throws -> Record {
         guard let record = try Record.fetchOne(db, sql: """
-            SELECT id, appID, beginTime, endTime, deviceModel, screenWidth, screenHeight,
-                   systemName, systemVersion, extensionJSON, interrupted
-            FROM session WHERE rowid = ?
+            SELECT \(headerColumns.names) FROM session WHERE \(Columns.rowid) = ?
             """, arguments: [rowid]) else {
             // Found by the id index a moment ago in the same transaction: the table has lost pages.
             throw DatabaseError(resultCode: .SQLITE_CORRUPT,
@@ -129,25 +139,31 @@ enum SessionTable {
 
     /// A session row's screen size (points) and end time (Unix seconds), nil when the row is gone.
     static func screenAndEnd(_ db: Database, rowid: Int64) throws -> (width: Double, height: Double, end: Double?)? {
-        try Row.fetchOne(db, sql: "SELECT screenWidth, screenHeight, endTime FROM session WHERE rowid = ?",
-                         arguments: [rowid]).map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1), try $0.decode(atIndex: 2)) }
+        try Row.fetchOne(db, sql: """
+            SELECT \([Columns.screenWidth, .screenHeight, .endTime].names) FROM session WHERE \(Columns.rowid) = ?
+            """, arguments: [rowid]).map { (try $0.decode(forColumn: Columns.screenWidth), try $0.decode(forColumn: Columns.screenHeight), try $0.decode(forColumn: Columns.endTime)) }
     }
 
     /// Sessions without an end time: row id, id, begin time and extension.
     static func openSessions(_ db: Database) throws -> [(rowid: Int64, id: String, beginTime: Double, gazerecExtension: SessionExtension?)] {
-        try Row.fetchAll(db, sql: "SELECT rowid, id, beginTime, extensionJSON FROM session WHERE endTime IS NULL").map {
-            (try $0.decode(forColumn: "rowid"), try $0.decode(forColumn: "id"), try $0.decode(forColumn: "beginTime"), SessionExtension(storedText: try $0.decode(forColumn: "extensionJSON")))
+        try Row.fetchAll(db, sql: """
+            SELECT \([Columns.rowid, .id, .beginTime, .extensionJSON].names) FROM session WHERE \(Columns.endTime) IS NULL
+            """).map {
+            (try $0.decode(forColumn: Columns.rowid), try $0.decode(forColumn: Columns.id), try $0.decode(forColumn: Columns.beginTime),
+             SessionExtension(storedText: try $0.decode(forColumn: Columns.extensionJSON)))
         }
     }
 
     // MARK: - Writing
 
+    /// The columns a recording's row starts with, in `insertRecording`'s parameters' order.
+    private static let recordingColumns: [Columns] = [.id, .appID, .beginTime, .deviceModel, .screenWidth, .screenHeight,
+                                                      .systemName, .systemVersion, .extensionJSON, .recorderPID]
+
     /// Inserts a recording's row (no end time yet; `recorderPID` marks it running); returns its row id.
     static func insertRecording(_ db: Database, header: SessionHeader, recorderPID: Int32) throws -> Int64 {
         try db.execute(sql: """
-            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName,
-                                 systemVersion, extensionJSON, recorderPID)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO session (\(recordingColumns.names)) VALUES (\(recordingColumns.placeholders))
             """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.deviceInfo.model,
                              header.deviceInfo.screenWidth, header.deviceInfo.screenHeight,
                              header.deviceInfo.systemName, header.deviceInfo.systemVersion,
@@ -155,11 +171,14 @@ enum SessionTable {
         return db.lastInsertedRowID
     }
 
+    /// The columns an import's placeholder row sets: its private name, then empty values.
+    private static let placeholderColumns: [Columns] = [.id, .appID, .beginTime, .deviceModel, .screenWidth, .screenHeight,
+                                                        .systemName, .systemVersion]
+
     /// Inserts an import's placeholder row under the private name `name`; returns its row id.
     static func insertPlaceholder(_ db: Database, name: String) throws -> Int64 {
         try db.execute(sql: """
-            INSERT INTO session (id, appID, beginTime, deviceModel, screenWidth, screenHeight, systemName, systemVersion)
-            VALUES (?, '', 0, '', 0, 0, '', '')
+            INSERT INTO session (\(placeholderColumns.names)) VALUES (?, '', 0, '', 0, 0, '', '')
             """, arguments: [name])
         return db.lastInsertedRowID
     }
@@ -168,9 +187,7 @@ enum SessionTable {
     static func update(_ db: Database, rowid: Int64, header: SessionHeader) throws {
         let device = header.deviceInfo
         try db.execute(sql: """
-            UPDATE session SET id = ?, appID = ?, beginTime = ?, endTime = ?, deviceModel = ?,
-                screenWidth = ?, screenHeight = ?, systemName = ?, systemVersion = ?, extensionJSON = ?, interrupted = ?
-            WHERE rowid = ?
+            UPDATE session SET \(headerColumns.assignments) WHERE \(Columns.rowid) = ?
             """, arguments: [header.id, header.appID, header.beginTimeSeconds, header.endTimeSeconds, device.model,
                              device.screenWidth, device.screenHeight, device.systemName, device.systemVersion,
                              header.gazerecExtension?.storedText, header.gazerecExtension?.interrupted == true, rowid])
@@ -178,33 +195,38 @@ enum SessionTable {
 
     /// Ends a recording: its end time and final extension; it is no longer running.
     static func close(_ db: Database, rowid: Int64, endTimeSeconds: Double, gazerecExtension: SessionExtension?) throws {
-        try db.execute(sql: "UPDATE session SET endTime = ?, extensionJSON = ?, recorderPID = NULL WHERE rowid = ?",
-                       arguments: [endTimeSeconds, gazerecExtension?.storedText, rowid])
+        try db.execute(sql: """
+            UPDATE session SET \([Columns.endTime, .extensionJSON].assignments), \(Columns.recorderPID) = NULL
+            WHERE \(Columns.rowid) = ?
+            """, arguments: [endTimeSeconds, gazerecExtension?.storedText, rowid])
     }
 
     /// Closes a session whose recorder died: its end time, marked interrupted (in the row and the extension).
     static func closeInterrupted(_ db: Database, rowid: Int64, endTimeSeconds: Double, gazerecExtension: SessionExtension) throws {
         try db.execute(sql: """
-            UPDATE session SET endTime = ?, interrupted = 1, recorderPID = NULL, extensionJSON = ? WHERE rowid = ?
+            UPDATE session SET \(Columns.endTime) = ?, \(Columns.interrupted) = 1, \(Columns.recorderPID) = NULL,
+                \(Columns.extensionJSON) = ? WHERE \(Columns.rowid) = ?
             """, arguments: [endTimeSeconds, gazerecExtension.storedText, rowid])
     }
 
     /// Replaces a session's extension object.
     static func setExtension(_ db: Database, rowid: Int64, _ gazerecExtension: SessionExtension) throws {
-        try db.execute(sql: "UPDATE session SET extensionJSON = ? WHERE rowid = ?",
+        try db.execute(sql: "UPDATE session SET \(Columns.extensionJSON) = ? WHERE \(Columns.rowid) = ?",
                        arguments: [gazerecExtension.storedText, rowid])
     }
 
     /// Replaces a session's extension object and screen size (points).
     static func setExtension(_ db: Database, rowid: Int64, _ gazerecExtension: SessionExtension,
                              screenWidth: Double, screenHeight: Double) throws {
-        try db.execute(sql: "UPDATE session SET extensionJSON = ?, screenWidth = ?, screenHeight = ? WHERE rowid = ?",
+        try db.execute(sql: """
+            UPDATE session SET \([Columns.extensionJSON, .screenWidth, .screenHeight].assignments) WHERE \(Columns.rowid) = ?
+            """,
                        arguments: [gazerecExtension.storedText, screenWidth, screenHeight, rowid])
     }
 
     /// Deletes a session row; the schema's trigger deletes its samples with it.
     static func delete(_ db: Database, rowid: Int64) throws {
-        try db.execute(sql: "DELETE FROM session WHERE rowid = ?", arguments: [rowid])
+        try db.execute(sql: "DELETE FROM session WHERE \(Columns.rowid) = ?", arguments: [rowid])
     }
 
     /// Deletes every session row (the sample tables are emptied by their own types first).

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Channels
 import Foundation
 import GazeAnalysis
 import GazeCapture

@@ -78,7 +78,7 @@ extension Gazerec {
 
 /// The seating ranges, settable from the command line (defaults: `SeatingThresholds`).
 struct SeatingOptions: ParsableArguments {
-    @Option(name: .customLong("min-eye-pixels"),
+    @Option(name: .customLong("min-eye-pixels"), parsing: .unconditional,
             help: ArgumentHelp("The eyes' width, corner to corner, at least (default \(Formatting.fixed(SeatingThresholds().minimumEyeWidthPixels, 0))).",
                                valueName: "pixels"))
     var minimumEyePixels: Double?
