@@ -500,9 +500,18 @@ public final class JSONReader {
         _ = try readValue(keep: false)
     }
 
+    /// How deep arrays and objects may nest (the document's path included): each level is a
+    /// recursion here, and a document of a few thousand `[` would otherwise overflow the stack
+    /// (found by fuzzing: `Scripts/fuzz-json.sh`). gazerec's own documents nest six levels deep.
+    public static let maximumDepth = 512
+
     /// Reads one value of any kind into a tree (used for the small `"gazerec"` extension object).
     public func readValue(keep: Bool = true) throws -> JSONValue {
         guard let next = try peek() else { throw error("unexpected end of input, expected a value") }
+        if (next == 0x7B || next == 0x5B) && path.count >= Self.maximumDepth {
+            path = Array(path.prefix(8)) + [.key("…")]  // where it starts, not 512 steps of it
+            throw error("arrays and objects nested more than \(Self.maximumDepth) deep")
+        }
         switch next {
         case 0x7B:
             position += 1

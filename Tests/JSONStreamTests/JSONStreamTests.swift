@@ -115,4 +115,15 @@ extension JSONStreamTests {
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Facts(version: "", focalLength: .nan, resolution: [],
                                                                                   savedVideo: nil, mirrored: true)) }
     }
+
+    @Test("arrays nested 100,000 deep are an error, not a stack overflow; 512 levels still read (found by fuzzing)")
+    func deepNesting() throws {
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        #expect(throws: JSONError.self) { try JSONValue.parse(deep, name: "deep") }
+        let reader = try JSONReader(source: .bytes(Array(#"{"gazerec":{"x":"#.utf8) + deep + Array("}}".utf8), name: "deep"))
+        #expect(throws: JSONError.self) { try reader.skipValue() }
+        let depth = JSONReader.maximumDepth
+        let allowed = Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)
+        #expect(try JSONValue.parse(allowed).compactText == String(decoding: allowed, as: UTF8.self))
+    }
 }
