@@ -80,26 +80,6 @@ extension ArchitectureTests {
         var description: String { "Sources/gazerec/\(file):\(line) uses \(symbol), declared in \(home)" }
     }
 
-    /// Findings of `borrowedNames` on the sources at this revision that are moved out of the CLI by the
-    /// structure step's CLI work (issue 44, item 1): file, symbol, and why the finding stands for now.
-    /// Empty it as that work lands; a finding not listed here fails the test.
-    static let knownBorrowedNames: [(file: String, symbol: String, reason: String)] = [
-        ("Subcommands/Recalibrate.swift", "Gazerec.Start",
-         "moved by the structure step's CLI work (Recalibrate calls Start's accuracyText)"),
-        ("Subcommands/Start.swift", "CalibrationReport", "moved by the structure step's CLI work (CalibrationReport in Calibrate.swift)"),
-        ("Subcommands/Calibrations.swift", "CalibrationReport",
-         "moved by the structure step's CLI work (CalibrationReport in Calibrate.swift)"),
-        ("Subcommands/Validate.swift", "CalibrationReport", "moved by the structure step's CLI work (CalibrationReport in Calibrate.swift)"),
-        ("Subcommands/Validate.swift", "CalibrationScript.read",
-         "moved by the structure step's CLI work (a helper extension in Calibrate.swift)"),
-        ("Options/ProcedureOptions.swift", "MillimetreSize", "moved by the structure step's CLI work (MillimetreSize in Fixations.swift)"),
-        ("Subcommands/ExportBIDS.swift", "MillimetreSize", "moved by the structure step's CLI work (MillimetreSize in Fixations.swift)"),
-        ("Subcommands/Show.swift", "SummaryJSON", "moved by the structure step's CLI work (List.swift's summary JSON)"),
-        ("Subcommands/Export.swift", "BIDSExportOptions", "moved by the structure step's CLI work (export into a module of its own)"),
-        ("Subcommands/Export.swift", "Gazerec.Export.exportBIDS", "moved by the structure step's CLI work (export into a module of its own)"),
-        ("Subcommands/ExportBIDS.swift", "Gazerec.Export", "moved by the structure step's CLI work (export into a module of its own)"),
-    ]
-
     /// The CLI's files (path under Sources/gazerec) and whether each is a subcommand's.
     static func cliFiles() throws -> [(path: String, source: SwiftSource)] {
         let folder = sources.appendingPathComponent("gazerec")
@@ -179,14 +159,7 @@ extension ArchitectureTests {
         var elsewhere = Set<String>()
         for module in Self.allowed.keys { for (_, source) in try Self.parsed(module) { elsewhere.formUnion(source.declaredNames) } }
         let found = Self.borrowedNames(files, elsewhere: elsewhere)
-        var unexplained: [String] = []
-        for finding in found where !Self.knownBorrowedNames.contains(where: { $0.file == finding.file && $0.symbol == finding.symbol }) {
-            unexplained.append(finding.description)
-        }
-        #expect(unexplained.isEmpty, "\n\(unexplained.joined(separator: "\n"))")
-        for known in Self.knownBorrowedNames where !found.contains(where: { $0.file == known.file && $0.symbol == known.symbol }) {
-            Issue.record("\(known.file) no longer uses \(known.symbol): take it out of knownBorrowedNames")
-        }
+        #expect(found.isEmpty, "\n\(found.map(\.description).joined(separator: "\n"))")
     }
 
     @Test("the subcommand check finds a borrowed name in an interpolation, a nested or helper type, an extension member and a type annotation")
