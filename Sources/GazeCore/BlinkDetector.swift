@@ -80,6 +80,15 @@ public struct BlinkDetector: Sendable {
     public var jitterMinimumFrames: Int
     /// The most the jitter can raise `minimumDrop` to.
     public var largestMinimumDrop: Double
+    /// How `minimumDrop` grows with the jitter above `referenceJitter`: in proportion to it, or
+    /// with its square root.
+    public var jitterScaling: JitterScaling
+
+    /// How the drop an event needs grows with the landmarks' jitter.
+    public enum JitterScaling: Sendable {
+        case proportional
+        case squareRoot
+    }
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -111,7 +120,7 @@ public struct BlinkDetector: Sendable {
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
                 splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
                 referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
-                largestMinimumDrop: Double = 0.3) {
+                largestMinimumDrop: Double = 0.3, jitterScaling: JitterScaling = .proportional) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
@@ -133,6 +142,7 @@ public struct BlinkDetector: Sendable {
         self.jitterWindow = jitterWindow
         self.jitterMinimumFrames = jitterMinimumFrames
         self.largestMinimumDrop = largestMinimumDrop
+        self.jitterScaling = jitterScaling
         requiredDrop = minimumDrop
     }
 
@@ -145,9 +155,11 @@ public struct BlinkDetector: Sendable {
     }
 
     /// The drop below its level a closure must reach to be an event, at this stream's jitter:
-    /// `minimumDrop` up to `referenceJitter`, in proportion above it, at most `largestMinimumDrop`.
+    /// `minimumDrop` up to `referenceJitter`, above it times jitter / reference (or its square
+    /// root, as `jitterScaling` says), at most `largestMinimumDrop`.
     public var scaledMinimumDrop: Double {
-        Swift.min(largestMinimumDrop, minimumDrop * Swift.max(1, jitter / referenceJitter))
+        let ratio = Swift.max(1, jitter / referenceJitter)
+        return Swift.min(largestMinimumDrop, minimumDrop * (jitterScaling == .proportional ? ratio : ratio.squareRoot()))
     }
 
     private mutating func noteOpen(_ aperture: Double) {
