@@ -154,10 +154,12 @@ public struct BlinkDetector: Sendable {
         return sorted[sorted.count / 2]
     }
 
-    /// The drop below its level a closure must reach to be an event, at this stream's jitter:
-    /// `minimumDrop` up to `referenceJitter`, above it times jitter / reference (or its square
-    /// root, as `jitterScaling` says), at most `largestMinimumDrop`.
-    public var scaledMinimumDrop: Double {
+    /// The drop below its level a closure must reach to be an event, at this stream's jitter.
+    public var scaledMinimumDrop: Double { minimumDrop(atJitter: jitter) }
+
+    /// The drop an event needs at `jitter`: `minimumDrop` up to `referenceJitter`, above it times
+    /// jitter / reference (or its square root, as `jitterScaling` says), at most `largestMinimumDrop`.
+    public func minimumDrop(atJitter jitter: Double) -> Double {
         let ratio = Swift.max(1, jitter / referenceJitter)
         return Swift.min(largestMinimumDrop, minimumDrop * (jitterScaling == .proportional ? ratio : ratio.squareRoot()))
     }
