@@ -169,7 +169,7 @@ def find_work(labels_dir, videos_dir):
     return work
 
 
-RULES = ("round3", "round2", "capped", "squareRoot")  # GazeCore's BlinkRule, shipped first
+RULES = ("round3", "round2", "capped", "squareRoot", "shutOrScaled")  # GazeCore's BlinkRule, shipped first
 SCORERS = (("gazerec", "gazerec flags, touch-overlap"), ("naive", "naive 0.8×median, touch-overlap"),
            ("events", "gazerec events, one to one"))
 
@@ -240,7 +240,7 @@ def main():
     parser.add_argument("--videos", help="folder of the clips (default: beside the labels)")
     parser.add_argument("--gazerec", required=True)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--rules", help="comma-separated candidate blink rules (round3, round2, capped, squareRoot); "
+    parser.add_argument("--rules", help="comma-separated candidate blink rules (" + ", ".join(RULES) + "); "
                         "default: the shipped rule")
     parser.add_argument("--json", help="write every clip's counts here (per rule with --rules)")
     args = parser.parse_args()

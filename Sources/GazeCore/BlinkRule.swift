@@ -12,6 +12,10 @@ public enum BlinkRule: String, CaseIterable, Sendable {
     /// The drop grows with the square root of the jitter's ratio to 0.025, to at most 0.3: half as
     /// steep at twice the jitter.
     case squareRoot
+    /// As `round3`, but a closure in which an eye was seen shut (openness below 0.2, where pupils
+    /// and PERCLOS take an eye for shut) needs only the fixed 0.15: the jitter's deep swings leave
+    /// the eyes' openness well above that.
+    case shutOrScaled
 
     /// The rule recordings and `analyze` use.
     public static let shipped = BlinkRule.round3
@@ -23,6 +27,7 @@ public enum BlinkRule: String, CaseIterable, Sendable {
         case .round2: BlinkDetector(largestMinimumDrop: 0.15)
         case .capped: BlinkDetector(largestMinimumDrop: 0.2)
         case .squareRoot: BlinkDetector(jitterScaling: .squareRoot)
+        case .shutOrScaled: BlinkDetector(shutOpenness: 0.2)
         }
     }
 }

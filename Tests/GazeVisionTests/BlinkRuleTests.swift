@@ -34,7 +34,7 @@ struct BlinkRuleTests {
         }
     }
 
-    @Test("the rules differ only in the drop an event needs at a given jitter: round2 fixed, capped at 0.2, squareRoot half as steep")
+    @Test("the rules differ only in the drop an event needs at a given jitter: round2 fixed, capped at 0.2, squareRoot half as steep, shutOrScaled fixed for an eye seen shut")
     func requiredDrops() {
         // Each rule's drop at the reference jitter and at twice and four times it.
         func drops(_ rule: BlinkRule) -> [Double] {
@@ -45,6 +45,35 @@ struct BlinkRuleTests {
         #expect(drops(.round2).map { ($0 * 1000).rounded() } == [150, 150, 150])
         #expect(drops(.capped).map { ($0 * 1000).rounded() } == [150, 200, 200])
         #expect(drops(.squareRoot).map { ($0 * 1000).rounded() } == [150, 212, 300])
+        // shutOrScaled: round3's curve, and the fixed drop for a closure in which an eye was seen shut.
+        #expect(drops(.shutOrScaled) == drops(.round3))
+        #expect(BlinkRule.shutOrScaled.detector.shutOpenness == 0.2 && BlinkRule.round3.detector.shutOpenness == nil)
         #expect(BlinkRule.shipped == .round3)
+    }
+
+    /// Events of a stream at 30 Hz whose open eyes jitter between 1 and 0.92 (about three times the
+    /// reference jitter) for 3 s, then dip to 0.78 of their open level for five frames, the eyes'
+    /// openness then at `openness`, and open again.
+    func shallowDipOnJitter(_ rule: BlinkRule, openness: Double) -> [BlinkEvent] {
+        var detector = rule.detector
+        var events: [BlinkEvent] = []
+        let apertures = (0..<90).map { $0 % 2 == 0 ? 1.0 : 0.92 } + Array(repeating: 0.78, count: 5) + Array(repeating: 1.0, count: 10)
+        for (index, aperture) in apertures.enumerated() {
+            let open = aperture < 0.8 ? openness : 1
+            if let event = detector.update(timeSeconds: Double(index) / 30, leftAperture: aperture, rightAperture: aperture,
+                                           leftOpenness: open, rightOpenness: open) {
+                events.append(event)
+            }
+        }
+        return events
+    }
+
+    @Test("on a jittery stream a dip of 0.22 is an event under round2 and capped, not under round3, and under shutOrScaled only when an eye was seen shut")
+    func shutEyeOnJitter() {
+        #expect(shallowDipOnJitter(.round2, openness: 0.4).map(\.kind) == [.blink])
+        #expect(shallowDipOnJitter(.round3, openness: 0.1).isEmpty)
+        #expect(shallowDipOnJitter(.capped, openness: 0.4).map(\.kind) == [.blink])  // 0.22 ≥ its cap of 0.2
+        #expect(shallowDipOnJitter(.shutOrScaled, openness: 0.1).map(\.kind) == [.blink])
+        #expect(shallowDipOnJitter(.shutOrScaled, openness: 0.4).isEmpty)
     }
 }
