@@ -12,6 +12,10 @@ the same eye aspect ratios (both eyes' mean EAR below 0.8 x the clip's median), 
 same run. Then gazerec's blink events (`analyze --events`: blinks and long closures) matched to the
 labelled blinks one to one, so two blinks reported as one event count one missed: what a blink
 count or rate taken from the events rests on. Run through Scripts/bench-blinks.sh.
+
+--rules round3,round2,… runs each candidate blink rule (GazeCore's BlinkRule, handed to
+`gazerec analyze` through GAZEREC_BENCH_BLINK_RULE) on the same clips and prints each one's figures,
+then one line per candidate and condition, so a labelled folder can rank them.
 """
 
 import argparse
@@ -111,9 +115,12 @@ def figures(counts):
     return precision, recall, f1
 
 
-def analyse(gazerec, video):
+def analyse(gazerec, video, rule=None):
+    env = dict(os.environ)
+    if rule:
+        env["GAZEREC_BENCH_BLINK_RULE"] = rule
     out = subprocess.run([gazerec, "analyze", "--input", video, "--format", "csv", "--quiet"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     if out.returncode != 0:
         fail(f"gazerec analyze {video}: {out.stderr.strip()}")
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
@@ -124,7 +131,8 @@ def analyse(gazerec, video):
     median = statistics.median(known) if known else 0
     naive = [e is not None and e < 0.8 * median for e in ears]
     times = [float(row["timestamp"]) for row in rows]
-    out = subprocess.run([gazerec, "analyze", "--input", video, "--events", "--quiet"], capture_output=True, text=True)
+    out = subprocess.run([gazerec, "analyze", "--input", video, "--events", "--quiet"], capture_output=True, text=True,
+                         env=env)
     if out.returncode != 0:
         fail(f"gazerec analyze --events {video}: {out.stderr.strip()}")
     events = []
@@ -161,6 +169,7 @@ def find_work(labels_dir, videos_dir):
     return work
 
 
+RULES = ("round3", "round2", "capped", "squareRoot", "shutOrScaled")  # GazeCore's BlinkRule, shipped first
 SCORERS = (("gazerec", "gazerec flags, touch-overlap"), ("naive", "naive 0.8×median, touch-overlap"),
            ("events", "gazerec events, one to one"))
 
@@ -177,22 +186,14 @@ def summary_line(name, clips, counts):
             f"recall {r:.3f}, F1 {f:.3f} ({missed} missed, {wrong} false)")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("labels", help="folder of NAME.tag files, or of condition folders holding them")
-    parser.add_argument("--videos", help="folder of the clips (default: beside the labels)")
-    parser.add_argument("--gazerec", required=True)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--json", help="write every clip's counts here")
-    args = parser.parse_args()
-    work = find_work(args.labels, args.videos or args.labels)
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda w: (w[0], w[1], read_tag(w[2]), analyse(args.gazerec, w[3])), work))
-
+def report(results, title):
+    """Prints one rule's figures per clip, overall and per condition; returns its totals and conditions."""
     empty = lambda: {"labels": 0, "found": 0, "runs": 0, "rightRuns": 0}
     totals = {name: empty() for name, _ in SCORERS}
     by_condition = {}
-    report = []
+    clips = []
+    if title:
+        print(f"== rule {title}")
     print(f"{'clip':40} {'blinks':>6}  {'gazerec P/R/F1':>20}  {'naive 0.8×median P/R/F1':>26}")
     for stem, condition, labels, (flags, naive, events) in results:
         row = {"clip": stem, "condition": condition}
@@ -204,10 +205,10 @@ def main():
             add(totals[name], counts)
             add(group[name], counts)
             row[name] = counts
-        report.append(row)
+        clips.append(row)
         cells = ["{:.3f}/{:.3f}/{:.3f}".format(*figures(scores[name])) for name in ("gazerec", "naive")]
-        title = f"{condition}/{stem}" if condition else stem
-        print(f"{title:40} {len(labels):6d}  {cells[0]:>20}  {cells[1]:>26}")
+        name = f"{condition}/{stem}" if condition else stem
+        print(f"{name:40} {len(labels):6d}  {cells[0]:>20}  {cells[1]:>26}")
     print()
     for name, label in SCORERS:
         print(summary_line(label, len(results), totals[name]))
@@ -216,10 +217,48 @@ def main():
             print(f"\nby condition, {label}:")
             for condition, group in sorted(by_condition.items(), key=lambda item: item[0] or ""):
                 print("  " + summary_line(condition or "(top folder)", group["clips"], group[name]))
+    print()
+    return {"clips": clips, "totals": totals, "conditions": {c or "": g for c, g in by_condition.items()}}
+
+
+def compare(reports):
+    """One line per candidate rule and condition: flags (touch-overlap) and events (one to one)."""
+    print("candidates: P/R/F1 of the flags (touch-overlap) | of the events (one to one), missed/false of the flags")
+    for rule, result in reports.items():
+        groups = [("all", result["totals"])] + ([] if list(result["conditions"]) == [""] else
+                                                sorted(result["conditions"].items()))
+        for condition, group in groups:
+            flags, events = group["gazerec"], group["events"]
+            print(f"  {rule:12} {condition or '(top folder)':16} "
+                  + "{:.3f}/{:.3f}/{:.3f} | ".format(*figures(flags)) + "{:.3f}/{:.3f}/{:.3f}".format(*figures(events))
+                  + f"  {flags['labels'] - flags['found']}/{flags['runs'] - flags['rightRuns']}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("labels", help="folder of NAME.tag files, or of condition folders holding them")
+    parser.add_argument("--videos", help="folder of the clips (default: beside the labels)")
+    parser.add_argument("--gazerec", required=True)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rules", help="comma-separated candidate blink rules (" + ", ".join(RULES) + "); "
+                        "default: the shipped rule")
+    parser.add_argument("--json", help="write every clip's counts here (per rule with --rules)")
+    args = parser.parse_args()
+    work = find_work(args.labels, args.videos or args.labels)
+    rules = [r.strip() for r in args.rules.split(",") if r.strip()] if args.rules else [None]
+    unknown = [r for r in rules if r and r not in RULES]
+    if unknown:
+        fail(f"--rules: no rule {', '.join(unknown)}; the candidates are {', '.join(RULES)}")
+    reports = {}
+    for rule in rules:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda w: (w[0], w[1], read_tag(w[2]), analyse(args.gazerec, w[3], rule)), work))
+        reports[rule or "shipped"] = report(results, rule)
+    if args.rules:
+        compare(reports)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"clips": report, "totals": totals,
-                       "conditions": {c or "": g for c, g in by_condition.items()}}, out, indent=1)
+            json.dump(reports if args.rules else reports["shipped"], out, indent=1)
 
 
 if __name__ == "__main__":

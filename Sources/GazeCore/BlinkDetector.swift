@@ -38,7 +38,9 @@ import GazeModel
 /// it) `minimumDrop` grows in proportion, to at most `largestMinimumDrop`; it is fixed for each
 /// closure when it begins. Where and when a closure begins and ends does not change (so neither do
 /// the narrowed gaze's and the long closure's rules), only whether it is an event. Until
-/// `jitterMinimumFrames` open frames are seen the reference holds.
+/// `jitterMinimumFrames` open frames are seen the reference holds. The candidate rules of
+/// `BlinkRule` vary only this: the cap, proportional or square-root growth, and (`shutOpenness`,
+/// unset by default) the fixed `minimumDrop` for a closure in which an eye was seen shut.
 ///
 /// Two blinks in quick succession (a double blink) can leave the eye no time to recover
 /// `recovery` of its drop between them. So a closure whose aperture has come back up by
@@ -80,6 +82,18 @@ public struct BlinkDetector: Sendable {
     public var jitterMinimumFrames: Int
     /// The most the jitter can raise `minimumDrop` to.
     public var largestMinimumDrop: Double
+    /// When set, a closure in which an eye's openness fell below this (seen shut) needs only
+    /// `minimumDrop`, whatever the jitter: the jitter's swings narrow the aperture, they do not shut an eye.
+    public var shutOpenness: Double?
+    /// How `minimumDrop` grows with the jitter above `referenceJitter`: in proportion to it, or
+    /// with its square root.
+    public var jitterScaling: JitterScaling
+
+    /// How the drop an event needs grows with the landmarks' jitter.
+    public enum JitterScaling: Sendable {
+        case proportional
+        case squareRoot
+    }
 
     private var startSeconds: Double?
     /// This closure's frames: time and both eyes' mean aperture.
@@ -111,7 +125,8 @@ public struct BlinkDetector: Sendable {
                 minimumDrop: Double = 0.15, levelSeconds: Double = 0.5, splitRecovery: Double = 0.5,
                 splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
                 referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
-                largestMinimumDrop: Double = 0.3) {
+                largestMinimumDrop: Double = 0.3, jitterScaling: JitterScaling = .proportional,
+                shutOpenness: Double? = nil) {
         precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
         precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
@@ -133,6 +148,8 @@ public struct BlinkDetector: Sendable {
         self.jitterWindow = jitterWindow
         self.jitterMinimumFrames = jitterMinimumFrames
         self.largestMinimumDrop = largestMinimumDrop
+        self.jitterScaling = jitterScaling
+        self.shutOpenness = shutOpenness
         requiredDrop = minimumDrop
     }
 
@@ -144,10 +161,14 @@ public struct BlinkDetector: Sendable {
         return sorted[sorted.count / 2]
     }
 
-    /// The drop below its level a closure must reach to be an event, at this stream's jitter:
-    /// `minimumDrop` up to `referenceJitter`, in proportion above it, at most `largestMinimumDrop`.
-    public var scaledMinimumDrop: Double {
-        Swift.min(largestMinimumDrop, minimumDrop * Swift.max(1, jitter / referenceJitter))
+    /// The drop below its level a closure must reach to be an event, at this stream's jitter.
+    public var scaledMinimumDrop: Double { minimumDrop(atJitter: jitter) }
+
+    /// The drop an event needs at `jitter`: `minimumDrop` up to `referenceJitter`, above it times
+    /// jitter / reference (or its square root, as `jitterScaling` says), at most `largestMinimumDrop`.
+    public func minimumDrop(atJitter jitter: Double) -> Double {
+        let ratio = Swift.max(1, jitter / referenceJitter)
+        return Swift.min(largestMinimumDrop, minimumDrop * (jitterScaling == .proportional ? ratio : ratio.squareRoot()))
     }
 
     private mutating func noteOpen(_ aperture: Double) {
@@ -284,7 +305,8 @@ public struct BlinkDetector: Sendable {
 
     private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
         let duration = end - start
-        guard duration >= minimumDuration, baseline - minimumAperture >= requiredDrop else { return nil }
+        let seenShut = shutOpenness.map { minimumOpenness < $0 } ?? false
+        guard duration >= minimumDuration, baseline - minimumAperture >= (seenShut ? minimumDrop : requiredDrop) else { return nil }
         let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
         let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
         let kind: BlinkEvent.Kind = shutSeconds <= maximumBlinkDuration ? .blink : .longClosure

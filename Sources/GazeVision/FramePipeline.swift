@@ -49,6 +49,13 @@ public final class FramePipeline {
                                         model: faceModel)
     }
 
+    /// Finds blinks with `rule` instead of the shipped one (to rank the rules on labelled clips);
+    /// before the first frame.
+    public func useBlinkRule(_ rule: BlinkRule) {
+        precondition(framesProcessed == 0, "the blink rule is chosen before the first frame")
+        extractor.blinkDetector = rule.detector
+    }
+
     /// Processes one frame.
     public func process(_ frame: Frame) throws -> (FrameFeatures, BlinkEvent?) {
         let face = try tracker.process(frame.image, timeSeconds: frame.timestampSeconds)

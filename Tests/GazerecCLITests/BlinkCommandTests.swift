@@ -10,6 +10,26 @@ struct BlinkCommandTests {
     static let modelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
     static var ready: Bool { Fixtures.available && FileManager.default.fileExists(atPath: modelPath) }
 
+    @Test("GAZEREC_BENCH_BLINK_RULE picks a candidate blink rule for analyze; an unknown name is a one-line usage error naming them",
+          .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
+    func benchmarkRule() throws {
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let wrong = try Binary.run(["analyze", "--input", clip, "--events", "--quiet"],
+                                   environment: ["GAZEREC_BENCH_BLINK_RULE": "round9"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stdout.isEmpty)
+        #expect(wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("round9") && wrong.stderr.contains("round3, round2, capped, squareRoot, shutOrScaled"))
+        // Every candidate finds the clip's two blinks and its long closure (as the shipped rule does).
+        for rule in ["round2", "shutOrScaled"] {
+            let run = try Binary.run(["analyze", "--input", clip, "--events", "--format", "csv", "--quiet"],
+                                     environment: ["GAZEREC_BENCH_BLINK_RULE": rule])
+            #expect(run.status == 0, "\(rule): \(run.stderr)")
+            let kinds = run.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init)[4] }
+            #expect(kinds == ["blink", "longClosure", "blink"], "\(rule)")
+        }
+    }
+
     @Test("the blink clip: 2 blinks and 1 long closure in analyze's summary and events, the recording's summary, its stored events and figures, show and the CSV",
           .enabled(if: ready, "needs ../shared/fixtures and the dlib model"))
     func sameEverywhere() throws {

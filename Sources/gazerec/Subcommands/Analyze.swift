@@ -81,6 +81,18 @@ extension Gazerec {
 
         /// Says once that frames of a face that is not upright are not tracked (with the turn that
         /// would make it upright); returns whether it said so.
+        /// The blink rule `GAZEREC_BENCH_BLINK_RULE` names, for Scripts/bench_blinks.py to rank the
+        /// candidates on labelled clips (nil: the shipped rule). Not a documented option: what a
+        /// recording measures always uses the shipped rule.
+        static func benchmarkBlinkRule() throws -> BlinkRule? {
+            guard let name = ProcessInfo.processInfo.environment["GAZEREC_BENCH_BLINK_RULE"], !name.isEmpty else { return nil }
+            guard let rule = BlinkRule(rawValue: name) else {
+                throw UsageError(message: "GAZEREC_BENCH_BLINK_RULE=\(name) is no blink rule; use one of "
+                                 + BlinkRule.allCases.map(\.rawValue).joined(separator: ", ") + ", or unset it.")
+            }
+            return rule
+        }
+
         static func warnNotUpright(_ verdict: FaceUprightness?, atSeconds: Double) -> Bool {
             guard let verdict, let text = verdict.warning(atSeconds: atSeconds) else { return false }
             if Console.stderrIsTerminal { Console.write("\r\u{1B}[K") }
@@ -99,6 +111,7 @@ extension Gazerec {
                                           modelFirst: false, readAhead: AvailableCores.count > 1 ? 32 : nil)
             defer { opened.stop() }
             let video = opened.opened.video!, source = opened.frames, pipeline = opened.pipeline
+            if let rule = try Self.benchmarkBlinkRule() { pipeline.useBlinkRule(rule) }
             var offset = 0.0
             if time == .unix {
                 guard let created = video.creationTimeSeconds else {
