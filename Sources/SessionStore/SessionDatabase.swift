@@ -105,6 +105,9 @@ public final class SessionDatabase: Sendable {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
             }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // What a user deletes is gone from disk: freed pages are overwritten with zeros, not
+            // left holding the deleted rows (Debian's SQLite does this by default; not every build does).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             writer = try DatabaseQueue(path: path, configuration: configuration)

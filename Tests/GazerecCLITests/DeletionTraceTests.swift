@@ -151,4 +151,30 @@ struct DeletionTraceTests {
         #expect(FileManager.default.fileExists(atPath: work.database + ".recorder-status"))
         #expect(FileManager.default.fileExists(atPath: work.database + ".recorder.log"))
     }
+
+    @Test("a deleted session's bytes are gone from the database file: its id and app id are found nowhere in it",
+          .enabled(if: Fixtures.available, Fixtures.missingReason), arguments: ["id", "app-id"])
+    func deletedBytesGone(form: String) throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Given the iOS fixture imported beside a session that stays
+        let kept = try work.storeSession(samples: 600)
+        let imported = try work.run(["import", Fixtures.path("eyetracking/example_data_output.json")])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let id = "3BE54760-F1E8-4799-A3CB-78806270E72A", label = "ios-eye-tracking-example"
+        let before = try #require(work.bytes(work.database))
+        try #require(before.range(of: Data(id.utf8)) != nil && before.range(of: Data(label.utf8)) != nil)
+
+        // When it is deleted
+        let deleted = try work.run(form == "id" ? ["delete", id] : ["delete", "--app-id", label])
+        try #require(deleted.status == 0, "\(deleted.stderr)")
+
+        // Then neither its id nor its label stands in the file or its log (SQLite would keep them in freed pages)
+        for path in [work.database, work.database + "-wal"] {
+            guard let bytes = work.bytes(path) else { continue }
+            #expect(bytes.range(of: Data(id.utf8)) == nil, "\(path) still holds the deleted session's id")
+            #expect(bytes.range(of: Data(label.utf8)) == nil, "\(path) still holds the deleted session's app id")
+        }
+        #expect(try work.run(["list", "--ids"]).stdout == kept + "\n")
+    }
 }
