@@ -41,6 +41,8 @@ except ImportError:
     sys.exit("draw_glasses: needs numpy and opencv (run it with .build-peers/gazetracking/bin/python after "
              "Scripts/setup-peers.sh)")
 
+from standin_landmarks import landmarks_per_frame  # noqa: E402 (after the import check above)
+
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv", ".mpg", ".mpeg")
 SHIFT = 3  # sub-pixel bits of OpenCV's drawing
@@ -49,20 +51,6 @@ SHIFT = 3  # sub-pixel bits of OpenCV's drawing
 def fixed(point):
     return (int(round(point[0] * (1 << SHIFT))), int(round(point[1] * (1 << SHIFT))))
 
-
-def landmarks_per_frame(gazerec, path):
-    """The 68 landmarks of every frame of `path` (None where no face was found)."""
-    result = subprocess.run([gazerec, "analyze", "--input", path, "--landmarks"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"draw_glasses: gazerec analyze failed on {path}: {result.stderr.strip().splitlines()[-1:]}")
-    frames = []
-    for line in result.stdout.splitlines():
-        row = json.loads(line)
-        if not row.get("face") or row.get("x0") is None:
-            frames.append(None)
-            continue
-        frames.append(np.array([[row[f"x{i}"], row[f"y{i}"]] for i in range(68)], dtype=float))
-    return frames
 
 
 def eye_centres(landmarks, options):
@@ -205,7 +193,7 @@ def main():
         if not os.path.isfile(source):
             sys.exit(f"draw_glasses: labels.csv names {name}, which is not in {options.source}")
         os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
-        frames = landmarks_per_frame(options.gazerec, source)
+        frames = landmarks_per_frame(options.gazerec, source, "draw_glasses")
         if os.path.splitext(name)[1].lower() not in IMAGE_EXTENSIONS:
             frames = steadied(frames, options.steady)
         if os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS:

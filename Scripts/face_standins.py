@@ -29,6 +29,8 @@ import sys
 
 import numpy as np
 
+from standin_landmarks import landmarks_per_frame
+
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "fixtures")
 
 
@@ -43,20 +45,6 @@ def frames_of(path):
     count = len(raw) // (width * height)
     return np.frombuffer(raw, dtype=np.uint8)[: count * width * height].reshape(count, height, width)
 
-
-def landmarks_per_frame(gazerec, path):
-    """The 68 landmarks of every frame of `path` (None where no face was found)."""
-    result = subprocess.run([gazerec, "analyze", "--input", path, "--landmarks"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"face_standins: gazerec analyze failed on {path}: {result.stderr.strip().splitlines()[-1:]}")
-    frames = []
-    for line in result.stdout.splitlines():
-        row = json.loads(line)
-        if not row.get("face") or row.get("x0") is None:
-            frames.append(None)
-            continue
-        frames.append(np.array([[row[f"x{i}"], row[f"y{i}"]] for i in range(68)], dtype=float))
-    return frames
 
 
 def write_png(image, path):
@@ -138,7 +126,7 @@ def main():
         os.makedirs(os.path.join(options.out, kind), exist_ok=True)
     written = 0
     for path in inputs:
-        frames, marks = frames_of(path), landmarks_per_frame(options.gazerec, path)
+        frames, marks = frames_of(path), landmarks_per_frame(options.gazerec, path, "face_standins")
         stem = os.path.splitext(os.path.basename(path))[0]
         for index in range(0, min(len(frames), len(marks)), options.stride if len(frames) > 1 else 1):
             if marks[index] is None:
