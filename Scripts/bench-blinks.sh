@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Blink detection on labelled clips, scored as events: gazerec's per-frame blink flag beside a
 # naive per-clip threshold on the same eye aspect ratios, in one run.
-#   Scripts/bench-blinks.sh [LABEL_DIR [--videos VIDEO_DIR]] [--rules round3,round2,capped,squareRoot] [--jobs N] [--json FILE]
+#   Scripts/bench-blinks.sh [LABEL_DIR [--videos VIDEO_DIR]] [--rules round2,round3,held,bothEyes,…] [--jobs N] [--json FILE]
 # LABEL_DIR holds Eyeblink8-style NAME.tag files and, unless --videos says where, the clips
 # NAME.avi/.mp4/.mpg/… beside them (docs/Benchmarks.md), directly or in one subfolder per condition
 # (figures per condition too; Scripts/blink-standins.sh makes such a folder). Without arguments: the hand-labelled shared

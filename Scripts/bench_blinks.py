@@ -13,7 +13,7 @@ same run. Then gazerec's blink events (`analyze --events`: blinks and long closu
 labelled blinks one to one, so two blinks reported as one event count one missed: what a blink
 count or rate taken from the events rests on. Run through Scripts/bench-blinks.sh.
 
---rules round3,round2,… runs each candidate blink rule (GazeCore's BlinkRule, handed to
+--rules round2,round3,… runs each candidate blink rule (GazeCore's BlinkRule, handed to
 `gazerec analyze` through GAZEREC_BENCH_BLINK_RULE) on the same clips and prints each one's figures,
 then one line per candidate and condition, so a labelled folder can rank them.
 """
@@ -169,7 +169,8 @@ def find_work(labels_dir, videos_dir):
     return work
 
 
-RULES = ("round3", "round2", "capped", "squareRoot", "shutOrScaled")  # GazeCore's BlinkRule, shipped first
+RULES = ("round2", "round3", "capped", "squareRoot", "shutOrScaled", "held", "bothEyes",
+         "bothEyesHeld")  # GazeCore's BlinkRule, shipped first
 SCORERS = (("gazerec", "gazerec flags, touch-overlap"), ("naive", "naive 0.8×median, touch-overlap"),
            ("events", "gazerec events, one to one"))
 

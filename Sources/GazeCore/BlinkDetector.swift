@@ -39,8 +39,15 @@ import GazeModel
 /// closure when it begins. Where and when a closure begins and ends does not change (so neither do
 /// the narrowed gaze's and the long closure's rules), only whether it is an event. Until
 /// `jitterMinimumFrames` open frames are seen the reference holds. The candidate rules of
-/// `BlinkRule` vary only this: the cap, proportional or square-root growth, and (`shutOpenness`,
-/// unset by default) the fixed `minimumDrop` for a closure in which an eye was seen shut.
+/// `BlinkRule` vary mostly this: the cap, proportional or square-root growth, and (`shutOpenness`,
+/// unset by default) the fixed `minimumDrop` for a closure in which an eye was seen shut. Two more
+/// tests of depth, off by default, are the other candidates': `heldFrames` measures the drop at the
+/// closure's `heldFrames`-th lowest frame instead of its lowest (a blink holds the lids down for
+/// frames, many of the jitter's swings last one), and `jointEyeDrop` lets a closure begin at a
+/// higher `enterAperture` but makes one that never fell below `jointCheckAperture` an event only
+/// if, in one frame, both eyes were at least `jointEyeDrop` below the level (a blink closes both;
+/// the bet is that the jitter narrows one eye at a time — on the shared clips it does not: the two
+/// eyes' frame-to-frame changes correlate 0.85–0.93, docs/Benchmarks.md).
 ///
 /// Two blinks in quick succession (a double blink) can leave the eye no time to recover
 /// `recovery` of its drop between them. So a closure whose aperture has come back up by
@@ -88,6 +95,12 @@ public struct BlinkDetector: Sendable {
     /// How `minimumDrop` grows with the jitter above `referenceJitter`: in proportion to it, or
     /// with its square root.
     public var jitterScaling: JitterScaling
+    /// The drop is measured at the closure's `heldFrames`-th lowest frame (1: its minimum).
+    public var heldFrames: Int
+    /// When set, a closure whose aperture never fell below `jointCheckAperture` is an event only if
+    /// both eyes' own apertures were at least this far below the level in one frame.
+    public var jointEyeDrop: Double?
+    public var jointCheckAperture: Double
 
     /// How the drop an event needs grows with the landmarks' jitter.
     public enum JitterScaling: Sendable {
@@ -102,6 +115,8 @@ public struct BlinkDetector: Sendable {
     /// Whether this closure began at a double blink's rebound (it splits no further).
     private var splitOnce = false
     private var minimumEyeAperture: [Eye: Double] = [.left: 1, .right: 1]
+    /// The lowest, over this closure's frames, of the wider eye's aperture: how far both eyes fell together.
+    private var jointMinimum = 1.0
     private var minimumOpenness = 1.0
     private var peakSinceClosure = 1.0
     /// The aperture this closure's recovery is measured towards: the open level, or the narrowed one.
@@ -126,8 +141,9 @@ public struct BlinkDetector: Sendable {
                 splitDrop: Double = 0.5, splitMinimumDrop: Double = 0.35, splitHoldSeconds: Double = 0.06,
                 referenceJitter: Double = 0.025, jitterWindow: Int = 90, jitterMinimumFrames: Int = 15,
                 largestMinimumDrop: Double = 0.3, jitterScaling: JitterScaling = .proportional,
-                shutOpenness: Double? = nil) {
-        precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1)
+                shutOpenness: Double? = nil, heldFrames: Int = 1, jointEyeDrop: Double? = nil,
+                jointCheckAperture: Double = 0.8) {
+        precondition(enterAperture < 1 && (0..<1).contains(recovery) && eyeClosedAperture <= 1 && heldFrames >= 1)
         precondition(referenceJitter > 0 && jitterWindow > 0 && (1...jitterWindow).contains(jitterMinimumFrames))
         self.enterAperture = enterAperture
         self.recovery = recovery
@@ -150,6 +166,9 @@ public struct BlinkDetector: Sendable {
         self.largestMinimumDrop = largestMinimumDrop
         self.jitterScaling = jitterScaling
         self.shutOpenness = shutOpenness
+        self.heldFrames = heldFrames
+        self.jointEyeDrop = jointEyeDrop
+        self.jointCheckAperture = jointCheckAperture
         requiredDrop = minimumDrop
     }
 
@@ -205,6 +224,7 @@ public struct BlinkDetector: Sendable {
                 recent.removeAll(keepingCapacity: true)
                 minimumAperture = aperture
                 minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
+                jointMinimum = Swift.max(leftAperture, rightAperture)
                 minimumOpenness = Swift.min(leftOpenness, rightOpenness)
                 count(eyesVisible)
             } else {
@@ -222,6 +242,7 @@ public struct BlinkDetector: Sendable {
         count(eyesVisible)
         minimumEyeAperture[.left] = Swift.min(minimumEyeAperture[.left]!, leftAperture)
         minimumEyeAperture[.right] = Swift.min(minimumEyeAperture[.right]!, rightAperture)
+        jointMinimum = Swift.min(jointMinimum, Swift.max(leftAperture, rightAperture))
         if irisesShowed && shutSeconds > maximumBlinkDuration {
             reset()
             peakSinceClosure = aperture
@@ -271,6 +292,7 @@ public struct BlinkDetector: Sendable {
         baseline = openLevel
         minimumAperture = trace.map(\.aperture).min()!
         minimumEyeAperture = [.left: leftAperture, .right: rightAperture]
+        jointMinimum = Swift.max(leftAperture, rightAperture)
         minimumOpenness = Swift.min(leftOpenness, rightOpenness)
         count(eyesVisible)
         splitOnce = true
@@ -306,12 +328,20 @@ public struct BlinkDetector: Sendable {
     private func makeEvent(start: Double, end: Double) -> BlinkEvent? {
         let duration = end - start
         let seenShut = shutOpenness.map { minimumOpenness < $0 } ?? false
-        guard duration >= minimumDuration, baseline - minimumAperture >= (seenShut ? minimumDrop : requiredDrop) else { return nil }
+        guard duration >= minimumDuration, baseline - heldAperture >= (seenShut ? minimumDrop : requiredDrop) else { return nil }
+        if let jointEyeDrop, minimumAperture >= jointCheckAperture, baseline - jointMinimum < jointEyeDrop { return nil }
         let left = minimumEyeAperture[.left]! < eyeClosedAperture, right = minimumEyeAperture[.right]! < eyeClosedAperture
         let eyes: BlinkEyes = left == right ? .both : (left ? .left : .right)
         let kind: BlinkEvent.Kind = shutSeconds <= maximumBlinkDuration ? .blink : .longClosure
         if kind == .longClosure && (judgedFrames > 0 ? irisesShowed : minimumAperture > longClosureAperture) { return nil }
         return BlinkEvent(startSeconds: start, endSeconds: end, eyes: eyes, kind: kind, minimumOpenness: minimumOpenness)
+    }
+
+    /// The closure's `heldFrames`-th lowest aperture (its minimum when it has fewer frames): the
+    /// depth its lids held.
+    var heldAperture: Double {
+        guard heldFrames > 1, trace.count > 1 else { return minimumAperture }
+        return trace.map(\.aperture).sorted()[Swift.min(heldFrames, trace.count) - 1]
     }
 
     /// How long this closure stayed within `closedDepth` of its drop from the minimum: from the
@@ -330,6 +360,7 @@ public struct BlinkDetector: Sendable {
         minimumAperture = 1
         splitOnce = false
         minimumEyeAperture = [.left: 1, .right: 1]
+        jointMinimum = 1
         minimumOpenness = 1
         peakSinceClosure = 1
         baseline = 1

@@ -77,7 +77,7 @@ public struct FrameFeatures: Sendable {
 public struct EyeFeatureExtractor: Sendable {
     public var poseEstimator: HeadPoseEstimator
     public var pupilLocator = PupilLocator()
-    public var blinkDetector = BlinkDetector()
+    public var blinkDetector = BlinkRule.shipped.detector
     /// Below this confidence a frame is `lowConfidence`.
     public var lowConfidenceThreshold = 0.35
     /// Landmark motion between consecutive frames, in inter-ocular distances, above which a frame

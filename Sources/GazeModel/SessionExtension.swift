@@ -183,6 +183,9 @@ public struct RecordingFacts: Sendable, Equatable {
     /// The face model head poses were measured with (`HeadPoseModelName`); nil in sessions
     /// recorded before it was named: the six-point model.
     public var headPoseModel: String?
+    /// The blink rule the session's blink events were found with (`BlinkRule`'s name); nil in
+    /// sessions recorded before it was named.
+    public var blinkRule: String?
     /// The focal length head poses were measured with, in pixels (nil: the frame width).
     public var focalLengthPixels: Double?
     /// Why frames were turned back left to right before analysis (nil: they were not).

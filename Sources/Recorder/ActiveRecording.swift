@@ -33,6 +33,7 @@ final class ActiveRecording {
             width: input.source.width, height: input.source.height,
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
         facts.headPoseModel = configuration.headPoseModel
+        facts.blinkRule = configuration.blinkRule
         facts.focalLengthPixels = configuration.focalLengthPixels
         facts.mirrored = input.mirrored
         if let camera = input.camera, !camera.appliedControls.isEmpty {

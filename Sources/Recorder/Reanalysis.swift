@@ -130,6 +130,8 @@ public enum Reanalysis {
         gazerecExtension.warnings = redone?.warnings
         // The poses are measured again, with the applied calibration's face model or this version's.
         gazerecExtension.recorder?.headPoseModel = redone?.recorder?.headPoseModel
+        // So are the blinks, with this version's rule.
+        gazerecExtension.recorder?.blinkRule = redone?.recorder?.blinkRule
         gazerecExtension.applyCalibration(request.calibration?.reference, smoothing: request.smoothing)
         var facts = ReanalysisFacts(atSeconds: SystemClock.unixTime().rounded(toDecimals: 3), version: GazerecVersion.current,
                                     videoPath: request.videoPath)

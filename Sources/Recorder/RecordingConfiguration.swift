@@ -25,6 +25,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var calibration: AppliedCalibration?
     /// The face model head pose is measured with: the calibration's, else this version's.
     public var headPoseModel: String { calibration?.headPoseModel ?? HeadPoseModelName.current }
+    /// The blink rule blink events are found with (the pipeline's: always the shipped one).
+    public var blinkRule: String { BlinkRule.shipped.rawValue }
     /// Smoothing of the gaze stream (with a calibration).
     public var smoothing: GazeSmoothing = .none
     /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).

@@ -96,8 +96,8 @@ extension RecordingFacts {
     /// The `recorder` object's member names, each spelled here only, in the order a recorder
     /// writes them (`camera` or `input` names the source, as `source` says).
     enum Key: String {
-        case version, source, camera, input, resolution, requestedFramesPerSecond, model, headPoseModel, focalLengthPixels
-        case mirrored, cameraControls, savedVideo, grantedFramesPerSecond, achievedFramesPerSecond, frames, framesWithFace
+        case version, source, camera, input, resolution, requestedFramesPerSecond, model, headPoseModel, blinkRule
+        case focalLengthPixels, mirrored, cameraControls, savedVideo, grantedFramesPerSecond, achievedFramesPerSecond, frames, framesWithFace
         case droppedFrames, detectorRuns, lagMedianMilliseconds, lagP95Milliseconds, cpuSeconds, cpuPercentOfOneCore
         case seatingAdvice
     }
@@ -127,6 +127,7 @@ extension RecordingFacts {
         add(.requestedFramesPerSecond, .number(requestedFramesPerSecond))
         add(.model, .string(modelPath))
         add(.headPoseModel, headPoseModel.map(JSONValue.string))
+        add(.blinkRule, blinkRule.map(JSONValue.string))
         add(.focalLengthPixels, focalLengthPixels.map(JSONValue.number))
         add(.mirrored, mirrored.map { .string($0.rawValue) })
         add(.cameraControls, cameraControls.map { .object($0.map { ($0.name, .number(Double($0.value))) }) })
@@ -152,6 +153,7 @@ extension RecordingFacts {
         self.init(version: version, sourceKind: kind, sourceName: name, width: Int(width), height: Int(height),
                   requestedFramesPerSecond: requested, modelPath: model)
         if case .string(let headPoseModel)? = member(.headPoseModel) { self.headPoseModel = headPoseModel }
+        if case .string(let blinkRule)? = member(.blinkRule) { self.blinkRule = blinkRule }
         focalLengthPixels = number(.focalLengthPixels)
         if case .string(let reason)? = member(.mirrored) {
             guard let mirrored = MirrorReason(rawValue: reason) else { return nil }

@@ -49,6 +49,8 @@ struct BlinkCommandTests {
         let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let session = try JSONValue.parse(Array(try Binary.run(["export", id], environment: environment).stdoutData))
         let stored = session["gazerec"]?["blinks"]?.arrayValue ?? []
+        // The session names the rule its blinks were found with.
+        #expect(session["gazerec"]?["recorder"]?["blinkRule"] == .string("round2"))
         #expect(stored.compactMap { if case .string(let kind)? = $0["kind"] { kind } else { nil } } == rows.map { $0[4] })
         // The same closures, at the same times from the clip's start.
         guard case .number(let begin)? = session["beginTime"] else { Issue.record("no beginTime"); return }
