@@ -52,7 +52,7 @@ struct BlinkRuleTests {
         }
     }
 
-    @Test("the rules differ only in the drop an event needs at a given jitter: round2 fixed, capped at 0.2, squareRoot half as steep, shutOrScaled fixed for an eye seen shut")
+    @Test("the drop each rule needs at a given jitter: round2 (shipped) fixed, capped at 0.2, squareRoot half as steep, shutOrScaled fixed for an eye seen shut, held and bothEyes round2's with their own tests")
     func requiredDrops() {
         // Each rule's drop at the reference jitter and at twice and four times it.
         func drops(_ rule: BlinkRule) -> [Double] {
