@@ -39,7 +39,9 @@ public struct FaceFinding: Sendable, Equatable {
 /// 4. A face that only the CNN found is checked for uprightness (`UprightFaceCheck`): the frontal
 ///    HOG detector, or where it sees no face the CNN and HOG at a lowered threshold, must find it
 ///    as the frame shows it. Until it is confirmed (the check, or a later look around the face),
-///    `uprightness` says it is not upright and its fits are not reported.
+///    `uprightness` says it is not upright and its fits are not reported. A face a HOG look found
+///    with a filter for faces turned to one side is upright only when its fit is turned that way
+///    (`UprightRule.turnedFits`): a near-frontal fit of it is a collapsed one.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {

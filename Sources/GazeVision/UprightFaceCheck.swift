@@ -87,7 +87,8 @@ public enum UprightRule: String, Sendable, CaseIterable {
 /// turned by 90°, 180° and 270°, shown to the frontal HOG detector and, when it finds no face in
 /// any of them, to the CNN.
 ///
-/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright; only turned by 90°, 180° or
+/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright (under `turnedFits`, unless a
+///    filter for faces turned to one side found it and the fit is not turned that way); only turned by 90°, 180° or
 ///    270°: turned. A turned video's faces end here (HOG scores 1.5–2.6 in the right turn).
 /// 2. HOG finds none (thick frames, dark lenses, a hand at the chin: faces the CNN stage exists
 ///    for, which HOG scores between −0.6 and 0): the CNN looks at the four turns. A turn it scores
