@@ -2,9 +2,10 @@
 # Head pose on real faces: gazerec's face model (the nose and eye corners of its 68-point mean
 # face, mean68-nose-eyes-1) beside the models before it (the mean face's rigid points,
 # mean68-rigid-1, and the six-point generic model) and the candidates for pitch (nose and eye
-# corners with the jaw line's top; a rigid-points pitch term), on the very same landmarks of every
-# image and clip given (default: the shared fixtures' portraits and webcam clips), each with how far
-# a smile and a brow raise move its pitch. Without ground truth it
+# corners with the jaw line's top, plain or weighted against them, or its middle; pitch terms from
+# the rigid points or the jaw-top fits), on the very same landmarks of every image and clip given
+# (default: the shared fixtures' portraits and webcam clips), each with how far a smile, a brow
+# raise and a nose 10 % longer move its pitch. Without ground truth it
 # prints what a right pose shows: near 0° on frontal faces, roll that does not follow yaw while
 # the head turns, a still head's pitch and yaw steady, the reprojection error, the cost.
 # With --labels, a CSV of labelled faces (file,yaw,pitch,roll in degrees, gazerec's signs; files

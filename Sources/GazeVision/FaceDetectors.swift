@@ -26,7 +26,11 @@ public final class FaceDetector {
 
     /// Faces in `image`, most confident first. `upsample` doubles the image first (finds smaller faces, 4× slower).
     public func detect(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [FaceBox] {
-        try detections(image, upsample: upsample, threshold: threshold).map(\.box)
+        try detections(image, upsample: upsample, threshold: threshold).map { detection in
+            var box = detection.box
+            box.hogFilter = detection.filter
+            return box
+        }
     }
 
     /// Faces in `image` as `detect` finds them, each with the filter that found it.

@@ -104,8 +104,8 @@ public final class FaceFinder {
         let centre = Point2(tracked.centre.x / Double(factor) - Double(left), tracked.centre.y / Double(factor) - Double(top))
         let found = try run(.hogNearby, centre: centre) {
             try self.hog.detect(part).map {
-                FaceBox(left: $0.left + left, top: $0.top + top, right: $0.right + left, bottom: $0.bottom + top, score: $0.score)
-                    .scaled(by: factor)
+                FaceBox(left: $0.left + left, top: $0.top + top, right: $0.right + left, bottom: $0.bottom + top, score: $0.score,
+                        hogFilter: $0.hogFilter).scaled(by: factor)
             }
         }
         return found.map { ($0, .hogNearby) }
@@ -165,6 +165,6 @@ extension FaceBox {
     func scaled(by factor: Int) -> FaceBox {
         guard factor > 1 else { return self }
         return FaceBox(left: left * factor, top: top * factor, right: (right + 1) * factor - 1, bottom: (bottom + 1) * factor - 1,
-                       score: score)
+                       score: score, hogFilter: hogFilter)
     }
 }

@@ -13,7 +13,7 @@ public struct FaceFinding: Sendable, Equatable {
     /// How a face only the CNN found is judged upright (`UprightFaceCheck`).
     public var uprightRule: UprightRule
 
-    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .frontFilters) {
+    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .turnedFits) {
         self.cnnModelPath = cnnModelPath
         self.background = background
         self.uprightRule = uprightRule
@@ -39,7 +39,9 @@ public struct FaceFinding: Sendable, Equatable {
 /// 4. A face that only the CNN found is checked for uprightness (`UprightFaceCheck`): the frontal
 ///    HOG detector, or where it sees no face the CNN and HOG at a lowered threshold, must find it
 ///    as the frame shows it. Until it is confirmed (the check, or a later look around the face),
-///    `uprightness` says it is not upright and its fits are not reported.
+///    `uprightness` says it is not upright and its fits are not reported. A face a HOG look found
+///    with a filter for faces turned to one side is upright only when its fit is turned that way
+///    (`UprightRule.turnedFits`): a near-frontal fit of it is a collapsed one.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
@@ -70,6 +72,9 @@ public final class FaceTracker {
     /// How the face of the last frame stands (nil without one): fits of a face that is not
     /// `.upright` are implausible and not to be reported.
     public private(set) var uprightness: FaceUprightness?
+    /// The last face the finder found (its box, with the HOG filter that found it) and the stage
+    /// that found it; nil before the first.
+    public private(set) var lastFound: (box: FaceBox, stage: FaceFinderStage)?
 
     public init(model: LandmarkModel, finding: FaceFinding = FaceFinding(), redetectIntervalSeconds: Double = 2,
                 redetectConfidence: Double = 0.3, minimumConfidence: Double = 0.1) throws {
@@ -109,7 +114,7 @@ public final class FaceTracker {
             let fit = self.fit(image, box: found.box)
             let confidence = model.meanShape.confidence(of: fit)
             if confidence >= minimumConfidence {
-                try judgeUprightness(found, image: image)
+                try judgeUprightness(found, fit: fit, image: image)
                 return observe(fit, confidence: confidence, stage: found.stage, image: image, time: timeSeconds)
             }
         }
@@ -121,12 +126,20 @@ public final class FaceTracker {
         return nil
     }
 
-    /// The verdict on a face the finder just found: upright when a HOG stage found it, else the
-    /// check's (the CNN's faces).
-    private func judgeUprightness(_ found: (box: FaceBox, stage: FaceFinderStage), image: GrayImage) throws {
+    /// The verdict on a face the finder just found, whose landmarks are `fit`: when a HOG stage
+    /// found it, upright unless the rule finds the fit at odds with the filter that found it
+    /// (`UprightRule.verdict`); else the check's (the CNN's faces).
+    private func judgeUprightness(_ found: (box: FaceBox, stage: FaceFinderStage), fit: FaceLandmarks,
+                                  image: GrayImage) throws {
+        lastFound = found
+        // The fit's yaw (one pose estimate, once per find), only where the rule uses it.
+        let yaw: Double? = uprightCheck.rule == .turnedFits
+            ? HeadPoseEstimator(intrinsics: CameraIntrinsics(width: image.width, height: image.height)).estimate(fit).yawDegrees
+            : nil
         switch found.stage {
-        case .hogShrunk, .hogNearby, .hogFull, .hogEqualized: uprightness = .upright
-        case .cnnShrunk, .cnnFull: uprightness = try uprightCheck.uprightness(of: found.box, in: image)
+        case .hogShrunk, .hogNearby, .hogFull, .hogEqualized:
+            uprightness = yaw.map { uprightCheck.rule.verdict(filter: found.box.hogFilter, fitYawDegrees: $0) } ?? .upright
+        case .cnnShrunk, .cnnFull: uprightness = try uprightCheck.uprightness(of: found.box, in: image, fitYawDegrees: yaw)
         }
     }
 

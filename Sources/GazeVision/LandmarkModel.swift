@@ -153,13 +153,17 @@ public struct FaceBox: Sendable, Equatable {
     public var bottom: Int
     /// The HOG detector's score (0 for boxes placed from landmarks).
     public var score: Double
+    /// The filter of dlib's HOG detector that found the face (nil for the CNN's boxes and boxes
+    /// placed from landmarks).
+    public var hogFilter: HOGFilter?
 
-    public init(left: Int, top: Int, right: Int, bottom: Int, score: Double = 0) {
+    public init(left: Int, top: Int, right: Int, bottom: Int, score: Double = 0, hogFilter: HOGFilter? = nil) {
         self.left = left
         self.top = top
         self.right = right
         self.bottom = bottom
         self.score = score
+        self.hogFilter = hogFilter
     }
 
     public var width: Int { right - left + 1 }

@@ -43,11 +43,18 @@ public enum FaceUprightness: Sendable, Equatable {
     }
 }
 
-/// Which finds of the relaxed HOG look (step 3 of `UprightFaceCheck`) make a face upright.
+/// Which finds of the relaxed HOG look (step 3 of `UprightFaceCheck`) make a face upright, and
+/// whether a find by one of HOG's filters for faces turned to the side needs a fit turned that way.
 public enum UprightRule: String, Sendable, CaseIterable {
+    /// `frontFilters`, and a face any HOG look found with a filter for faces turned to the side
+    /// is upright only when the fit's yaw is turned that way by at least
+    /// `UprightRule.minimumSideYawDegrees`: a fit of a frontal shape (yaw near 0, or turned the
+    /// other way) over a face HOG saw turned is a fit collapsed onto what the landmark model can
+    /// represent, and is unconfirmed. This version's.
+    case turnedFits
     /// A find by one of HOG's front filters (a face seen from the front, upright or tilted in the
-    /// image): a face found only by a filter for faces turned to the side is unconfirmed. This
-    /// version's.
+    /// image): a face found only by a filter for faces turned to the side is unconfirmed. The
+    /// rule of the version before, which took any fit of a face HOG found.
     case frontFilters
     /// A find by any filter: the rule of the version before, which reported profiles (found by
     /// the CNN, and by the relaxed look's side filters) with a collapsed, frontal fit.
@@ -56,9 +63,23 @@ public enum UprightRule: String, Sendable, CaseIterable {
     /// The filters whose find makes a face upright.
     public var filters: Set<HOGFilter> {
         switch self {
-        case .frontFilters: [.front, .frontRotatedLeft, .frontRotatedRight]
+        case .turnedFits, .frontFilters: [.front, .frontRotatedLeft, .frontRotatedRight]
         case .anyFilter: Set(HOGFilter.allCases)
         }
+    }
+
+    /// The least yaw (degrees, the way the filter's faces look) a fit of a face found by a filter
+    /// for faces turned to the side must show under `turnedFits`.
+    public static let minimumSideYawDegrees = 10.0
+
+    /// The verdict on a face HOG found with `filter` (nil: not by HOG) whose fit has yaw
+    /// `fitYawDegrees` (docs/ExportFormat.md's sign: positive towards the image's left):
+    /// unconfirmed under `turnedFits` when a filter for faces looking to one side found it and
+    /// the fit is not turned that way by `minimumSideYawDegrees`; upright otherwise.
+    public func verdict(filter: HOGFilter?, fitYawDegrees: Double) -> FaceUprightness {
+        guard self == .turnedFits, let filter, filter.isTurned else { return .upright }
+        let towards = filter == .lookingLeft ? fitYawDegrees : -fitYawDegrees
+        return towards >= Self.minimumSideYawDegrees ? .upright : .unconfirmed
     }
 }
 
@@ -66,7 +87,8 @@ public enum UprightRule: String, Sendable, CaseIterable {
 /// turned by 90°, 180° and 270°, shown to the frontal HOG detector and, when it finds no face in
 /// any of them, to the CNN.
 ///
-/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright; only turned by 90°, 180° or
+/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright (under `turnedFits`, unless a
+///    filter for faces turned to one side found it and the fit is not turned that way); only turned by 90°, 180° or
 ///    270°: turned. A turned video's faces end here (HOG scores 1.5–2.6 in the right turn).
 /// 2. HOG finds none (thick frames, dark lenses, a hand at the chin: faces the CNN stage exists
 ///    for, which HOG scores between −0.6 and 0): the CNN looks at the four turns. A turn it scores
@@ -102,21 +124,24 @@ public final class UprightFaceCheck {
     private var detector: FaceDetector?
     private var cnn: CNNFaceDetector?
 
-    public init(cnnModelPath: String? = nil, rule: UprightRule = .frontFilters) {
+    public init(cnnModelPath: String? = nil, rule: UprightRule = .turnedFits) {
         self.cnnModelPath = cnnModelPath
         self.rule = rule
     }
 
-    /// The verdict for the face in `box` of `image`.
-    public func uprightness(of box: FaceBox, in image: GrayImage) throws -> FaceUprightness {
+    /// The verdict for the face in `box` of `image`, whose fit has yaw `fitYawDegrees` (what
+    /// `rule` asks of a face HOG finds with a filter for faces turned to the side; nil: no fit to
+    /// judge, any filter's find as shown is upright).
+    public func uprightness(of box: FaceBox, in image: GrayImage, fitYawDegrees: Double? = nil) throws -> FaceUprightness {
         guard let look = part(around: box, in: image) else { return .unconfirmed }
         let detector = try self.detector ?? FaceDetector()
         self.detector = detector
         let turns = (0..<4).map { look.image.turnedClockwise(quarterTurns: $0) }
         for quarterTurns in 0..<4 {
             let faces = try detector.detect(turns[quarterTurns], upsample: look.upsample)
-            if faces.contains(where: look.isTheFace) {
-                return quarterTurns == 0 ? .upright : .turned(clockwiseDegrees: 90 * quarterTurns)
+            if let face = faces.first(where: look.isTheFace) {
+                guard quarterTurns == 0 else { return .turned(clockwiseDegrees: 90 * quarterTurns) }
+                return fitYawDegrees.map { rule.verdict(filter: face.hogFilter, fitYawDegrees: $0) } ?? .upright
             }
         }
         if let quarterTurns = try cnnPreferredTurn(turns, look: look) {

@@ -22,8 +22,9 @@ enum HeadPoseBenchmark {
     struct Poses {
         var yaw: [Double] = [], pitch: [Double] = [], roll: [Double] = [], error: [Double] = [], tz: [Double] = []
         var microseconds: [Double] = []
-        /// Per face: how far a smile and a brow raise move this model's pitch (degrees).
-        var smileShift: [Double] = [], browShift: [Double] = []
+        /// Per face: how far a smile and a brow raise move this model's pitch (degrees), and how far
+        /// a nose 10 % longer does (another person's face: the model's sensitivity to the shape it assumes).
+        var smileShift: [Double] = [], browShift: [Double] = [], noseShift: [Double] = []
     }
 
     static func run(inputs: [String], modelPath: String, stillFrames: Int) throws {
@@ -32,7 +33,7 @@ enum HeadPoseBenchmark {
         let models = Self.models
         print("head pose: \(models.map(\.name).joined(separator: " vs ")), same landmarks, focal length = frame width")
         print(row(["input", "model", "frames", "pitch°", "yaw°", "roll°", "yaw p5…p95°", "r(roll,yaw)", "|Δyaw|°",
-                   "pitch SD°", "yaw SD°", "err px", "smile Δp max°", "brows Δp max°"]))
+                   "pitch SD°", "yaw SD°", "err px", "smile Δp max°", "brows Δp max°", "nose Δp max°"]))
         for input in inputs {
             let (results, framesNotUpright, frames) = try measure(input, models: models, model: model, finding: finding)
             let name = (input as NSString).lastPathComponent
@@ -51,7 +52,7 @@ enum HeadPoseBenchmark {
                            poses.yaw.count > 10 ? text(correlation(poses.roll, poses.yaw), 2) : "-",
                            jumps.isEmpty ? "-" : text(median(jumps), 2), windowSD(poses.pitch), windowSD(poses.yaw),
                            text(median(poses.error), 2), text(poses.smileShift.max() ?? .nan, 2),
-                           text(poses.browShift.max() ?? .nan, 2)]))
+                           text(poses.browShift.max() ?? .nan, 2), text(poses.noseShift.max() ?? .nan, 2)]))
             }
             print("  faces not upright (left out): \(framesNotUpright) of \(frames) frames"
                   + (finding.cnnModelPath == nil ? " (no CNN model: HOG stages only)" : ""))
@@ -83,32 +84,54 @@ enum HeadPoseBenchmark {
     }
 
     /// The models compared: the shipped ones (`HeadPoseModelName`), then the candidates for pitch
-    /// (round 4) that keep the nose and eye corners: with the jaw line's top (points 0–1 and 15–16,
-    /// beside the ears: far behind the nose, so a nod moves them against it, and no smile or brow
-    /// raise does), and the two-term candidate that takes yaw and roll from the nose and eye
-    /// corners and pitch from the rigid points.
+    /// that keep the nose and eye corners. Round 3's: with the jaw line's top (points 0–1 and
+    /// 15–16, beside the ears: far behind the nose, so a nod moves them against it, and no smile or
+    /// brow raise does), and the two-term candidate that takes yaw and roll from the nose and eye
+    /// corners and pitch from the rigid points. Round 4's: the nose and eye corners weighted four
+    /// times against a few stable lower points (the jaw line's top, or its middle, 3–4 and 12–13),
+    /// and two-term candidates taking pitch from the jaw-top fit (plain or weighted) while yaw and
+    /// roll stay the nose and eye corners'. A weight is the point given that many times (the fit
+    /// sums squared pixel errors).
     static let models: [Candidate] = [
         Candidate(name: "six-point generic", model: .sixPoint, millimetres: 90.0 / 450.0),  // units → mm at 90 mm breadth
         Candidate(name: "mean68-rigid-1", model: .rigid),
         Candidate(name: "mean68-nose-eyes-1", model: .noseAndEyeCorners),
-        Candidate(name: "nose-eyes+jaw-top", model: FaceModel3D.meanShape.subset([Int](27...35) + [36, 39, 42, 45, 0, 1, 15, 16])),
-        Candidate(name: "nose-eyes+jaw-0-2", model: FaceModel3D.meanShape.subset([Int](27...35) + [36, 39, 42, 45, 0, 1, 2, 14, 15, 16])),
+        Candidate(name: "nose-eyes+jaw-top", model: withNoseAndEyes(weight: 1, [0, 1, 15, 16])),
+        Candidate(name: "nose-eyes+jaw-0-2", model: withNoseAndEyes(weight: 1, [0, 1, 2, 14, 15, 16])),
         Candidate(name: "nose-eyes, rigid pitch", model: .noseAndEyeCorners, pitchModel: .rigid),
+        Candidate(name: "nose-eyes×4+jaw-top", model: withNoseAndEyes(weight: 4, [0, 1, 15, 16])),
+        Candidate(name: "nose-eyes×4+jaw-mid", model: withNoseAndEyes(weight: 4, [3, 4, 12, 13])),
+        Candidate(name: "nose-eyes, jaw-top pitch", model: .noseAndEyeCorners, pitchModel: withNoseAndEyes(weight: 1, [0, 1, 15, 16])),
+        Candidate(name: "nose-eyes, ×4 jaw-top pitch", model: .noseAndEyeCorners,
+                  pitchModel: withNoseAndEyes(weight: 4, [0, 1, 15, 16])),
     ]
+
+    /// The mean face's nose (27–35) and four eye corners, each `weight` times, and `others` once.
+    static func withNoseAndEyes(weight: Int, _ others: [Int]) -> FaceModel3D {
+        let noseAndEyes = [Int](27...35) + [36, 39, 42, 45]
+        return FaceModel3D.meanShape.subset(Array(repeating: noseAndEyes, count: weight).flatMap { $0 } + others)
+    }
 
     /// How far a smile (mouth corners 10 % of the eye-corner distance out, 21 % up: the
     /// astronaut's) and a brow raise (brows 10 % up) move each candidate's pitch on `landmarks`, in
-    /// degrees (the protocol of the expression test, `HeadPoseOnFacesTests`).
-    static func expressionShifts(_ landmarks: FaceLandmarks, intrinsics: CameraIntrinsics) -> [(smile: Double, brows: Double)] {
+    /// degrees (the protocol of the expression test, `HeadPoseOnFacesTests`), and how far a nose
+    /// 10 % longer does (points 28–35 moved away from the bridge's top, 27, by a tenth of their
+    /// distance from it): a face whose nose is not the mean face's, which a model that leans on the
+    /// nose reads as a nod.
+    static func expressionShifts(_ landmarks: FaceLandmarks,
+                                 intrinsics: CameraIntrinsics) -> [(smile: Double, brows: Double, nose: Double)] {
         let eyes = landmarks[45].distance(to: landmarks[36])
-        var smiling = landmarks, raised = landmarks
+        var smiling = landmarks, raised = landmarks, longNose = landmarks
         smiling.points[48] = smiling.points[48] + Point2(-0.10 * eyes, -0.21 * eyes)
         smiling.points[54] = smiling.points[54] + Point2(0.10 * eyes, -0.21 * eyes)
         for index in 17...26 { raised.points[index] = raised.points[index] + Point2(0, -0.10 * eyes) }
+        for index in 28...35 { longNose.points[index] = landmarks[index] + (landmarks[index] - landmarks[27]) * 0.1 }
         return models.map { candidate in
+            func shift(_ changed: FaceLandmarks, from pitch: Double) -> Double {
+                abs(candidate.estimate(changed, intrinsics: intrinsics, previous: nil).pitchDegrees - pitch)
+            }
             let pitch = candidate.estimate(landmarks, intrinsics: intrinsics, previous: nil).pitchDegrees
-            return (abs(candidate.estimate(smiling, intrinsics: intrinsics, previous: nil).pitchDegrees - pitch),
-                    abs(candidate.estimate(raised, intrinsics: intrinsics, previous: nil).pitchDegrees - pitch))
+            return (shift(smiling, from: pitch), shift(raised, from: pitch), shift(longNose, from: pitch))
         }
     }
 
@@ -122,7 +145,7 @@ enum HeadPoseBenchmark {
         let folder = (labels as NSString).deletingLastPathComponent
         var errors = models.map { _ in (near: [[Double]](), all: [[Double]]()) }
         var missed = 0, rows = 0, flagged: [String] = []
-        var shifts = models.map { _ in (smile: [Double](), brows: [Double]()) }
+        var shifts = models.map { _ in (smile: [Double](), brows: [Double](), nose: [Double]()) }
         for line in try String(contentsOfFile: labels, encoding: .utf8).split(whereSeparator: \.isNewline) {
             let cells = line.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 4, let yaw = Double(cells[1]), let pitch = Double(cells[2]), let roll = Double(cells[3]) else { continue }
@@ -137,23 +160,27 @@ enum HeadPoseBenchmark {
                 let found = results[index]
                 shifts[index].smile += found.smileShift
                 shifts[index].brows += found.browShift
-                let error = [abs(found.yaw[0] - yaw), abs(found.pitch[0] - pitch), abs(angleDifference(found.roll[0], roll))]
+                shifts[index].nose += found.noseShift
+                let error = [found.yaw[0] - yaw, found.pitch[0] - pitch, angleDifference(found.roll[0], roll)]
                 errors[index].all.append(error)
                 if abs(yaw) <= 30 && abs(pitch) <= 30 { errors[index].near.append(error) }
             }
         }
         print("labelled faces: \(rows), no face found: \(missed), flagged as not upright (not reported): \(flagged.count)"
               + (flagged.isEmpty ? "" : " — " + flagged.joined(separator: ", ")))
-        print("mean absolute error yaw / pitch / roll, degrees; then the largest pitch change a smile / a brow raise "
-              + "makes on these faces (mouth corners 10 % of the eye-corner distance out and 21 % up; brows 10 % up)")
+        print("mean absolute error yaw / pitch / roll, degrees (near-frontal also its mean signed error, the bias: "
+              + "a model whose zero is not the labels'); then the largest pitch change a smile / a brow raise / a nose "
+              + "10 % longer makes on these faces (mouth corners 10 % of the eye-corner distance out and 21 % up; brows 10 % up)")
         for (index, entry) in models.enumerated() {
-            func mae(_ rows: [[Double]]) -> String {
-                rows.isEmpty ? "-" : (0..<3).map { axis in text(rows.map { $0[axis] }.reduce(0, +) / Double(rows.count), 2) }
+            func mean(_ rows: [[Double]], _ value: (Double) -> Double) -> String {
+                rows.isEmpty ? "-" : (0..<3).map { axis in text(rows.map { value($0[axis]) }.reduce(0, +) / Double(rows.count), 2) }
                     .joined(separator: " / ")
             }
-            print("  \(entry.name): near-frontal (\(errors[index].near.count)) \(mae(errors[index].near)); "
-                  + "all (\(errors[index].all.count)) \(mae(errors[index].all)); "
-                  + "smile / brows Δpitch \(text(shifts[index].smile.max() ?? .nan, 2)) / \(text(shifts[index].brows.max() ?? .nan, 2))")
+            let (near, all) = errors[index]
+            print("  \(entry.name): near-frontal (\(near.count)) \(mean(near, abs)) (bias \(mean(near) { $0 })); "
+                  + "all (\(all.count)) \(mean(all, abs)); smile / brows / nose Δpitch "
+                  + [shifts[index].smile, shifts[index].brows, shifts[index].nose].map { text($0.max() ?? .nan, 2) }
+                    .joined(separator: " / "))
         }
     }
 
@@ -208,6 +235,7 @@ enum HeadPoseBenchmark {
                 if !shifts.isEmpty {
                     results[index].smileShift.append(shifts[index].smile)
                     results[index].browShift.append(shifts[index].brows)
+                    results[index].noseShift.append(shifts[index].nose)
                 }
             }
         }

@@ -56,7 +56,13 @@ enum UprightBenchmark {
         }
         let estimator = HeadPoseEstimator(intrinsics: CameraIntrinsics(width: source.width, height: source.height))
         let yaw = estimator.estimate(face.landmarks).yawDegrees
-        return Verdict(kind: "tracked", text: "yaw " + HeadPoseBenchmark.text(yaw))
+        return Verdict(kind: "tracked", text: "yaw " + HeadPoseBenchmark.text(yaw) + finder(tracker))
+    }
+
+    /// The stage that found the face and, for HOG's, the filter: " (stage/filter)".
+    static func finder(_ tracker: FaceTracker) -> String {
+        guard let found = tracker.lastFound else { return "" }
+        return " (\(found.stage.rawValue)" + (found.box.hogFilter.map { "/\($0)" } ?? "") + ")"
     }
 
     /// Each image of the inputs with its group: the folder it lies in, relative to the input

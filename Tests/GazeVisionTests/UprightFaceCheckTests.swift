@@ -205,3 +205,61 @@ extension UprightFaceCheckTests {
         #expect(sides.contains { $0.isTurned }, "\(sides)")
     }
 }
+
+/// Fits at odds with the HOG filter that found their face (`UprightRule.turnedFits`).
+extension UprightFaceCheckTests {
+    @Test("turnedFits: a find by a filter for faces turned to one side is upright only when its fit is turned that way by 10° or more")
+    func turnedFitsVerdicts() {
+        let rule = UprightRule.turnedFits
+        // The filter for faces looking to the image's left sees positive yaw (docs/ExportFormat.md's sign).
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: 23.6) == .upright)
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: 4.5) == .unconfirmed)
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: -21.3) == .unconfirmed)
+        #expect(rule.verdict(filter: .lookingRight, fitYawDegrees: -21.3) == .upright)
+        #expect(rule.verdict(filter: .lookingRight, fitYawDegrees: -0.1) == .unconfirmed)
+        // Front filters, the CNN's boxes (no filter) and the rules before take any fit.
+        #expect(rule.verdict(filter: .front, fitYawDegrees: 0) == .upright)
+        #expect(rule.verdict(filter: .frontRotatedLeft, fitYawDegrees: -30) == .upright)
+        #expect(rule.verdict(filter: nil, fitYawDegrees: 0) == .upright)
+        #expect(UprightRule.frontFilters.verdict(filter: .lookingLeft, fitYawDegrees: 0) == .upright)
+        #expect(UprightRule.anyFilter.verdict(filter: .lookingRight, fitYawDegrees: 0) == .upright)
+    }
+
+    @Test("a profile-like face HOG finds only with the filter for faces looking to the image's right, whose fit collapsed to a near-frontal yaw, is flagged, not tracked",
+          .enabled(if: available, reason))
+    func collapsedSideFitIsFlagged() throws {
+        // Given the frontal portrait turned by 50° (its right half away, as Scripts/face_standins.py's
+        // turned-50 copy): HOG's first stage finds it with the looking-right filter, and the fit
+        // reads about −9° of yaw: a fit that cannot represent the turn, collapsed towards frontal.
+        let turned = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 50)
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: turned.width, height: turned.height,
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        let features = try pipeline.process(Frame(index: 0, timestampSeconds: 0, image: turned)).0
+        let found = try #require(pipeline.tracker.lastFound)
+        #expect(found.stage == .hogShrunk && found.box.hogFilter == .lookingRight, "\(found)")
+        // The face is found but not reported: unconfirmed, as a profile the CNN alone finds.
+        #expect(features.face == nil && features.headPose == nil && pipeline.tracker.uprightness == .unconfirmed,
+                "\(String(describing: pipeline.tracker.uprightness))")
+        #expect(pipeline.framesNotUpright == 1)
+        // The portrait as it is stays tracked.
+        let frontal = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 0)
+        let kept = try FramePipeline(model: VisionFixtures.model(), width: frontal.width, height: frontal.height,
+                                     finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        #expect(try kept.process(Frame(index: 0, timestampSeconds: 0, image: frontal)).0.headPose != nil)
+    }
+
+    @Test("the head-turn clip through the pipeline: every frame keeps its face, none is flagged (real turns the side filters find have fits turned their way)",
+          .enabled(if: available, reason))
+    func headTurnsKept() throws {
+        let source = try VideoFileSource(path: Fixtures.path("video/cap12_headturns_20s.mp4"))
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height,
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        var frames = 0, withFace = 0
+        while let frame = try source.nextFrame() {
+            frames += 1
+            if try pipeline.process(frame).0.headPose != nil { withFace += 1 }
+        }
+        #expect(frames == 500 && withFace == frames && pipeline.framesNotUpright == 0,
+                "\(withFace) of \(frames) with a face, \(pipeline.framesNotUpright) not upright")
+    }
+}
