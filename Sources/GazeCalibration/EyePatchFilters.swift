@@ -19,20 +19,18 @@ enum EyePatchFilters {
     static func clippedPatches(_ appearance: EyeAppearance, into output: UnsafeMutablePointer<Double>) -> Int {
         var replaced = 0
         let count = EyeAppearance.patchPixels
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { sorted in
-            for eye in 0..<2 {
-                let base = eye * count
-                for k in 0..<count { output[base + k] = Double(appearance.patches[base + k]) }
-                let median = Self.median(output + base, count: count, scratch: sorted.baseAddress!)
-                for k in 0..<count { sorted[k] = abs(output[base + k] - median) }
-                let deviation = Swift.max(1.4826 * Self.median(sorted.baseAddress!, count: count, scratch: sorted.baseAddress!), 2)
-                let limit = Swift.min(median + highlightDeviations * deviation, saturated)
-                for k in 0..<count where output[base + k] >= limit && output[base + k] > median {
-                    output[base + k] = median
-                    replaced += 1
-                }
-                normalise(output + base, count: count)
+        for eye in 0..<2 {
+            let base = eye * count
+            let pixels = (0..<count).map { Double(appearance.patches[base + $0]) }
+            let middle = median(pixels)
+            let deviation = Swift.max(1.4826 * median(pixels.map { abs($0 - middle) }), 2)
+            let limit = Swift.min(middle + highlightDeviations * deviation, saturated)
+            for k in 0..<count {
+                let specular = pixels[k] >= limit && pixels[k] > middle
+                output[base + k] = specular ? middle : pixels[k]
+                if specular { replaced += 1 }
             }
+            normalise(output + base, count: count)
         }
         return replaced
     }
@@ -68,13 +66,5 @@ enum EyePatchFilters {
         let mean = sum / Double(count)
         let deviation = Swift.max((squares / Double(count) - mean * mean).squareRoot(), 1)
         for k in 0..<count { values[k] = (values[k] - mean) / deviation }
-    }
-
-    /// The median of `count` values (copied to `scratch`, which may be `values` itself, and sorted there).
-    static func median(_ values: UnsafePointer<Double>, count: Int, scratch: UnsafeMutablePointer<Double>) -> Double {
-        if scratch != UnsafeMutablePointer(mutating: values) { scratch.update(from: values, count: count) }
-        var buffer = UnsafeMutableBufferPointer(start: scratch, count: count)
-        buffer.sort()
-        return count % 2 == 1 ? buffer[count / 2] : (buffer[count / 2 - 1] + buffer[count / 2]) / 2
     }
 }
