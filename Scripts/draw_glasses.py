@@ -9,6 +9,15 @@ the lens, a bright reflection of the screen across its upper half (`--reflection
 with `--glint` a saturated spot on each lens. Every part keeps its place relative to the eyes, as
 glasses do on a head: nothing follows the head's pose, so nothing here tells a fit where a target
 was. A frame without a face keeps the last face's glasses (a video) or none (an image).
+`--screen-reflection A` adds, on a folder with labels.csv, a bright patch on each lens (opacity A)
+that moves with the target shown: the screen's brightest part mirrored on the lens, left on the
+screen right on the lens, up on the screen down on it, held at the last target between windows (a
+real lens reflecting a calibration screen shows the target's dot; it is information a fit can read
+that is not the eye, so the stand-in then favours sets that read it). `--hand F` draws a hand at
+the chin (palm under it, fingers up one cheek over the jaw line, in the cheek's colour, as
+`Scripts/face_standins.py` draws it) on a share F of a video's frames, in runs of `--hand-run`
+frames (default 50): a chin held on a hand, let go now and then. It can be given without glasses
+(`--no-glasses`).
 `--shape rectangle` draws thick black frames instead: a rectangular lens `--radius` × the eyes'
 distance to each side and `--height` × it up and down from a point a little below the eye, so
 its upper bar lies between the upper lid and the brow (where a heavy frame sits, above all seen from
@@ -16,6 +25,7 @@ below). `--steady N` places them on a video's frames from the eye corners averag
 either side, so they neither shake with the fit nor follow the lids in a blink.
 
     Scripts/draw_glasses.py SRC DST [--gazerec BIN] [--rim F] [--radius F] [--reflection A] [--haze A] [--glint]
+                            [--screen-reflection A] [--hand F] [--hand-run N] [--no-glasses]
                             [--shape round|rectangle] [--height F] [--steady N] [--videos DIR]
     Scripts/bench-gaze.sh DST          (SRC holds labels.csv)
     Scripts/bench-blinks.sh DST        (SRC holds NAME.tag files; the clips beside them or in --videos)
@@ -42,6 +52,7 @@ except ImportError:
              "Scripts/setup-peers.sh)")
 
 from standin_landmarks import landmarks_per_frame  # noqa: E402 (after the import check above)
+from face_standins import hand as gray_hand  # noqa: E402
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 VIDEO_EXTENSIONS = (".avi", ".mp4", ".mkv", ".mov", ".webm", ".wmv", ".mpg", ".mpeg")
@@ -89,8 +100,16 @@ def outline(image, centre, ux, uy, radius, options, colour, thickness):
         cv2.polylines(image, [points], True, colour, thickness, cv2.LINE_AA, SHIFT)
 
 
-def draw(image, landmarks, options):
-    """`image` (BGR) with glasses drawn where `landmarks` put the eyes."""
+def with_hand(image, landmarks):
+    """`image` (BGR) with a hand at the chin, each channel in its own cheek's level."""
+    return np.dstack([gray_hand(np.ascontiguousarray(image[..., channel]), landmarks) for channel in range(3)])
+
+
+def draw(image, landmarks, options, target=None):
+    """`image` (BGR) with glasses drawn where `landmarks` put the eyes; `target` (x, y as fractions of
+    the screen) places the screen's reflection with --screen-reflection."""
+    if options.no_glasses:
+        return image
     height, width = image.shape[:2]
     right, left = eye_centres(landmarks, options)
     distance = float(np.linalg.norm(left - right))
@@ -113,6 +132,14 @@ def draw(image, landmarks, options):
     picture = image.astype(np.float32)
     picture = picture * (1 - options.haze * on_lens) + 255 * options.haze * on_lens
     picture = picture * (1 - options.reflection * on_band) + 235 * options.reflection * on_band
+    if options.screen_reflection > 0 and target is not None:
+        spot = np.zeros((height, width), np.uint8)
+        for centre in centres:
+            place = centre + ux * 0.55 * radius * (0.5 - target[0]) * 2 + uy * 0.45 * radius * (target[1] - 0.5) * 2
+            cv2.ellipse(spot, fixed(place), fixed((0.22 * radius, 0.16 * radius)), angle, 0, 360, 255, -1,
+                        cv2.LINE_AA, SHIFT)
+        on_spot = (spot / 255.0)[..., None] * on_lens
+        picture = picture * (1 - options.screen_reflection * on_spot) + 252 * options.screen_reflection * on_spot
     out = np.clip(picture, 0, 255).astype(np.uint8)
     if options.glint:
         for centre in centres:
@@ -130,17 +157,38 @@ def draw(image, landmarks, options):
     return out
 
 
-def copy_image(source, target, frames, options):
+def hand_on(index, options):
+    """Whether frame `index` of a video gets a hand: the first `--hand` share of every five runs."""
+    if options.hand <= 0:
+        return False
+    return (index // options.hand_run) % 5 < round(5 * options.hand)
+
+
+def target_at(windows, time):
+    """The target (fractions of the screen) shown at `time`: the window holding it, else the last
+    one before it, else None."""
+    shown = None
+    for start, end, point in windows:
+        if start <= time:
+            shown = point
+        if start <= time < end:
+            break
+    return shown
+
+
+def copy_image(source, target, frames, options, windows=()):
     image = cv2.imread(source, cv2.IMREAD_COLOR)
     if image is None:
         sys.exit(f"draw_glasses: cannot read the image {source}")
     if frames and frames[0] is not None:
-        image = draw(image, frames[0], options)
+        if options.hand > 0:
+            image = with_hand(image, frames[0])
+        image = draw(image, frames[0], options, windows[0][2] if windows else None)
     if not cv2.imwrite(target, image):
         sys.exit(f"draw_glasses: cannot write {target}")
 
 
-def copy_video(source, target, frames, options):
+def copy_video(source, target, frames, options, windows=()):
     capture = cv2.VideoCapture(source)
     width, height = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
     rate = capture.get(cv2.CAP_PROP_FPS) or 30
@@ -155,7 +203,9 @@ def copy_video(source, target, frames, options):
         face = frames[index] if index < len(frames) else None
         last = face if face is not None else last
         if last is not None:
-            image = draw(image, last, options)
+            if hand_on(index, options) and face is not None:
+                image = with_hand(image, face)
+            image = draw(image, last, options, target_at(windows, index / rate))
         encoder.stdin.write(image.tobytes())
         index += 1
     encoder.stdin.close()
@@ -175,6 +225,12 @@ def main():
     parser.add_argument("--reflection", type=float, default=0.45, help="opacity of the screen's reflection (default 0.45)")
     parser.add_argument("--haze", type=float, default=0.10, help="opacity of the lens's haze (default 0.10)")
     parser.add_argument("--glint", action="store_true", help="add a saturated glint on each lens")
+    parser.add_argument("--screen-reflection", type=float, default=0.0,
+                        help="opacity of a bright patch on each lens that moves with the target (labels.csv; default 0: none)")
+    parser.add_argument("--hand", type=float, default=0.0,
+                        help="share of a video's frames with a hand at the chin, in fifths (default 0: none)")
+    parser.add_argument("--hand-run", type=int, default=50, help="frames per run of hand or no hand (default 50)")
+    parser.add_argument("--no-glasses", action="store_true", help="draw no glasses (with --hand: the hand alone)")
     parser.add_argument("--shape", choices=("round", "rectangle"), default="round",
                         help="round lenses, or rectangular thick frames (default round)")
     parser.add_argument("--height", type=float, default=0.26,
@@ -187,6 +243,7 @@ def main():
     if os.path.abspath(options.source) == os.path.abspath(options.destination):
         sys.exit("draw_glasses: the destination must be another folder than the source")
     sources, copied = layout(options)
+    targets = screen_targets(options.source)
     os.makedirs(options.destination, exist_ok=True)
     for name, source in sources:
         target = os.path.join(options.destination, name)
@@ -196,14 +253,30 @@ def main():
         frames = landmarks_per_frame(options.gazerec, source, "draw_glasses")
         if os.path.splitext(name)[1].lower() not in IMAGE_EXTENSIONS:
             frames = steadied(frames, options.steady)
+        windows = targets.get(name, [])
         if os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS:
-            copy_image(source, target, frames, options)
+            copy_image(source, target, frames, options, windows)
         else:
-            copy_video(source, target, frames, options)
+            copy_video(source, target, frames, options, windows)
         found = sum(face is not None for face in frames)
-        print(f"draw_glasses: {name}: glasses on {found} of {len(frames)} frames", file=sys.stderr)
+        print(f"draw_glasses: {name}: drawn on {found} of {len(frames)} frames (faces found)", file=sys.stderr)
     for name in copied:
         shutil.copyfile(os.path.join(options.source, name), os.path.join(options.destination, name))
+
+
+def screen_targets(source):
+    """Per file of labels.csv, its targets as (start, end, (x, y) as fractions of the screen) in
+    time order (an image's window is the whole image); empty without labels.csv."""
+    labels = os.path.join(source, "labels.csv")
+    if not os.path.isfile(labels):
+        return {}
+    targets = {}
+    with open(labels, newline="") as handle:
+        for row in csv.DictReader(handle):
+            point = (float(row["x"]) / float(row["screen_width"]), float(row["y"]) / float(row["screen_height"]))
+            start, end = float(row.get("start") or 0), float(row.get("end") or math.inf)
+            targets.setdefault(row["file"], []).append((start, end, point))
+    return {name: sorted(windows, key=lambda w: w[0]) for name, windows in targets.items()}
 
 
 def layout(options):

@@ -20,7 +20,8 @@ extension CalibrationFitter {
         public var appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1]
         /// The feature sets tried; cross-validation picks one (default: `appearance`, `patches`,
         /// `shape` and `pupilPolynomial`, the appearance sets first; the candidates
-        /// `patchGradients`, `patchIris` and `patchMean` only when added). Each is tried on the
+        /// `patchGradients`, `patchIris`, `patchMean`, `patchClipped`, `patchRank`, `appearanceClipped` and
+        /// `appearanceUpper`, `patchesNoPose`, `appearanceNoPose` only when added). Each is tried on the
         /// targets with enough samples of what it reads, when enough well-spread targets have.
         public var featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial]
         /// Samples per target an appearance fit learns from (evenly spaced among the kept ones;
@@ -28,8 +29,11 @@ extension CalibrationFitter {
         /// cube of the count.
         public var maximumSamplesPerTarget = 20
         /// The set chosen unless another predicts left-out targets clearly better (default
-        /// `.patches`; nil: the lowest cross-validated error wins).
-        public var preferredSet: GazeFeatureSet? = .patches
+        /// `.appearance`, `.patches` before: on 106 kept-back folds with real eye movements,
+        /// `appearance` alone averaged 11.45 % of the screen's width against 11.90 for `patches`
+        /// preferred, −0.44 ± 0.40 a fold, worst fold 40.6 against 56.0; nil: the lowest
+        /// cross-validated error wins). A stored calibration keeps the set it chose.
+        public var preferredSet: GazeFeatureSet? = .appearance
         /// How much lower (a fraction) another set's cross-validated error must be to replace
         /// `preferredSet` (default 0.5: half).
         public var preferenceMargin = 0.5

@@ -39,6 +39,7 @@ public struct GazeFeatureSet: Sendable, Hashable, CustomStringConvertible {
     /// new set is registered.
     public static let allCases: [GazeFeatureSet] = [
         .pupilPolynomial, .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean,
+        .patchClipped, .patchRank, .appearanceClipped, .appearanceUpper, .patchesNoPose, .appearanceNoPose,
     ]
 
     /// The set of this name; nil for a name gazerec does not know.
@@ -111,11 +112,12 @@ public struct GazeFeatureSet: Sendable, Hashable, CustomStringConvertible {
         output[5] = features.pitchDegrees
     }
 
-    /// The face's shape: landmarks 17–67 in the eyes' frame, in eye distances (`shapeFeatureCount`
-    /// values).
-    static func writeShape(_ appearance: EyeAppearance, _ frame: EyeFrame, into output: UnsafeMutablePointer<Double>) {
+    /// The face's shape: `landmarks` (default 17–67) in the eyes' frame, in eye distances (two
+    /// values a landmark: `shapeFeatureCount` by default).
+    static func writeShape(_ appearance: EyeAppearance, _ frame: EyeFrame, landmarks: ClosedRange<Int> = shapeLandmarks,
+                           into output: UnsafeMutablePointer<Double>) {
         var index = 0
-        for landmark in shapeLandmarks {
+        for landmark in landmarks {
             let d = EyeFrame.point(appearance, landmark) - frame.centre
             output[index] = d.dot(frame.ux) / frame.distance
             output[index + 1] = d.dot(frame.uy) / frame.distance

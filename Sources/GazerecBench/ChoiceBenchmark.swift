@@ -26,13 +26,16 @@ enum ChoiceBenchmark {
         var rules = [
             Rule(name: "shipped", fitter: fitter { _ in }),
             Rule(name: "lowestError", fitter: fitter { $0.preferredSet = nil }),
-            Rule(name: "patchesMargin25", fitter: fitter { $0.combination = .choose; $0.preferenceMargin = 0.25 }),
-            Rule(name: "patchesMargin50", fitter: fitter { $0.combination = .choose; $0.preferenceMargin = 0.5 }),
+            Rule(name: "patchesMargin25", fitter: fitter { $0.preferredSet = .patches; $0.preferenceMargin = 0.25 }),
+            // The rule shipped before `appearance` was preferred (round 3's `shipped`).
+            Rule(name: "patchesMargin50", fitter: fitter { $0.preferredSet = .patches; $0.preferenceMargin = 0.5 }),
             Rule(name: "inverseErrorBlend", fitter: fitter { $0.combination = .inverseErrorBlend }),
             Rule(name: "stackedBlend", fitter: fitter { $0.combination = .stackedBlend }),
-            // The kept-back folds' best rule so far is `only.appearance`: this is it as a shipped
-            // default would be, `appearance` preferred and the others still able to replace it.
+            // The kept-back folds' best rule, `only.appearance`, as it now ships: `appearance`
+            // preferred, the others still able to replace it (equal to `shipped`).
             Rule(name: "prefer.appearance", fitter: fitter { $0.preferredSet = .appearance }),
+            // The blend of round 3's best 90th percentile, led by the shipped preference's sets.
+            Rule(name: "appearanceBlend", fitter: fitter { $0.featureSets = [.appearance, .patches, .pupilPolynomial]; $0.combination = .inverseErrorBlend }),
         ]
         for set in GazeFeatureSet.allCases {
             rules.append(Rule(name: "only." + set.rawValue, fitter: fitter { $0.featureSets = [set]; $0.preferredSet = nil }))

@@ -132,10 +132,11 @@ struct CalibrationFitTests {
         let targets = points.map(\.target)
         // When fitted
         let fit = try CalibrationFitter().fit(points)
-        // Then the patches map the other eight, target 5 skipped for them, within 3 % of the screen's width
-        #expect(fit.mapping.featureSet == .patches)
+        // Then the eye patches (with the face's shape: `appearance`, the preferred set) map the other
+        // eight, target 5 skipped for them, within 3 % of the screen's width
+        #expect(fit.mapping.featureSet == .appearance)
         #expect(fit.skipped == [SkippedCalibrationPoint(point: 4, target: targets[4], usable: 6, collected: 36, needed: 8,
-                                                        set: .patches)])
+                                                        set: .appearance)])
         #expect(fit.trainingErrorPoints < 58, "training error \(fit.trainingErrorPoints) pt")
     }
 
@@ -181,7 +182,7 @@ struct CalibrationFitTests {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(failed.map(\.point) == [1, 4, 7] && failed.allSatisfy { $0.set == .patches })
+            #expect(failed.map(\.point) == [1, 4, 7] && failed.allSatisfy { $0.set == .appearance })
         }
     }
 

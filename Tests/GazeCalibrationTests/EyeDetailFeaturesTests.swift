@@ -107,4 +107,61 @@ struct EyeDetailFeaturesTests {
             #expect(back.mapping.map(frame) == fit.mapping.map(frame))
         }
     }
+
+    @Test("Glasses' light: saturated or highlight pixels become the patch's median; the eye's own tones are kept")
+    func clippedPatches() {
+        let clean = bandFrame(darkColumns: 11...12)
+        // Given the same frame with a glint (255) on four pixels of the left eye's bright part
+        var glint = clean
+        var pixels = clean.appearance!.patches
+        for k in [2, 3, 18, 19] { pixels[k] = 255 }
+        glint.appearance = EyeAppearance(landmarks: clean.appearance!.landmarks, patches: pixels)
+        // Then `patches` reads the glint, `patchClipped` does not: it reads what the clean frame gives
+        #expect(features(.patches, glint) != features(.patches, clean))
+        #expect(features(.patchClipped, glint) == features(.patchClipped, clean))
+        // And with no highlight (a dark band, a ramp) it reads exactly what `patches` reads
+        #expect(features(.patchClipped, clean) == features(.patches, clean))
+        let head = GazeFeatureSet.headFeatureCount, shape = GazeFeatureSet.shapeFeatureCount
+        let appearance = features(.appearanceClipped, glint), plain = features(.appearance, glint)
+        #expect(Array(appearance.prefix(head + shape)) == Array(plain.prefix(head + shape)))
+        #expect(Array(appearance.suffix(from: head + shape)) == Array(features(.patchClipped, glint).suffix(from: head)))
+        var clipped = [Double](repeating: 0, count: 2 * EyeAppearance.patchPixels)
+        #expect(clipped.withUnsafeMutableBufferPointer { EyePatchFilters.clippedPatches(glint.appearance!, into: $0.baseAddress!) } == 4)
+    }
+
+    @Test("Ranks: a change of brightness and contrast that keeps the pixels' order changes nothing")
+    func rankedPatches() {
+        let frame = bandFrame(darkColumns: 3...5)
+        var hazy = frame
+        hazy.appearance = EyeAppearance(landmarks: frame.appearance!.landmarks,
+                                        patches: frame.appearance!.patches.map { UInt8(60 + Int($0) * 3 / 4) })
+        #expect(features(.patches, hazy) != features(.patches, frame))
+        #expect(features(.patchRank, hazy) == features(.patchRank, frame))
+        // Ties share their mean rank: the left patch's two levels become two values only
+        let ranks = features(.patchRank, frame)
+        let left = ranks[GazeFeatureSet.headFeatureCount..<(GazeFeatureSet.headFeatureCount + EyeAppearance.patchPixels)]
+        #expect(Set(left).count == 2)
+    }
+
+    @Test("The upper face's shape: `appearance` without the mouth's landmarks, the blend's indices on `appearance`")
+    func upperShape() {
+        let frame = bandFrame(darkColumns: 11...12)
+        let upper = features(.appearanceUpper, frame), all = features(.appearance, frame)
+        let head = GazeFeatureSet.headFeatureCount, shape = GazeFeatureSet.shapeFeatureCount, kept = 2 * 31
+        #expect(upper.count == 324)
+        #expect(Array(upper.prefix(head + kept)) == Array(all.prefix(head + kept)))
+        #expect(Array(upper.suffix(from: head + kept)) == Array(all.suffix(from: head + shape)))
+        for k in 0..<upper.count { #expect(upper[k] == all[MappingBlend.appearanceIndex(.appearanceUpper, k)]) }
+    }
+
+    @Test("Without the pose: `patches` and `appearance` less yaw and pitch, the blend's indices on `appearance`")
+    func withoutPose() {
+        let frame = bandFrame(darkColumns: 11...12)
+        for (set, full) in [(GazeFeatureSet.patchesNoPose, GazeFeatureSet.patches), (.appearanceNoPose, .appearance)] {
+            let without = features(set, frame), with = features(full, frame)
+            #expect(without == Array(with.prefix(4)) + Array(with.suffix(from: 6)), "\(set)")
+            let all = features(.appearance, frame)
+            for k in 0..<without.count { #expect(without[k] == all[MappingBlend.appearanceIndex(set, k)]) }
+        }
+    }
 }
