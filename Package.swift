@@ -109,7 +109,7 @@ let package = Package(
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack; a session's expressions a generic one) with their sidecars, events and index files.
-        .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
+        .target(name: "BIDSExport", dependencies: ["CLibCrypto", "CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import, sessions streamed out as JSON and CSV, and the codec of the typed "gazerec" extension.

@@ -22,7 +22,7 @@ struct ArchitectureTests {
         "GazeCore": ["GazeModel"],
         "GazeAnalysis": ["GazeModel"],
         "GazeFigures": ["GazeModel", "GazeAnalysis", "CZlib"],
-        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib"],
+        "BIDSExport": ["GazeModel", "GazeAnalysis", "JSONStream", "CZlib", "CLibCrypto"],
         "GazeCapture": ["GazeModel", "GazeCore", "Channels", "CVideoDecoder", "CVideoEncoder", "CV4L2"],
         "GazeVision": ["GazeModel", "GazeCore", "GazeCapture", "Channels", "CDlibShim", "ShapeRegression"],
         "SessionStore": ["GazeModel", "GazeAnalysis", "GazeCalibration", "JSONStream", "Channels"],
