@@ -56,6 +56,13 @@ struct PresentedStimulusTests {
         try #require(deleted.status == 0, "\(deleted.stderr)")
         let imported = try workspace.run(["import", document])
         try #require(imported.status == 0, "\(imported.stderr)")
+        // The round trip gives the presentations back as given, in camelCase and snake_case documents alike.
+        let given = JSONValue.array(presentations.map(Self.json))
+        for style in [[], ["--snake-case"]] {
+            let again = try workspace.run(["export", id] + style)
+            let member = try JSONValue.parse(Array(again.stdoutData))["gazerec"]?["presentations"]
+            #expect(member?.isEquivalent(to: given) == true, "\(style)")
+        }
         let renamed = workspace.folder.path("renamed copy.mkv")
         try FileManager.default.copyItem(atPath: video, toPath: renamed)
         return (workspace, id, begin, gaze, renamed)
