@@ -42,7 +42,7 @@ public enum StudyPresentations {
     }
 
     /// The presentations of a session that began at `begin` (Unix seconds), the video's file facts
-    /// given (its name, size and SHA-256). Playback samples every `step` seconds while shown.
+    /// given (its name, size and SHA-256). Playback samples every `step` seconds while playing.
     public static func presentations(begin: Double, fileName: String = "clip.mp4", byteSize: Int = 123_456,
                                      sha256: String = String(repeating: "ab", count: 32), step: Double = 0.25) -> [Presentation] {
         func samples(_ index: Int) -> [PlaybackSample] {
@@ -50,7 +50,10 @@ public enum StudyPresentations {
             var out: [PlaybackSample] = []
             var t = segments[0].from
             while t < segments[segments.count - 1].to - 1e-9 {
-                out.append(PlaybackSample(timestampSeconds: begin + t, stimulusSeconds: position(index, at: t)!))
+                // As a player reports: its position changes only while it plays (none while paused or stalled).
+                if segments.first(where: { $0.from <= t && t < $0.to })?.playing == true {
+                    out.append(PlaybackSample(timestampSeconds: begin + t, stimulusSeconds: position(index, at: t)!))
+                }
                 t += step
             }
             return out
