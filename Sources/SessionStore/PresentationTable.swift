@@ -151,6 +151,18 @@ enum PresentationTable {
                             ending: ending)
     }
 
+    /// Why a presentation still shown when its recorder died was ended by the repair.
+    static let recorderDied = "the recorder stopped before it ended; the session's repair ended it at the session's last sample"
+
+    /// Ends the presentations of a session that are still shown (no offset): at `atSeconds` (not
+    /// before their onset), cut short for `reason`.
+    static func endOpen(_ db: Database, sessionRowID: Int64, atSeconds: Double, reason: String) throws {
+        try db.execute(sql: """
+            UPDATE presentation SET \(Columns.offset) = MAX(\(Columns.onset), ?), \(Columns.ending) = ?, \(Columns.endingReason) = ?
+            WHERE \(Columns.sessionRowID) = ? AND \(Columns.offset) IS NULL
+            """, arguments: [atSeconds, cutShort, reason, sessionRowID])
+    }
+
     /// Whether any of the sessions has a presentation.
     static func any(_ db: Database, sessionRowIDs: [Int64]) throws -> Bool {
         try sessionRowIDs.contains { rowid in

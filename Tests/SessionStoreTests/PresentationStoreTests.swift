@@ -68,6 +68,24 @@ struct PresentationStoreTests {
         #expect(try store.presentations(id: plain.sessionID).isEmpty)
     }
 
+    @Test("a presentation still shown when its recorder died is ended, cut short, by the repair at the session's last sample")
+    func repairEndsOpenPresentations() throws {
+        let store = try SessionDatabase()
+        let writer = try SessionWriter(database: store, header: Self.header(UUID().uuidString), blendShapeNames: [], recorderPID: 1)
+        var batch = SampleBatchToAppend()
+        batch.frames = (0..<250).map { FrameMeasurement(timestampSeconds: Self.begin + Double($0) / 25, trackingState: .normal, confidence: 0.9) }
+        let presentations = StudyPresentations.presentations(begin: Self.begin)
+        batch.presentations = [presentations[0], Self.partial(presentations[1], at: Self.begin + 7)]
+        try writer.append(batch)
+        // The recorder dies here: no close.
+        #expect(try store.repairInterruptedSessions() == [writer.sessionID])
+        let stored = try store.presentations(id: writer.sessionID)
+        #expect(stored[0] == presentations[0])
+        #expect(stored[1].offsetSeconds == Self.begin + 249.0 / 25)
+        #expect(stored[1].ending == .cutShort(reason: PresentationTable.recorderDied))
+        #expect(try store.damage(id: writer.sessionID) == nil)
+    }
+
     @Test("a presentation index that would leave a gap is refused, and nothing of it is stored")
     func gapRefused() throws {
         let store = try SessionDatabase()
