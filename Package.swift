@@ -104,12 +104,12 @@ let package = Package(
         // Stimulus studies over stored sessions: a stimulus file measured with FFmpeg, sessions read
         // from the store and aligned to its start marker, the tables of the stimulus analyses, and
         // the videos: the gaze overlay and the highlight clips.
-        .target(name: "StimulusStudy", dependencies: ["GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream", "SessionStore",
-                                                      "StimulusAnalysis"]),
+        .target(name: "StimulusStudy", dependencies: ["CLibCrypto", "GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream",
+                                                      "SessionStore", "StimulusAnalysis"]),
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack; a session's expressions a generic one) with their sidecars, events and index files.
-        .target(name: "BIDSExport", dependencies: ["CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
+        .target(name: "BIDSExport", dependencies: ["CLibCrypto", "CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import, sessions streamed out as JSON and CSV, and the codec of the typed "gazerec" extension.

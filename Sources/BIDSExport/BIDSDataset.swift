@@ -93,7 +93,8 @@ public struct BIDSDataset: Sendable {
     /// Writes the run's files through `write` (name relative to the root, bytes, gzip-compressed).
     private func writeRun(_ recording: BIDSRecording, signals: [PhysioRecording.Signal], labels: BIDSRunLabels, base: String,
                           write: (String, [UInt8], Bool) throws -> Void) throws {
-        let events = EventTables.markers(recording)
+        let stimuli = recording.presentations.contains { $0.sha256 != nil } ? StimuliFolder.files(root: rootPath) : [:]
+        let events = recording.presentations.isEmpty ? EventTables.markers(recording) : EventTables.withPresentations(recording, stimuli: stimuli)
         try write("\(base)_events.tsv", events.text(header: true), false)
         try write("\(base)_events.json", SidecarJSON.bytes(Sidecars.events(events, task: labels.task, recording)), false)
         let detected = EventTables.detected(recording)

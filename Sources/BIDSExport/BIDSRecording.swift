@@ -40,6 +40,9 @@ public struct BIDSRecording: Sendable {
     /// The smile at each frame time that has one (the mean of `mouthSmile_L` and `mouthSmile_R`,
     /// 0…1), in time order: written beside the expression sample of the same frame time.
     public var smile: [(timestampSeconds: Double, value: Double)]
+    /// What the presenter showed (`start --present`), in the order shown: each a row of
+    /// `_events.tsv` at its onset, with its pauses, seeks and stalls.
+    public var presentations: [Presentation] = []
 
     public init(sessionID: String, appID: String, beginSeconds: Double, endSeconds: Double? = nil,
                 screenWidthPoints: Double, screenHeightPoints: Double, geometry: ScreenGeometry? = nil,

@@ -116,7 +116,7 @@ public struct BIDSSessionExporter: Sendable {
             $0.geometry(widthPoints: header.deviceInfo.screenWidth, heightPoints: header.deviceInfo.screenHeight)
         }).defaultDetector
         let facts = header.gazerecExtension?.recorder
-        return BIDSRecording(
+        var recording = BIDSRecording(
             sessionID: header.id, appID: header.appID, beginSeconds: header.beginTimeSeconds,
             endSeconds: header.endTimeSeconds, screenWidthPoints: header.deviceInfo.screenWidth,
             screenHeightPoints: header.deviceInfo.screenHeight, geometry: geometry(header),
@@ -127,6 +127,8 @@ public struct BIDSSessionExporter: Sendable {
             blinks: stored.blinks, markers: stored.markers,
             fixations: stored.gaze.isEmpty ? [] : detector.detect(stored.gaze).fixations, expressions: stored.expressions,
             smile: stored.smile)
+        recording.presentations = stored.presentations
+        return recording
     }
 
     /// A system's name and version (`iOS 13.5.1`), for a session gazerec did not record.
