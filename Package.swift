@@ -104,8 +104,8 @@ let package = Package(
         // Stimulus studies over stored sessions: a stimulus file measured with FFmpeg, sessions read
         // from the store and aligned to its start marker, the tables of the stimulus analyses, and
         // the videos: the gaze overlay and the highlight clips.
-        .target(name: "StimulusStudy", dependencies: ["GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream", "SessionStore",
-                                                      "StimulusAnalysis"]),
+        .target(name: "StimulusStudy", dependencies: ["CLibCrypto", "GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream",
+                                                      "SessionStore", "StimulusAnalysis"]),
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack; a session's expressions a generic one) with their sidecars, events and index files.

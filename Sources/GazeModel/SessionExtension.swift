@@ -80,6 +80,8 @@ public struct SessionExtension: Sendable, Equatable {
         public static let markers = "markers"
         /// Each frame's expression probabilities (`ExpressionSample`), streamed from and into their table.
         public static let expressions = "expressions"
+        /// What the presenter showed (`Presentation`), streamed from and into their tables.
+        public static let presentations = "presentations"
     }
 
     /// The current layout version written by recorders.

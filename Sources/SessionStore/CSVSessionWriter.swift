@@ -33,6 +33,7 @@ extension SessionDatabase {
             }
             let names = try BlendShapeTable.names(db, sessionRowIDs: sessions.map(\.rowid))
             let expressions = try ExpressionTable.any(db, sessionRowIDs: sessions.map(\.rowid))
+            let presentations = try PresentationTable.any(db, sessionRowIDs: sessions.map(\.rowid))
             let out = CSVWriter(sink: sink)
             for (index, session) in sessions.enumerated() {
                 try Self.verifying(db, id: session.id, sessionRowID: session.rowid) {
@@ -41,6 +42,7 @@ extension SessionDatabase {
                                                   keyStyle: keyStyle, blendShapeNames: names,
                                                   movement: labels.map { labels in { $0 < labels.count ? labels[$0].rawValue : nil } })
                     writer.expressionColumns = expressions
+                    writer.presentationColumns = presentations
                     return try writer.write(header: index == 0)
                 }
             }
@@ -67,6 +69,8 @@ public final class CSVSessionWriter {
     private let movement: ((Int) -> String?)?
     /// Whether rows end with the expression columns (some session of the table has expressions).
     var expressionColumns = false
+    /// Whether rows end with the presentation columns (some session of the table has presentations).
+    var presentationColumns = false
 
     /// One series being read: its statement and current row.
     private final class Cursor {
@@ -107,6 +111,8 @@ public final class CSVSessionWriter {
         let frames: Cursor
         /// The expression samples, when the table has their columns.
         let expressions: Cursor?
+        /// The presentations' clocks and quoted labels in onset order, when the table has their columns.
+        let presentations: [(clock: PresentationClock, labelCell: String)]?
         /// Every cursor: gaze, the blend shapes, frames, expressions.
         let all: [Cursor]
         /// Blinks and long closures flag the frames they span, each in its own column.
@@ -128,6 +134,8 @@ public final class CSVSessionWriter {
         /// Per kind (blink, long closure): the first span not ended before the row's time.
         var closureIndices = [0, 0]
         var markerIndex = -1
+        /// The first presentation not ended before the row's time.
+        var presentationIndex = 0
     }
 
     init(db: Database, sessionID: String, sessionRowID: Int64, out: CSVWriter, keyStyle: KeyStyle,
@@ -142,10 +150,12 @@ public final class CSVSessionWriter {
     }
 
     /// The header line.
-    static func header(out: CSVWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false) throws {
+    static func header(out: CSVWriter, keyStyle: KeyStyle, blendShapeNames: [String], expressions: Bool = false,
+                       presentations: Bool = false) throws {
         func name(_ camel: String) -> String { keyStyle == .snakeCase ? snake(camel) : camel }
         let names = CSVColumn.leading.map { name($0.name) } + blendShapeNames + CSVColumn.frame.map { name($0.name) }
             + CSVColumn.trailing.map { name($0.name) } + (expressions ? expressionColumnNames.map(name) : [])
+            + (presentations ? CSVColumn.presentation.map { name($0.name) } : [])
         try out.row(names)
     }
 
@@ -171,7 +181,10 @@ public final class CSVSessionWriter {
     func write(header: Bool) throws -> SequenceTable.Tally {
         let series = try openSeries()
         for cursor in series.all { try cursor.advance() }
-        if header { try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns) }
+        if header {
+            try Self.header(out: out, keyStyle: keyStyle, blendShapeNames: blendShapeNames, expressions: expressionColumns,
+                            presentations: presentationColumns)
+        }
         let idCell = CSVWriter.quoted(sessionID)
         var position = Position()
         while true {
@@ -212,6 +225,8 @@ public final class CSVSessionWriter {
             ? Cursor(try ExpressionTable.makeOrderedStatement(db), ownerRowID: sessionRowID) : nil
         return Series(
             gaze: gaze, blends: blends, frames: frames, expressions: expressions,
+            presentations: presentationColumns
+                ? try PresentationTable.presentations(db, sessionRowID: sessionRowID).map { ($0.clock, CSVWriter.quoted($0.label)) } : nil,
             all: [gaze] + blends + [frames] + (expressions.map { [$0] } ?? []),
             closureSpans: try [BlinkEvent.Kind.blink, .longClosure].map { try BlinkTable.spans(db, sessionRowID: sessionRowID, kind: $0) },
             markers: markers, markerCells: markers.map { CSVWriter.quoted($0.label) + "," + ($0.dataJSON.map(CSVWriter.quoted) ?? "") },
@@ -266,6 +281,24 @@ public final class CSVSessionWriter {
             try out.number(((time - series.markers[position.markerIndex].timestampSeconds) * 1e6).rounded() / 1e6)
         }
         if let expressions = series.expressions { try writeExpressionCells(expressions.isAt(time) ? expressions : nil) }
+        if let presentations = series.presentations { try writePresentationCells(presentations, at: time, &position) }
+    }
+
+    /// The presentation cells: a comma, the label of the presentation on the screen at `time`, a
+    /// comma, its position in the stimulus (`PresentationClock`, to the microsecond); both empty between items.
+    private func writePresentationCells(_ presentations: [(clock: PresentationClock, labelCell: String)], at time: Double,
+                                        _ position: inout Position) throws {
+        var index = position.presentationIndex
+        while index < presentations.count, let offset = presentations[index].clock.offsetSeconds, offset <= time { index += 1 }
+        position.presentationIndex = index
+        try comma()
+        guard index < presentations.count, let seconds = presentations[index].clock.stimulusSeconds(at: time) else {
+            try comma()
+            return
+        }
+        try text(presentations[index].labelCell)
+        try comma()
+        try out.number((seconds * 1e6).rounded() / 1e6)
     }
 
     /// The expression columns (camelCase): each expression's probability, 0…1.
@@ -351,6 +384,14 @@ public struct CSVColumn: Sendable, Equatable {
     /// last), added there so that readers of the earlier columns by position keep working.
     public static let trailing: [CSVColumn] = [
         CSVColumn("markerElapsedSeconds", "seconds since the marker whose interval holds the row"),
+    ]
+
+    /// The columns that end the rows when a session exported has presentations (`gazerec start
+    /// --present`), after the expression columns: both derived from the stored presentations by
+    /// `PresentationClock`, the one rule the stimulus commands use too.
+    public static let presentation: [CSVColumn] = [
+        CSVColumn("stimulus", "label of the presentation on the screen at the row's time; empty between items"),
+        CSVColumn("stimulusSeconds", "playback position in that stimulus, its own seconds; empty between items"),
     ]
 
     /// The columns after the blend shapes, in order: the flags, then the stored frame values.

@@ -39,17 +39,21 @@ enum SequenceTable {
     /// The series keyed by session (table, message name).
     private static let sessionSeries = [("frameSample", "frames"), ("gazeSample", "gaze samples"),
                                         ("blinkEvent", "blink events"), ("expressionSample", "expression samples"),
-                                        ("marker", "markers")]
+                                        ("marker", "markers"), ("presentation", "presentations"),
+                                        ("presentationEvent", "presentation events"), ("playbackSample", "playback samples")]
 
     /// The spans of every series of one session, blend-shape series named by their shape. A
     /// series in `tally` is not counted again: its smallest and largest `seq` are two index look-ups.
     static func spans(_ db: Database, sessionRowID: Int64, tally: Tally = [:]) throws -> [Span] {
         var lengths = try SeriesLengthTable.lengths(db, sessionRowID: sessionRowID)
+        // Lengths stored before the presentation tables existed: those series held no row.
+        let hasLengths = !lengths.isEmpty
         var spans: [Span] = []
         for (table, name) in sessionSeries where try db.tableExists(table) {
             var span = try span(db, table: table, owner: "sessionRowID", ownerRowID: sessionRowID,
                                 name: name, count: tally[.table(table)])
             span.recorded = lengths.removeValue(forKey: SeriesLengthTable.key(table: table))
+            if span.recorded == nil, hasLengths, SeriesLengthTable.presentationTables.contains(table) { span.recorded = 0 }
             spans.append(span)
         }
         let series = try Row.fetchAll(db, sql: "SELECT rowid, name FROM blendShapeSeries WHERE sessionRowID = ? ORDER BY rowid",

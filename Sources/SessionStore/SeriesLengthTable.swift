@@ -8,12 +8,13 @@ import JSONStream
 /// A series' numbering (`seq` 0, 1, 2, …) shows rows lost in its middle, but not rows lost from
 /// its end: 499 frames numbered 0…498 look whole. The stored length tells them apart. The lengths
 /// are stored in the same transaction as: a recording's close, the repair of a recording whose
-/// recorder died, an import, a reanalysis or scan-path replacement, a new marker. A session still
+/// recorder died, an import, a reanalysis or scan-path replacement, a new marker, a recorded presentation. A session still
 /// being recorded, and sessions stored before the column existed (schema migration "v7: series
 /// lengths"), have none; their series are checked by numbering alone.
 ///
 /// The column is a JSON object, series key → length: `frameSample`, `gazeSample`, `blinkEvent`,
-/// `expressionSample`, `marker`, and `blendShape:NAME` per blend-shape series.
+/// `expressionSample`, `marker`, `presentation`, `presentationEvent`, `playbackSample`, and
+/// `blendShape:NAME` per blend-shape series.
 ///
 /// The only code that writes SQL for this column; every function runs in the caller's transaction.
 enum SeriesLengthTable {
@@ -24,7 +25,11 @@ enum SeriesLengthTable {
     static func key(blendShape name: String) -> String { "blendShape:" + name }
 
     /// The session-keyed tables whose lengths are stored.
-    static let tables = ["frameSample", "gazeSample", "blinkEvent", "expressionSample", "marker"]
+    static let tables = ["frameSample", "gazeSample", "blinkEvent", "expressionSample", "marker"] + presentationTables
+
+    /// The tables added by schema migration "v8: presentations": a session whose lengths were
+    /// stored before them has none of their rows (a missing length reads as 0).
+    static let presentationTables = ["presentation", "presentationEvent", "playbackSample"]
 
     /// The stored lengths of session `sessionRowID`'s series, by key (empty for a session stored
     /// before lengths were kept, or not closed yet). Text that is not such an object is damage

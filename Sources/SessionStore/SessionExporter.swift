@@ -161,7 +161,8 @@ final class SessionExporter {
             movement: options.fixations
                 ? ExportedMovement(scanPath: try GazeSampleTable.samples(db, sessionRowID: sessionRowID), of: header) : nil,
             hasFrames: hasFrames, blinks: blinks, markers: markers,
-            hasExpressions: try ExpressionTable.count(db, sessionRowID: sessionRowID) > 0)
+            hasExpressions: try ExpressionTable.count(db, sessionRowID: sessionRowID) > 0,
+            presentations: try PresentationTable.presentations(db, sessionRowID: sessionRowID))
         guard !content.isEmpty else { return tally }
         try key(.gazerec)
         try SessionExtensionCodec.write(content, to: json) { body in

@@ -325,11 +325,13 @@ struct StoredSessionExtension {
     var markers: [Marker]
     /// Whether the session has expression samples (`write` then streams them after the frames).
     var hasExpressions = false
+    /// What the presenter showed, in index order (written after the markers).
+    var presentations: [Presentation] = []
 
     /// Whether there is anything to write.
     var isEmpty: Bool {
         stored == nil && !hasFrames && !hasExpressions && blinks.isEmpty && markers.isEmpty && attention == nil
-            && movement == nil
+            && movement == nil && presentations.isEmpty
     }
 
     /// The members computed at export time, in the order they are written.
@@ -352,7 +354,7 @@ enum SessionExtensionCodec {
 
     /// Writes the object: the stored members (those derived anew replace stored ones of the same
     /// name, as an import of an earlier export has), the derived members, then `frames` (rows from
-    /// `forEachFrame`), `expressions` (rows from `forEachExpression`), `blinks` and `markers`.
+    /// `forEachFrame`), `expressions` (rows from `forEachExpression`), `blinks`, `markers` and `presentations`.
     static func write(_ content: StoredSessionExtension, to json: JSONWriter,
                       forEachFrame: ((StoredFrameRow) throws -> Void) throws -> Void,
                       forEachExpression: ((StoredExpressionRow) throws -> Void) throws -> Void = { _ in }) throws {
@@ -375,6 +377,10 @@ enum SessionExtensionCodec {
         if content.hasExpressions { try writeExpressions(to: json, forEachExpression) }
         if !content.blinks.isEmpty { try writeBlinks(content.blinks, to: json) }
         if !content.markers.isEmpty { try writeMarkers(content.markers, to: json) }
+        if !content.presentations.isEmpty {
+            try json.key(SessionExtension.Name.presentations)
+            try json.value(presentationsValue(content.presentations))
+        }
         try json.endObject()
     }
 
@@ -454,6 +460,8 @@ struct SessionExtensionElements {
     var blink: (BlinkEvent) throws -> Void
     var marker: (Marker) throws -> Void
     var expression: (ExpressionSample) throws -> Void = { _ in }
+    /// The presentations, all at once (in index order).
+    var presentations: ([Presentation]) throws -> Void = { _ in }
 }
 
 extension SessionExtensionCodec {
@@ -475,6 +483,8 @@ extension SessionExtensionCodec {
                 try readArray(reader, of: "blink events", element: "a blink object") { try elements.blink(try readBlink(reader)) }
             case SessionExtension.Name.markers where streamed.insert(key).inserted:
                 try readArray(reader, of: "markers", element: "a marker object") { try elements.marker(try readMarker(reader)) }
+            case SessionExtension.Name.presentations where streamed.insert(key).inserted:
+                try elements.presentations(try readPresentations(reader))
             default:
                 guard !members.contains(where: { $0.0 == key }) else { throw reader.error("duplicate key") }
                 members.append((key, try reader.readValue()))

@@ -128,6 +128,7 @@ extension SessionDatabase {
                 try BlinkTable.deleteAll(db)
                 try MarkerTable.deleteAll(db)
                 try ExpressionTable.deleteAll(db)
+                try PresentationTable.deleteAll(db)
                 try SessionTable.deleteAll(db)
                 return ids
             }

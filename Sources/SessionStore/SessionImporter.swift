@@ -339,6 +339,13 @@ final class SessionImporter {
             expression: { [db, inserter] sample in
                 try inserter.drain()
                 try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: seq.take(\.expression))
+            },
+            presentations: { [db, inserter] presentations in
+                try inserter.drain()
+                var logs = PresentationTable.Logs()
+                for presentation in presentations {
+                    logs = try PresentationTable.record(db, presentation, sessionRowID: sessionRowID, logs: logs)
+                }
             })
         return try SessionExtensionCodec.read(reader, into: elements)
     }

@@ -12,6 +12,7 @@ enum SessionMigrations {
         migrator.registerMigration("v5: event markers", migrate: createMarkers)
         migrator.registerMigration("v6: per-frame expressions", migrate: createExpressions)
         migrator.registerMigration("v7: series lengths", migrate: createSeriesLengths)
+        migrator.registerMigration("v8: presentations", migrate: createPresentations)
         return migrator
     }
 
@@ -199,5 +200,61 @@ enum SessionMigrations {
         // more than before (a close on a full disk still fits where the refused batch was).
         // Sessions stored before this migration have none (NULL).
         try db.execute(sql: "ALTER TABLE session ADD COLUMN seriesLengths TEXT")
+    }
+
+    /// Migration "v8: presentations".
+    private static func createPresentations(_ db: Database) throws {
+        // What the presenter showed (`PresentationTable`): a row per presentation keyed by its
+        // index (seq), rewritten whole as it goes on; its events and the player's clock samples
+        // as logs numbered across the session, naming their presentation. Times are session
+        // clock seconds (timestamp, onset, offset), positions the stimulus's own seconds, the
+        // rectangle screen points. Its own trigger deletes a session's rows with it.
+        try db.execute(sql: """
+            CREATE TABLE presentation (
+                sessionRowID INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                label TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                fileName TEXT,
+                byteSize INTEGER,
+                sha256 TEXT,
+                durationSeconds REAL,
+                frameRate REAL,
+                widthPixels INTEGER,
+                heightPixels INTEGER,
+                rectX REAL,
+                rectY REAL,
+                rectWidth REAL,
+                rectHeight REAL,
+                onset REAL NOT NULL,
+                offset REAL,
+                ending TEXT,
+                endingReason TEXT,
+                PRIMARY KEY (sessionRowID, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE presentationEvent (
+                sessionRowID INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                presentation INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                timestamp REAL NOT NULL,
+                stimulusSeconds REAL NOT NULL,
+                fromStimulusSeconds REAL,
+                PRIMARY KEY (sessionRowID, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE playbackSample (
+                sessionRowID INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                presentation INTEGER NOT NULL,
+                timestamp REAL NOT NULL,
+                stimulusSeconds REAL NOT NULL,
+                PRIMARY KEY (sessionRowID, seq)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER sessionDeletesPresentations BEFORE DELETE ON session BEGIN
+                DELETE FROM presentation WHERE sessionRowID = OLD.rowid;
+                DELETE FROM presentationEvent WHERE sessionRowID = OLD.rowid;
+                DELETE FROM playbackSample WHERE sessionRowID = OLD.rowid;
+            END;
+            """)
     }
 }

@@ -11,11 +11,15 @@ public struct SampleBatchToAppend: Sendable {
     public var blinks: [BlinkEvent] = []
     /// The expression probabilities of frames with a face (a recording asked for them).
     public var expressions: [ExpressionSample] = []
+    /// Presentations to record as they now stand (`SessionWriter.record(presentation:)`), in the
+    /// batch's transaction: each inserted, or replacing the stored one of its index.
+    public var presentations: [Presentation] = []
 
     public init() {}
 
     public var isEmpty: Bool {
-        gaze.isEmpty && frames.isEmpty && blinks.isEmpty && expressions.isEmpty && blendShapes.values.allSatisfy(\.isEmpty)
+        gaze.isEmpty && frames.isEmpty && blinks.isEmpty && expressions.isEmpty && presentations.isEmpty
+            && blendShapes.values.allSatisfy(\.isEmpty)
     }
 }
 
@@ -32,6 +36,8 @@ public final class SessionWriter {
     // Touched for every sample, from the one thread that owns this writer: no run-time exclusivity checks.
     @exclusivity(unchecked) private var nextSeq: [String: Int] = [:]
     @exclusivity(unchecked) public private(set) var lastTimestamp: Double?
+    /// What this writer stored of each presentation's logs (advanced only when a write committed).
+    private var presentationLogs = PresentationTable.Logs()
 
     /// Creates the session row and its blend-shape series.
     public init(database: SessionDatabase, header: SessionHeader, blendShapeNames: [String], recorderPID: Int32) throws {
@@ -51,6 +57,7 @@ public final class SessionWriter {
     /// Appends one batch in one transaction.
     public func append(_ batch: SampleBatchToAppend) throws {
         guard !batch.isEmpty else { return }
+        var logs = presentationLogs
         try database.write("record samples") { db in
             for sample in batch.gaze {
                 try GazeSampleTable.insert(db, sample, sessionRowID: sessionRowID, seq: take("gaze"))
@@ -71,7 +78,31 @@ public final class SessionWriter {
             for sample in batch.expressions {
                 try ExpressionTable.insert(db, sample, sessionRowID: sessionRowID, seq: take("expression"))
             }
+            logs = try record(db, batch.presentations, logs: logs)
         }
+        presentationLogs = logs
+    }
+
+    /// Records a presentation as it now stands, in its own transaction: inserted, or replacing the
+    /// stored one of the same `index` (call it at the onset, as it goes on, and at its end).
+    ///
+    /// `index` is 0 for the session's first presentation and at most one more than the largest
+    /// recorded so far (a gap is refused). Its `events` and `playback` are logs that only grow:
+    /// each call carries the ones passed before first, and only those beyond them are written.
+    public func record(presentation: Presentation) throws {
+        var logs = presentationLogs
+        try database.write("record presentation \(presentation.index) of session \(sessionID)") { db in
+            logs = try record(db, [presentation], logs: logs)
+        }
+        presentationLogs = logs
+    }
+
+    private func record(_ db: Database, _ presentations: [Presentation], logs: PresentationTable.Logs) throws -> PresentationTable.Logs {
+        var logs = logs
+        for presentation in presentations {
+            logs = try PresentationTable.record(db, presentation, sessionRowID: sessionRowID, logs: logs)
+        }
+        return logs
     }
 
     private func take(_ series: String) -> Int {

@@ -30,7 +30,8 @@ extension SessionDatabase {
                 frames: try framesWithoutAppearance(db, sessionRowID: rowid, id: header.id),
                 blinks: try BlinkTable.records(db, sessionRowID: rowid).compactMap(\.event),
                 markers: try MarkerTable.markers(db, sessionRowID: rowid), expressions: expressions,
-                smile: expressions.isEmpty ? [] : try ExpressionReader.smile(db, sessionRowID: rowid))
+                smile: expressions.isEmpty ? [] : try ExpressionReader.smile(db, sessionRowID: rowid),
+                presentations: try PresentationTable.presentations(db, sessionRowID: rowid))
         }
     }
 
@@ -55,7 +56,7 @@ extension SessionDatabase {
 
 /// A session's stored series read whole, for writers that need them all at once (an
 /// Eye-Tracking-BIDS run): its header, scan path, frames (without their eye appearance, which
-/// would only fill memory), blink events, markers, expression samples and smile.
+/// would only fill memory), blink events, markers, expression samples, smile and presentations.
 public struct StoredSession: Sendable {
     public var header: SessionHeader
     /// The scan path, in time order.
@@ -67,6 +68,9 @@ public struct StoredSession: Sendable {
     public var expressions: [ExpressionSample]
     /// The smile at each frame time that has one (`SessionDatabase.smile(id:)`); empty without expression samples.
     public var smile: [(timestampSeconds: Double, value: Double)]
+    /// What the presenter showed, in the order shown (empty for a recording without): a frame's
+    /// stimulus and position in it are `presentations.showing(at:)` and `stimulusSeconds(at:)`.
+    public var presentations: [Presentation] = []
 }
 
 /// What a writer checks of a session before writing anything: its header and whether it holds

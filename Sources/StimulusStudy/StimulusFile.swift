@@ -48,6 +48,11 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
     case cannotWriteVideo(path: String, reason: String)
     /// Highlight clips were asked of a still image.
     case imageHasNoClips(path: String)
+    /// No session presented the stimulus (no presentation of a file with its SHA-256), so its place
+    /// and time must be given.
+    case notPresented(path: String, sha256: String)
+    /// A session showed the stimulus several times and the analysis takes one viewing per participant.
+    case severalShowings(sessionID: String, count: Int)
 
     public var description: String {
         switch self {
@@ -58,6 +63,11 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
             "cannot write the video \(path): its name must end in .mkv (FFV1, lossless) or .mp4 (H.264)"
         case let .cannotWriteVideo(path, reason): "cannot write the video \(path): \(reason)"
         case let .imageHasNoClips(path): "the stimulus \(path) is an image: there is no video to cut highlight clips from."
+        case let .notPresented(path, sha256):
+            "none of the sessions presented \(path) (no presentation of a file with its SHA-256 \(sha256.prefix(12))…): "
+                + "where and when it was shown must be given"
+        case let .severalShowings(id, count):
+            "session \(id) showed the stimulus \(count) times and this analysis takes one viewing per participant: choose one showing"
         }
     }
 }

@@ -11,6 +11,7 @@ public struct StimulusReport: Sendable {
 extension StimulusStudy {
     /// Per-bin figures of each session (and, with `group`, over all of them).
     public func timeline(_ database: SessionDatabase, ids: [String], binSeconds: Double, group: Bool) throws -> StimulusReport {
+        if let presented { return try presentedTimeline(database, ids: ids, binSeconds: binSeconds, group: group, presented: presented) }
         let (viewings, skipped) = try usable(database, ids: ids)
         let rows = try viewings.map { try StimulusTimeline.rows($0, binSeconds: binSeconds) }
         return StimulusReport(table: .timeline(rows.flatMap { $0 }, group: group ? StimulusTimeline.groupRows(rows) : []),
@@ -19,6 +20,7 @@ extension StimulusStudy {
 
     /// AOI metrics of each session with gaze (a session without gaze is left out, named).
     public func areasOfInterest(_ database: SessionDatabase, ids: [String], areas: [AreaOfInterest]) throws -> StimulusReport {
+        if let presented { return try presentedAreasOfInterest(database, ids: ids, areas: areas, presented: presented) }
         let (viewings, skipped) = try usableWithGaze(database, ids: ids)
         return StimulusReport(table: .aoi(viewings.flatMap { AOIAnalysis.metrics($0, areas: areas) }), skipped: skipped)
     }

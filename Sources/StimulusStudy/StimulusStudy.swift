@@ -15,6 +15,9 @@ public struct StimulusStudy: Sendable {
     /// its duration for a video, else the session's end).
     public let startLabel: String?
     public let endLabel: String?
+    /// Set when the sessions' own presentations of the stimulus place it in time and on the screen
+    /// (`init(stimulus:presented:database:ids:)`, PresentedStudy.swift); nil: the rectangle and markers do.
+    public internal(set) var presented: PresentedStimulus?
 
     /// Refuses a rectangle of another aspect than the stimulus's, or without area.
     public init(stimulus: StimulusFile, screenX: Double, screenY: Double, screenWidth: Double, screenHeight: Double,
@@ -30,6 +33,7 @@ public struct StimulusStudy: Sendable {
     /// order given). Throws only for the store itself (a missing session is the store's error).
     public func viewings(_ database: SessionDatabase, ids: [String]) throws
         -> (viewings: [StimulusViewing], skipped: [StimulusError]) {
+        if let presented { return try presentedParticipantViewings(database, ids: ids, presented: presented) }
         var viewings: [StimulusViewing] = [], skipped: [StimulusError] = []
         for id in ids {
             do {

@@ -36,7 +36,7 @@ struct ArchitectureTests {
         "StimulusPresenter": ["GazeModel", "GazeCapture", "JSONStream"],
         "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionExport", "SessionStore"],
         "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
-        "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis"],
+        "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis", "CLibCrypto"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "FaceExpression",
                     "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream", "LabStreaming", "ShapeRegression",
                     "StimulusAnalysis", "StimulusStudy", "StimulusPresenter"],

@@ -38,16 +38,27 @@ struct StimulusOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The stimulus: an image or a video (its size, rate and duration are read from it).", valueName: "file"))
     var stimulus: String
 
-    @Option(help: ArgumentHelp("Where the stimulus was shown, in screen points: left, top, width, height.", valueName: "X,Y,W,H"))
-    var rect: ScreenRect
+    @Option(help: ArgumentHelp("Where the stimulus was shown, in screen points: left, top, width, height (default: where "
+                               + "and when the sessions presented it, 'gazerec start --present').", valueName: "X,Y,W,H"))
+    var rect: ScreenRect?
 
-    @Option(help: ArgumentHelp("The marker at which the stimulus appeared (default: the session's start).", valueName: "label"))
+    @Option(help: ArgumentHelp("With --rect: the marker at which the stimulus appeared (default: the session's start).", valueName: "label"))
     var start: String?
+
+    @Option(help: ArgumentHelp("Without --rect: which showing of the stimulus in each session, from 1, or all (each its own rows).",
+                               valueName: "n|all"))
+    var showing: ShowingArgument?
 
     func validate() throws {
         if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
         if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
         if start?.isEmpty == true { throw ValidationError("--start is empty: give a marker label.") }
+        if rect == nil && start != nil {
+            throw ValidationError("--start goes with --rect: without --rect, the sessions' presentations of the stimulus give its time.")
+        }
+        if rect != nil && showing != nil {
+            throw ValidationError("--showing goes without --rect: it chooses among the sessions' presentations of the stimulus.")
+        }
     }
 
     /// The database, the sessions' canonical ids and the study (the stimulus measured).
@@ -58,6 +69,12 @@ struct StimulusOptions: ParsableArguments {
             selected.append(id)
         }
         let file = try StimulusFile.read(path: stimulus)
+        guard let rect else {
+            if end != nil {
+                throw ValidationError("--end goes with --rect: without --rect, the sessions' presentations of the stimulus give its end.")
+            }
+            return (database, selected, try StimulusStudy(stimulus: file, presented: showing?.selection ?? .all, database: database, ids: selected))
+        }
         let study = try StimulusStudy(stimulus: file, screenX: rect.x, screenY: rect.y, screenWidth: rect.width,
                                       screenHeight: rect.height, startLabel: start, endLabel: end)
         return (database, selected, study)
@@ -77,6 +94,21 @@ struct StimulusOptions: ParsableArguments {
 
 extension StimulusError: RuntimeFailure {}
 extension StimulusStudyError: RuntimeFailure {}
+
+/// `N` (from 1) or `all`: which showing of a presented stimulus.
+struct ShowingArgument: ExpressibleByArgument {
+    var selection: ShowingSelection
+
+    init?(argument: String) {
+        if argument == "all" {
+            selection = .all
+        } else if let number = Int(argument), number >= 1 {
+            selection = .number(number)
+        } else {
+            return nil
+        }
+    }
+}
 
 /// `W:H`, a crop's aspect.
 struct AspectRatio: ExpressibleByArgument {

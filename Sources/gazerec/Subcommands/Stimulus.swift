@@ -10,13 +10,16 @@ extension Gazerec {
     /// `gazerec stimulus …`: what sessions looked at and felt on a stimulus shown at a known place.
     struct Stimulus: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Analyse sessions against a stimulus (image or video) shown at a known place on the screen.",
+            abstract: "Analyse sessions against a stimulus (image or video) shown at a known place on the screen, or presented by gazerec.",
             discussion: """
                 --rect is where the stimulus was shown, in the session's screen points (X,Y its top-left); \
                 gaze maps into the stimulus's own pixels (x right, y down from its top-left). Stimulus time \
                 is the sample's time since the --start marker (default the session's start); --end or a \
-                video's duration ends it. A session that cannot be analysed is named on stderr and the \
-                others still are (docs/Analysis.md, "Stimuli").
+                video's duration ends it. Without --rect, sessions recorded with 'gazerec start --present' \
+                place it themselves: the presentations of a file with the stimulus's content (SHA-256; a \
+                renamed copy matches) give its rectangle and stimulus time is the playback position then \
+                (pauses and seeks followed); each showing is analysed on its own (--showing). A session that \
+                cannot be analysed is named on stderr and the others still are (docs/Analysis.md, "Stimuli").
                 """,
             subcommands: [StimulusTimelineCommand.self, StimulusAOICommand.self, StimulusHighlightsCommand.self,
                           StimulusOverlayCommand.self])

@@ -40,15 +40,15 @@ enum ErrorHints {
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
         case SessionPlotError.notAnImage: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
-             StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind: return true
+             StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind, StimulusStudyError.notPresented,
+             StimulusStudyError.severalShowings: return true
         default: return false
         }
     }
 
     static func hint(for error: Any) -> String? {
+        if let hint = stimulusHint(for: error) { return hint }
         switch error {
-        case StimulusStudyError.imageHasNoClips:
-            return "Leave out --render, or give the video that was shown as --stimulus."
         case StoreError.unknownSession:
             return "List the stored sessions with 'gazerec list'."
         case StoreError.unknownCalibration:
@@ -100,6 +100,20 @@ enum ErrorHints {
             return "Or record without --lsl and --markers-from lsl."
         case ReanalysisError.noVideo:
             return "Record with the video kept: 'gazerec start --save-video'."
+        default:
+            return nil
+        }
+    }
+
+    /// What to type after a stimulus study's error, nil for other errors.
+    private static func stimulusHint(for error: Any) -> String? {
+        switch error {
+        case StimulusStudyError.imageHasNoClips:
+            return "Leave out --render, or give the video that was shown as --stimulus."
+        case StimulusStudyError.notPresented:
+            return "Give it with --rect X,Y,W,H (and --start LABEL), or the file the sessions presented as --stimulus."
+        case StimulusStudyError.severalShowings:
+            return "Choose one with --showing N."
         default:
             return nil
         }

@@ -1,0 +1,183 @@
+import CLibCrypto
+import Foundation
+import GazeAnalysis
+import GazeModel
+import SessionStore
+import StimulusAnalysis
+
+/// Which showings of the stimulus a study reads in each session that presented it.
+public enum ShowingSelection: Sendable, Equatable {
+    /// Every showing, each its own viewing (Tobii Pro Lab's Times of Interest), reported separately.
+    case all
+    /// The n-th showing (from 1) of the stimulus in each session.
+    case number(Int)
+}
+
+/// A study of the sessions' own presentations of the stimulus (`gazerec start --present`): the
+/// file's content hash names it, so a renamed copy matches.
+public struct PresentedStimulus: Sendable, Equatable {
+    /// Lowercase hexadecimal SHA-256 of the stimulus file.
+    public var sha256: String
+    public var selection: ShowingSelection
+}
+
+/// One showing of the stimulus in one session and its place among that session's showings.
+public struct Showing: Sendable {
+    public var sessionID: String
+    /// 1 for the session's first showing of the stimulus, 2 for its second, …
+    public var number: Int
+    public var presentation: Presentation
+}
+
+extension StimulusFile {
+    /// Lowercase hexadecimal SHA-256 of the file's bytes (read in 1 MiB blocks).
+    public static func sha256(path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StimulusStudyError.cannotReadStimulus(path: path, reason: "no such readable file")
+        }
+        defer { try? handle.close() }
+        let context = EVP_MD_CTX_new()
+        defer { EVP_MD_CTX_free(context) }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        while true {
+            let block: Data
+            do {
+                guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { break }
+                block = read
+            } catch {
+                throw StimulusStudyError.cannotReadStimulus(path: path, reason: (error as NSError).localizedDescription)
+            }
+            block.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension StimulusStudy {
+    /// A study of the sessions' presentations of `stimulus`: those of a file with its SHA-256.
+    /// The study's placement (the pixel grid a highlight's crop and the overlay use) is the first
+    /// matching presentation's rectangle; each session is read at its own presentation's.
+    /// Throws `notPresented` when no session presented it.
+    public init(stimulus: StimulusFile, presented selection: ShowingSelection, database: SessionDatabase, ids: [String]) throws {
+        let sha256 = try StimulusFile.sha256(path: stimulus.path)
+        var rect: PresentationRect?
+        for id in ids where rect == nil {
+            rect = try database.presentations(id: id).first { $0.sha256 == sha256 && $0.rect != nil }?.rect
+        }
+        guard let rect else { throw StimulusStudyError.notPresented(path: stimulus.path, sha256: sha256) }
+        try self.init(stimulus: stimulus, screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height)
+        presented = PresentedStimulus(sha256: sha256, selection: selection)
+    }
+
+    /// The selected showings of the stimulus in each session, each aligned by its presentation,
+    /// and why each session or showing that could not be is left out.
+    func presentedViewings(_ database: SessionDatabase, ids: [String], presented: PresentedStimulus) throws
+        -> (viewings: [(showing: Showing, viewing: StimulusViewing)], skipped: [StimulusError]) {
+        var viewings: [(Showing, StimulusViewing)] = [], skipped: [StimulusError] = []
+        for id in ids {
+            let showings = try database.presentations(id: id).filter { $0.sha256 == presented.sha256 }.enumerated()
+                .map { Showing(sessionID: id, number: $0.offset + 1, presentation: $0.element) }
+            let selected = showings.filter { presented.selection == .all || presented.selection == .number($0.number) }
+            guard !selected.isEmpty else {
+                skipped.append(.sessionUnusable(sessionID: id, reason: showings.isEmpty
+                    ? "it did not present this stimulus (no presentation of a file with its SHA-256)"
+                    : "it showed the stimulus \(showings.count) time\(showings.count == 1 ? "" : "s"), so it has no showing \(Self.number(presented.selection))"))
+                continue
+            }
+            let streams = try database.recordedStreams(id: id)
+            for showing in selected {
+                do {
+                    viewings.append((showing, try viewing(streams, showing: showing)))
+                } catch let error as StimulusError {
+                    skipped.append(error)
+                }
+            }
+        }
+        return (viewings, skipped)
+    }
+
+    private static func number(_ selection: ShowingSelection) -> String {
+        if case .number(let n) = selection { return String(n) }
+        return "at all"
+    }
+
+    /// One showing aligned by its presentation, at its own rectangle.
+    private func viewing(_ streams: RecordedStreams, showing: Showing) throws -> StimulusViewing {
+        let id = streams.header.id, p = showing.presentation
+        guard let rect = p.rect else {
+            throw StimulusError.sessionUnusable(sessionID: id, reason: "its showing \(showing.number) has no recorded place on the screen")
+        }
+        let placement = try StimulusPlacement(screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height,
+                                              widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels)
+        let viewing = StimulusViewing(sessionID: id, placement: placement, presentation: p, gaze: streams.gaze,
+                                      detector: streams.header.fixationScale().defaultDetector, blinks: streams.blinks,
+                                      expressions: streams.expressions, smile: streams.smile)
+        guard viewing.durationSeconds > 0 else {
+            throw StimulusError.sessionUnusable(sessionID: id, reason: "its showing \(showing.number) ended before the stimulus played")
+        }
+        return viewing
+    }
+
+    /// The presented showings as viewings for the analyses that take one viewing per participant
+    /// (highlights, overlay): refused when a session has more than one selected showing.
+    func presentedParticipantViewings(_ database: SessionDatabase, ids: [String], presented: PresentedStimulus) throws
+        -> (viewings: [StimulusViewing], skipped: [StimulusError]) {
+        let (pairs, skipped) = try presentedViewings(database, ids: ids, presented: presented)
+        for id in ids {
+            let count = pairs.filter { $0.showing.sessionID == id }.count
+            if count > 1 { throw StimulusStudyError.severalShowings(sessionID: id, count: count) }
+        }
+        return (pairs.map(\.viewing), skipped)
+    }
+
+    /// The timeline of presented showings: a `showing` column after `session` names each one.
+    func presentedTimeline(_ database: SessionDatabase, ids: [String], binSeconds: Double, group: Bool,
+                           presented: PresentedStimulus) throws -> StimulusReport {
+        let (pairs, skipped) = try presentedViewings(database, ids: ids, presented: presented)
+        guard !pairs.isEmpty else { throw Self.noneUsable(skipped) }
+        let rows = try pairs.map { try StimulusTimeline.rows($0.viewing, binSeconds: binSeconds) }
+        let table = StimulusTable.timeline(rows.flatMap { $0 }, group: group ? StimulusTimeline.groupRows(rows) : [])
+        return StimulusReport(table: table.namingShowings(zip(pairs, rows).flatMap { pair, rows in
+            Array(repeating: pair.showing.number, count: rows.count)
+        }), skipped: skipped)
+    }
+
+    /// AOI metrics of presented showings with gaze: a `showing` column after `session` names each one.
+    func presentedAreasOfInterest(_ database: SessionDatabase, ids: [String], areas: [AreaOfInterest],
+                                  presented: PresentedStimulus) throws -> StimulusReport {
+        var (pairs, skipped) = try presentedViewings(database, ids: ids, presented: presented)
+        for pair in pairs where !pair.viewing.hasGaze {
+            skipped.append(.sessionUnusable(sessionID: pair.viewing.sessionID,
+                                            reason: "it has no gaze during its showing \(pair.showing.number) (was it calibrated?)"))
+        }
+        pairs = pairs.filter(\.viewing.hasGaze)
+        guard !pairs.isEmpty else { throw Self.noneUsable(skipped) }
+        let metrics = pairs.map { AOIAnalysis.metrics($0.viewing, areas: areas) }
+        return StimulusReport(table: StimulusTable.aoi(metrics.flatMap { $0 }).namingShowings(zip(pairs, metrics).flatMap { pair, rows in
+            Array(repeating: pair.showing.number, count: rows.count)
+        }), skipped: skipped)
+    }
+
+    /// What to throw when no session could be analysed: the one session's reason, or that none could.
+    static func noneUsable(_ skipped: [StimulusError]) -> Error {
+        skipped.count == 1 ? skipped[0] : StimulusStudyError.noUsableSession
+    }
+}
+
+extension StimulusTable {
+    /// The table with a `showing` column after `session`: `numbers` for its first rows (one per
+    /// session row), empty for the group rows after them.
+    func namingShowings(_ numbers: [Int]) -> StimulusTable {
+        var table = self
+        table.columns.insert("showing", at: 1)
+        table.rows = rows.enumerated().map { index, row in
+            var row = row
+            row.insert(index < numbers.count ? .count(numbers[index]) : .empty, at: 1)
+            return row
+        }
+        return table
+    }
+}
