@@ -181,7 +181,7 @@ let package = Package(
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "SessionExport", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                 "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "SessionFigures", "StimulusAnalysis",
-                "StimulusStudy",
+                "StimulusStudy", "StimulusPresenter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
