@@ -233,7 +233,7 @@ let package = Package(
                                                           "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCalibration", "GazeCapture",
-                                                            "GazeModel", "JSONStream", "Recorder", "TestSupport",
+                                                            "GazeModel", "JSONStream", "Recorder", "StimulusPresenter", "TestSupport",
                                                             .product(name: "GRDB", package: "GRDB.swift")],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),

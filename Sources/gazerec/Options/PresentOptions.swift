@@ -14,7 +14,7 @@ struct PresentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --present, the display to show on (0-based, as mpv counts them).", valueName: "n"))
     var presentScreen: Int?
 
-    @Option(help: ArgumentHelp("With --present, how long an image is shown when its playlist line gives no seconds (default 5).",
+    @Option(help: ArgumentHelp("With --present, how long each image is shown, unless its playlist line gives its seconds (default 5).",
                                valueName: "seconds"))
     var imageSeconds: Double?
 
