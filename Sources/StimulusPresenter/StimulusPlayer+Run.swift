@@ -157,12 +157,13 @@ extension StimulusPresenter {
         state.broadcast()
     }
 
-    /// How the player's process ended, and the last error line of its log.
+    /// How the player's process ended; for an exit of its own, the last error line of its log (a
+    /// signal comes from outside, and the log's last error is then only a probe mpv made at its start).
     private func exitText() -> String {
-        let how = process.terminationReason == .uncaughtSignal
-            ? "it was killed by signal \(process.terminationStatus)" : "it exited with status \(process.terminationStatus)"
-        let log = (try? String(contentsOfFile: socketPath.replacingOccurrences(of: "mpv.sock", with: "mpv.log"), encoding: .utf8)) ?? ""
+        guard process.terminationReason == .exit else { return "it was killed by signal \(process.terminationStatus)" }
+        let log = (try? String(contentsOfFile: folder + "/mpv.log", encoding: .utf8)) ?? ""
         let lastError = log.split(separator: "\n").last { $0.contains("][e][") || $0.contains("][f][") }
-        return how + (lastError.map { " (its log: \($0.split(separator: "]").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""))" } ?? "")
+            .map { $0.split(separator: "]").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        return "it exited with status \(process.terminationStatus)" + (lastError.map { " (its log: \($0))" } ?? "")
     }
 }

@@ -160,4 +160,69 @@ struct PresentCommandTests {
         let seconds = timeline.stdout.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[2]) }
         #expect(!seconds.isEmpty && seconds.allSatisfy { $0 >= 0 && $0 < 4 })
     }
+
+    @Test("a player killed mid-item leaves every sample stored, the item cut short saying how, and the session closed with endedBy")
+    func playerDies() throws {
+        if let missing = Self.missing {
+            print("skipped: \(missing)")
+            return
+        }
+        let display = try VirtualDisplay(width: 1280, height: 720)
+        defer { display.stop() }
+        let workspace = try Workspace()
+        let temporary = workspace.folder.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let stimulus = workspace.folder.path("long.mp4")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=15",
+                                                             "-pix_fmt", "yuv420p", stimulus])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let recorder = try Self.startRecorder(["start", "--input", Fixtures.path("video/cap13_blinks_20s.mp4"), "--calibration", "none",
+                                               "--present", stimulus],
+                                              environment: ["DISPLAY": display.name, "TMPDIR": temporary, "GAZEREC_DATABASE": workspace.database],
+                                              folder: output)
+        defer { if recorder.isRunning { recorder.terminate() } }
+        let socket = try #require(Self.playerSocket(in: temporary, while: recorder), "the player's socket never appeared")
+        let watch = PositionWatch(try PlayerConnection(socketPath: socket, timeoutSeconds: 10, alive: { recorder.isRunning }))
+        try #require(watch.wait(until: 1.0, seconds: 60), "the stimulus never reached 1 s")
+        // When the player is killed (found by its socket, as a crash would end it).
+        let killed = try Binary.runProcess("/usr/bin/pkill", ["-KILL", "-f", "input-ipc-server=" + socket])
+        #expect(killed.status == 0)
+        recorder.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: output.path("stderr"), encoding: .utf8)) ?? ""
+        // Then the recording ended cleanly, with its samples and the reason.
+        #expect(recorder.terminationStatus == 0, "\(stderr)")
+        let id = ((try? String(contentsOfFile: output.path("stdout"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let exported = try workspace.run(["export", id])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        let session = try JSONValue.parse(Array(exported.stdoutData))
+        #expect(Self.text(session["gazerec"]?["endedBy"]) == "the stimulus player died: it was killed by signal 9")
+        #expect(session["gazerec"]?["interrupted"] == nil && Self.number(session["endTime"]) != nil)
+        #expect((Self.number(session["gazerec"]?["recorder"]?["frames"]) ?? 0) > 10)
+        let shown = try #require(session["gazerec"]?["presentations"]?.arrayValue?.first)
+        #expect(Self.text(shown["ending"]) == "cutShort")
+        #expect(Self.text(shown["endingReason"]) == "the stimulus player died: it was killed by signal 9")
+        let played = (shown["playback"]?.arrayValue ?? []).compactMap { Self.number($0["stimulusSeconds"]) }
+        #expect((played.max() ?? 0) >= 1.0 && (played.max() ?? 99) < 14)
+    }
+
+    @Test("no display, a missing item and an empty playlist are refused with one line and exit 64 before anything is recorded")
+    func refusals() throws {
+        let workspace = try Workspace()
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let noDisplay = try workspace.run(["start", "--input", clip, "--present", clip], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(noDisplay.status == 64)
+        #expect(noDisplay.stderr.hasPrefix("gazerec: error: there is no display to present on: neither DISPLAY nor WAYLAND_DISPLAY is set"),
+                "\(noDisplay.stderr)")
+        let missing = try workspace.run(["start", "--input", clip, "--present", workspace.folder.path("gone.mp4")],
+                                        environment: ["DISPLAY": ":1234"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr == "gazerec: error: cannot read the stimulus \(workspace.folder.path("gone.mp4")): no such file\n")
+        let empty = workspace.folder.path("empty.txt")
+        try "# to do\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let emptyList = try workspace.run(["start", "--input", clip, "--present", empty], environment: ["DISPLAY": ":1234"])
+        #expect(emptyList.status == 64 && emptyList.stderr.contains("holds no item"), "\(emptyList.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.database))
+    }
 }
