@@ -141,7 +141,15 @@ let package = Package(
         // validation runs, and video analysis, all on one model → source → pipeline set-up.
         .target(name: "Recorder", dependencies: ["Channels", "FaceExpression", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                                                  "GazeCore", "GazeModel", "GazeVision", "JSONStream", "LabStreaming", "SessionExport",
-                                                 "SessionStore"]),
+                                                 "SessionStore", "StimulusPresenter"]),
+
+        // The stimulus presenter (`start --present`): Debian's mpv run as a child process and driven
+        // through its JSON IPC over a Unix socket (`--input-ipc-server`). A process of its own, so a
+        // player crash cannot take the recorder down and the samples stay stored; no libmpv C target
+        // to build against; every property and event of the player is available over the socket.
+        // Items probed with FFmpeg (GazeCapture) before anything is recorded; SHA-256 in Swift.
+        .target(name: "StimulusPresenter", dependencies: ["GazeCapture", "GazeModel", "JSONStream"],
+                swiftSettings: [.unsafeFlags(["-O"])]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -165,7 +173,7 @@ let package = Package(
         // One import for programs built on gazerec's libraries (re-exports them, and every module their public API names; holds no code).
         .target(name: "GazeKit", dependencies: ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision",
                                                 "FaceExpression", "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream",
-                                                "LabStreaming", "ShapeRegression", "StimulusAnalysis", "StimulusStudy"]),
+                                                "LabStreaming", "ShapeRegression", "StimulusAnalysis", "StimulusStudy", "StimulusPresenter"]),
 
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
@@ -173,7 +181,7 @@ let package = Package(
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "SessionExport", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                 "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "SessionFigures", "StimulusAnalysis",
-                "StimulusStudy",
+                "StimulusStudy", "StimulusPresenter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -209,6 +217,7 @@ let package = Package(
         .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
                                                                 "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
+        .testTarget(name: "StimulusPresenterTests", dependencies: ["StimulusPresenter", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "StimulusAnalysisTests", dependencies: ["StimulusAnalysis", "GazeAnalysis", "GazeModel"]),
         .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),
@@ -224,7 +233,7 @@ let package = Package(
                                                           "GazeCalibration", "GazeVision", "FaceExpression", "TestSupport"]),
         .testTarget(name: "LabStreamingTests", dependencies: ["LabStreaming", "GazeModel", "JSONStream", "TestSupport", "gazerec"]),
         .testTarget(name: "GazerecCLITests", dependencies: ["gazerec", "SessionStore", "SessionFigures", "GazeCalibration", "GazeCapture",
-                                                            "GazeModel", "JSONStream", "Recorder", "TestSupport",
+                                                            "GazeModel", "JSONStream", "Recorder", "StimulusPresenter", "TestSupport",
                                                             .product(name: "GRDB", package: "GRDB.swift")],
                     // Read from the source tree by the snapshot tests (and rewritten there), not bundled.
                     exclude: ["HelpSnapshots"]),

@@ -21,6 +21,8 @@ packages=(
   postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
   time                              # benchmarks: wall time and peak memory of a command
   binutils                          # tests: objdump checks that AVX2 code stays in the detector's AVX2 copy
+  mpv                               # start --present: the stimulus player, driven over its JSON IPC socket
+  xvfb x11-utils                    # presenter tests and bench-present.sh: a display of their own (Xvfb, xdpyinfo)
 )
 
 missing=()

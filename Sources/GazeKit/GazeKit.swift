@@ -2,7 +2,7 @@
 /// (`GazeModel`), the math (`GazeCore`), session analysis (`GazeAnalysis`), figures (`GazeFigures`), Eye-Tracking-BIDS datasets (`BIDSExport`), frame sources
 /// (`GazeCapture`), face detection and landmarks (`GazeVision`, its landmark model `ShapeRegression`), facial expressions (`FaceExpression`), calibration (`GazeCalibration`),
 /// the session database (`SessionStore`), session export in every format (`SessionExport`), figures of stored sessions (`SessionFigures`), the recorder (`Recorder`) and its
-/// Lab Streaming Layer outlets (`LabStreaming`), stimulus studies (`StimulusAnalysis`,
+/// Lab Streaming Layer outlets (`LabStreaming`), the stimulus presenter (`StimulusPresenter`), stimulus studies (`StimulusAnalysis`,
 /// `StimulusStudy`) and the JSON reader and writer (`JSONStream`): every module the public API of
 /// these names, so a program needs no other import. It holds no code of its own.
 @_exported import BIDSExport
@@ -22,4 +22,5 @@
 @_exported import SessionStore
 @_exported import ShapeRegression
 @_exported import StimulusAnalysis
+@_exported import StimulusPresenter
 @_exported import StimulusStudy

@@ -4,6 +4,7 @@ import GazeCapture
 import GazeCore
 import GazeModel
 import GazeVision
+import StimulusPresenter
 
 /// Everything a recording needs to know before it starts.
 public struct RecordingConfiguration: @unchecked Sendable {
@@ -45,6 +46,11 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var seating = SeatingThresholds()
     /// The Lab Streaming Layer streams to publish and the marker stream to take markers from, if any.
     public var labStreaming: LabStreamingRequest?
+    /// The stimuli to present while recording (`StimulusPresenter`), nil for none: the player opens
+    /// on a grey screen before the session begins, shows the items once it has begun, and the
+    /// recording ends when the last item ends (or the participant quits it, or the player dies).
+    /// Its screen points are set from the session's screen by `run`.
+    public var presentation: PresenterSettings?
     /// Warnings about the whole recording known before it starts (a calibration flagged poor): told
     /// through `run`'s `warning` once it holds the recorder lock (a background recorder's log starts
     /// then), and shown in the recorder's status while no warning of the moment is.

@@ -5,6 +5,7 @@ import GazeCore
 import GazeModel
 import GazeVision
 import SessionStore
+import StimulusPresenter
 
 /// One recording, from its frame source through the vision pipeline into a session of the store.
 ///
@@ -59,6 +60,10 @@ public final class RecordingRun {
                                      headPoseModel: configuration.headPoseModel, finding: { _ in configuration.faceFinding })
         defer { vision.stop() }
         let input = vision.opened, pipeline = vision.pipeline
+        // The player opens on its grey screen before the session begins: one that cannot start ends
+        // the run with nothing recorded, and the display's size is told before recording starts.
+        let presenter = try configuration.presentation.map { try launchPresenter($0, warning: warning) }
+        defer { if let presenter, presenter.outcome == nil { presenter.stop() } }
         // 3. The session (and, before it, its LSL streams: a client may be awaited).
         let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
         let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
@@ -66,12 +71,13 @@ public final class RecordingRun {
         active.startMarkers(database: database)
         // 4. The frames.
         let frames = vision.start(pacedFrom: active.beginMonotonic)
+        presenter?.play()
         let tally = FrameTally(begin: active.begin)
         pipeline.checkSeatingOverFirstSecond(configuration.seating) { tally.seating = $0 }
-        let failure = record(frames, through: pipeline, into: active, tally: tally, expressions: expressions, started: started,
-                             progress: progress, warning: warning, sample: sample)
+        let failure = record(frames, through: pipeline, into: active, presenter: presenter, tally: tally, expressions: expressions,
+                             started: started, progress: progress, warning: warning, sample: sample)
         // 5. Close, and leave the database file complete without its log.
-        var result = close(active, pipeline: pipeline, tally: tally, failure: failure)
+        var result = close(active, pipeline: pipeline, presenter: presenter, tally: tally, failure: failure)
         result.logFolded = database.finishWriting()
         return result
     }
@@ -81,7 +87,7 @@ public final class RecordingRun {
     /// Runs every frame through the pipeline into the session, telling the caller as `run` says;
     /// returns the error that ended it early, if any.
     private func record(_ frames: FrameSource, through pipeline: FramePipeline, into active: ActiveRecording,
-                        tally: FrameTally, expressions: ExpressionStage?, started: (String) -> Void,
+                        presenter: StimulusPresenter?, tally: FrameTally, expressions: ExpressionStage?, started: (String) -> Void,
                         progress: (RecorderStatus) -> Void, warning: (String) -> Void, sample: FrameObserver?)
         -> (any Error)? {
         let session = active.session
@@ -107,6 +113,10 @@ public final class RecordingRun {
                     warning(text)
                 }
                 if stop.isRequested { throw Stopped() }
+                if let presenter {
+                    for presentation in presenter.takeUpdates() { session.record(presentation: presentation) }
+                    if presenter.outcome != nil { throw Stopped() }
+                }
                 if let limit = configuration.maximumDurationSeconds, SystemClock.monotonic() - tally.startMonotonic >= limit {
                     throw Stopped()
                 }
@@ -116,6 +126,22 @@ public final class RecordingRun {
             return error
         }
         return nil
+    }
+
+    /// Starts the player on its grey screen, with the session's screen as its points, and says when
+    /// the display's size differs from that screen.
+    private func launchPresenter(_ settings: PresenterSettings, warning: (String) -> Void) throws -> StimulusPresenter {
+        var settings = settings
+        let screen = (width: configuration.screenWidth, height: configuration.screenHeight)
+        settings.screenPoints = screen
+        let presenter = try StimulusPresenter.launch(settings, clock: { SystemClock.unixTime() })
+        if let display = presenter.displayPixels, let text = PresenterChecks.screenMismatch(display: display, screen: screen) {
+            warning(text)
+        } else if presenter.displayPixels == nil {
+            warning("the display's size could not be read from the player: the stimulus's place is taken as display pixels "
+                    + "equal to the session's screen points")
+        }
+        return presenter
     }
 
     /// The configured blend shapes' values for a frame with a face (none without one): the gaze
@@ -141,10 +167,15 @@ public final class RecordingRun {
     }
 
     /// Ends the session: no more markers, the last samples, then `endTime` and the extension data.
-    private func close(_ active: ActiveRecording, pipeline: FramePipeline, tally: FrameTally, failure: (any Error)?)
-        -> RecordingResult {
+    private func close(_ active: ActiveRecording, pipeline: FramePipeline, presenter: StimulusPresenter?, tally: FrameTally,
+                       failure: (any Error)?) -> RecordingResult {
         let session = active.session
         active.finishMarkers()
+        // The item on the screen is cut short when the recording ended first; every presentation is stored.
+        if let presenter {
+            if presenter.outcome == nil { presenter.stop() }
+            for presentation in presenter.takeUpdates() { session.record(presentation: presentation) }
+        }
         let video = active.saver?.finish()
         if let event = pipeline.finish() { session.record(blink: event.shifted(by: active.replayStart ?? 0)) }
         // The last samples; a store that refuses them (a full disk) ended the recording.
@@ -162,7 +193,8 @@ public final class RecordingRun {
         facts.seatingAdvice = tally.seatingAdvice
         var closed = true
         do {
-            try session.close(endTimeSeconds: endTime, facts: facts, endedBy: failure.map { "\($0)" })
+            try session.close(endTimeSeconds: endTime, facts: facts,
+                              endedBy: failure.map { "\($0)" } ?? presenter?.outcome?.endedBy)
         } catch {
             failure = failure ?? error
             closed = false

@@ -146,6 +146,13 @@ public final class RecordingSession {
     }
 
     /// Records a blink event (one that ended with the stream, say) with the next commit.
+    /// A presentation as it now stands (`StimulusPresenter.takeUpdates`), stored with the next
+    /// batch; a later snapshot of the same presentation in the same batch replaces this one.
+    public func record(presentation: Presentation) {
+        pending.presentations.removeAll { $0.index == presentation.index }
+        pending.presentations.append(presentation)
+    }
+
     public func record(blink: BlinkEvent) {
         pending.blinks.append(blink)
         if blink.kind == .blink { blinks += 1 }

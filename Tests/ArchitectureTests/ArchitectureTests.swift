@@ -32,13 +32,14 @@ struct ArchitectureTests {
         "LabServer": ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionExport", "SessionStore"],
         "LabStreaming": ["CLSL", "GazeModel"],
         "Recorder": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeCapture", "GazeVision", "GazeCalibration", "SessionExport", "SessionStore",
-                     "JSONStream", "Channels", "FaceExpression", "LabStreaming"],
+                     "JSONStream", "Channels", "FaceExpression", "LabStreaming", "StimulusPresenter"],
+        "StimulusPresenter": ["GazeModel", "GazeCapture", "JSONStream"],
         "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionExport", "SessionStore"],
         "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis", "CLibCrypto"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "FaceExpression",
                     "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream", "LabStreaming", "ShapeRegression",
-                    "StimulusAnalysis", "StimulusStudy"],
+                    "StimulusAnalysis", "StimulusStudy", "StimulusPresenter"],
     ]
 
     static let ours: Set<String> = Set(allowed.keys).union(["CFFmpeg", "CVideoDecoder", "CVideoEncoder", "CV4L2", "CDlibShim",

@@ -10,6 +10,7 @@ import GazeVision
 import JSONStream
 import Recorder
 import SessionStore
+import StimulusPresenter
 
 extension Gazerec {
     /// `gazerec start`: record a session until stopped.
@@ -114,6 +115,8 @@ extension Gazerec {
 
         @OptionGroup var expressionOptions: ExpressionOptions
 
+        @OptionGroup(title: "Presenting a stimulus") var presentation: PresentOptions
+
         @Option(parsing: .unconditional, help: .hidden)
         var notifyFd: Int32?
 
@@ -187,6 +190,8 @@ extension Gazerec {
             let expressions = try expressionOptions.checkedFiles()
             // Without liblsl, say so before anything starts (a background recorder too).
             let labStreaming = try labStreamingRequest()
+            // A missing or unplayable item, no display or no mpv: told before anything is recorded.
+            let presenting = try presentation.settings()
             if detach { return try runDetached() }
             if preview && !TerminalScreen.available {
                 throw UsageError(message: "--preview draws on a terminal, but stdin is not one. "
@@ -194,6 +199,7 @@ extension Gazerec {
             }
             var configuration = try recordingConfiguration(expressions: expressions)
             configuration.labStreaming = labStreaming
+            configuration.presentation = presenting
             if let lslWait {
                 Console.note("waiting up to \(lslWait == lslWait.rounded() ? String(Int(lslWait)) : String(lslWait)) s for an "
                              + "LSL client (LabRecorder) to subscribe to gazerec-gaze")

@@ -11,6 +11,7 @@ import SessionFigures
 import SessionStore
 import StimulusAnalysis
 import StimulusStudy
+import StimulusPresenter
 
 /// What to do about a library error, in the command line's terms.
 ///
@@ -39,6 +40,8 @@ enum ErrorHints {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
         case SessionPlotError.notAnImage: return true
+        case PresenterError.noDisplay, PresenterError.playerMissing, PresenterError.unreadableItem, PresenterError.unplayableItem,
+             PresenterError.emptyPlaylist, PresenterError.badPlaylistLine, PresenterError.badSeconds: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
              StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind, StimulusStudyError.notPresented,
              StimulusStudyError.severalShowings: return true

@@ -1,0 +1,87 @@
+import Foundation
+import GazeModel
+import JSONStream
+@testable import StimulusPresenter
+import Testing
+import TestSupport
+
+/// The presenter driving the real mpv on an Xvfb display of its own: what it records against what
+/// the player did and what the screen showed.
+@Suite(.serialized) struct StimulusPlayerTests {
+    /// A 4 s 480x360 (4:3) video at 30 fps with a 2 px red border, so on a 1280x720 screen it is
+    /// pillarboxed to 960x720 at x = 160 and its edges can be found on a screenshot.
+    static func stimulus(in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("stimulus.mp4")
+        let result = try Binary.runProcess("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=480x360:r=30:d=4",
+            "-vf", "drawbox=x=0:y=0:w=iw:h=ih:color=red:t=2", "-pix_fmt", "yuv420p", path,
+        ])
+        #expect(result.status == 0, "ffmpeg: \(result.stderr)")
+        return path
+    }
+
+    @Test("a paused and sought video is recorded with its onset, rectangle, events and playback; the screen shows it at that rectangle")
+    func pauseSeekAndRectangle() throws {
+        if let reason = VirtualDisplay.missingReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let display = try VirtualDisplay(width: 1280, height: 720)
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.stimulus(in: folder)
+        let items = try PresentationItem.items(arguments: [path], imageSeconds: 5)
+        var settings = PresenterSettings(items: items, screenPoints: (1280, 720))
+        settings.display = display.name
+        let launchedAt = Date().timeIntervalSince1970
+        let presenter = try StimulusPresenter.launch(settings, clock: { Date().timeIntervalSince1970 })
+        #expect(presenter.displayPixels?.width == 1280 && presenter.displayPixels?.height == 720)
+        // Given a second client on the player's socket, as another program would drive it.
+        let control = try PlayerConnection(socketPath: presenter.socketPath, timeoutSeconds: 5, alive: { true })
+        presenter.play()
+        usleep(1_000_000)
+        control.send([.string("set_property"), .string("pause"), .bool(true)])
+        usleep(500_000)
+        let screen = try display.grab(width: 1280, height: 720)
+        control.send([.string("seek"), .number(0.5), .string("absolute")])
+        usleep(500_000)
+        control.send([.string("set_property"), .string("pause"), .bool(false)])
+        let deadline = Date().addingTimeInterval(15)
+        while presenter.outcome == nil && Date() < deadline { usleep(50_000) }
+        #expect(presenter.outcome == .allShown)
+        let updates = presenter.takeUpdates()
+        let shown = try #require(updates.last)
+        let digest = try FileDigest.sha256(path: path)
+        // Then the presentation is the file, shown whole, where the player put it.
+        #expect(shown.index == 0 && shown.kind == .video && shown.fileName == "stimulus.mp4" && shown.label == "stimulus")
+        #expect(shown.sha256 == digest.hex && shown.byteSize == digest.byteSize)
+        #expect(shown.durationSeconds == 4 && shown.frameRate == 30 && shown.widthPixels == 480 && shown.heightPixels == 360)
+        #expect(shown.rect == PresentationRect(x: 160, y: 0, width: 960, height: 720))
+        #expect(shown.ending == .finished)
+        #expect(shown.onsetSeconds > launchedAt)
+        let offset = try #require(shown.offsetSeconds)
+        let kinds = shown.events.map(\.kind)
+        #expect(kinds == [.pause, .seek, .resume], "events: \(shown.events)")
+        if kinds == [.pause, .seek, .resume] {
+            let pause = shown.events[0], seek = shown.events[1], resume = shown.events[2]
+            #expect(pause.stimulusSeconds > 0.7 && pause.stimulusSeconds < 1.3)
+            // An exact seek lands on the frame at 0.5 s (mpv may report the next one, a frame later).
+            #expect(seek.stimulusSeconds >= 0.5 && seek.stimulusSeconds < 0.5 + 1.5 / 30, "seek \(seek)")
+            #expect(abs(seek.fromStimulusSeconds! - pause.stimulusSeconds) < 0.05)
+            #expect(resume.stimulusSeconds == seek.stimulusSeconds)
+            #expect(pause.timestampSeconds < seek.timestampSeconds && seek.timestampSeconds < resume.timestampSeconds)
+            // Shown for no less than its played stretches and the pause: 0 → pause, the pause, 0.5 → 4.
+            let played = pause.stimulusSeconds + (resume.timestampSeconds - pause.timestampSeconds) + (4 - seek.stimulusSeconds)
+            #expect(offset - shown.onsetSeconds > played - 0.1)
+        }
+        // The playback clock runs forward at one stimulus second a second except across the seek.
+        #expect(shown.playback.count > 90)
+        #expect(shown.playback.map(\.stimulusSeconds).max()! > 3.9)
+        if let rect = shown.rect {
+            let problems = VirtualDisplay.edgeProblems(screen, screenWidth: 1280, screenHeight: 720, x: rect.x, y: rect.y,
+                                                       width: rect.width, height: rect.height)
+            #expect(problems.isEmpty, "\(problems)")
+        }
+    }
+}
