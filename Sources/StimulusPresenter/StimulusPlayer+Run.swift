@@ -64,7 +64,7 @@ extension StimulusPresenter {
         controlThreadStarted = true
         let pointsPerPixel = self.pointsPerPixel
         for (index, item) in settings.items.enumerated() {
-            let facts = item.path.flatMap { try? FileDigest.sha256(path: $0) }
+            let facts = index < fileFacts.count ? fileFacts[index] : nil
             state.lock()
             if stopping || closed {
                 state.unlock()

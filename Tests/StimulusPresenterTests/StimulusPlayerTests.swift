@@ -84,4 +84,48 @@ import TestSupport
             #expect(problems.isEmpty, "\(problems)")
         }
     }
+
+    @Test("a playlist's image, blank and video are shown one after another, each for its seconds, and each recorded whole")
+    func playlistInTurn() throws {
+        if let reason = VirtualDisplay.missingReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let display = try VirtualDisplay(width: 1280, height: 720)
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let image = folder.path("face.png"), video = folder.path("clip.mp4")
+        for (arguments, path) in [(["-f", "lavfi", "-i", "color=c=red:s=400x300", "-frames:v", "1"], image),
+                                  (["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=1", "-pix_fmt", "yuv420p"], video)] {
+            let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error"] + arguments + [path])
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        }
+        let list = folder.path("study.txt")
+        try "face.png 1 the face\nblank 1\nclip.mp4\n".write(toFile: list, atomically: true, encoding: .utf8)
+        var settings = PresenterSettings(items: try PresentationItem.items(arguments: [list], imageSeconds: 5), screenPoints: (1280, 720))
+        settings.display = display.name
+        let presenter = try StimulusPresenter.launch(settings, clock: { Date().timeIntervalSince1970 })
+        presenter.play()
+        let deadline = Date().addingTimeInterval(30)
+        var shown: [Presentation] = []
+        while presenter.outcome == nil && Date() < deadline {
+            shown += presenter.takeUpdates()
+            usleep(50_000)
+        }
+        shown += presenter.takeUpdates()
+        #expect(presenter.outcome == .allShown)
+        // The last snapshot of each presentation is the ended one.
+        let ended = Dictionary(shown.map { ($0.index, $0) }, uniquingKeysWith: { $1 }).sorted { $0.key < $1.key }.map(\.value)
+        #expect(ended.map(\.kind) == [.image, .blank, .video])
+        #expect(ended.map(\.label) == ["the face", "blank", "clip"])
+        #expect(ended.allSatisfy { $0.ending == .finished })
+        #expect(ended[0].rect == PresentationRect(x: 160, y: 0, width: 960, height: 720) && ended[1].rect == nil)
+        #expect(ended[0].durationSeconds == 1 && ended[1].durationSeconds == 1 && ended[2].frameRate == 25)
+        for (before, after) in zip(ended, ended.dropFirst()) {
+            #expect(before.offsetSeconds! <= after.onsetSeconds)
+        }
+        // Each shown no shorter than its second (a player cannot show an item faster than its clock).
+        #expect(ended.allSatisfy { $0.offsetSeconds! - $0.onsetSeconds > 0.9 })
+    }
 }

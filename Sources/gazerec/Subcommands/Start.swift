@@ -18,7 +18,8 @@ extension Gazerec {
         static let configuration = CommandConfiguration(
             abstract: "Record a session from a camera (or replay a video as one) until stopped.",
             discussion: """
-                Ends on Ctrl-C, SIGTERM, 'gazerec stop', --duration, or the end of an --input video, then \
+                Ends on Ctrl-C, SIGTERM, 'gazerec stop', --duration, the end of an --input video, or the end \
+                of the last --present item (or Esc or q in its player), then \
                 prints the session id on stdout. Samples are committed every 250 ms as they come, so a \
                 crash loses at most that much; 'gazerec repair' (or the next start or list) closes a \
                 session whose recorder died. Gaze (the scanPath) comes from a calibration ('gazerec \
