@@ -13,7 +13,7 @@ public struct FaceFinding: Sendable, Equatable {
     /// How a face only the CNN found is judged upright (`UprightFaceCheck`).
     public var uprightRule: UprightRule
 
-    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .turnedFits) {
+    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .frontFilters) {
         self.cnnModelPath = cnnModelPath
         self.background = background
         self.uprightRule = uprightRule
@@ -40,8 +40,8 @@ public struct FaceFinding: Sendable, Equatable {
 ///    HOG detector, or where it sees no face the CNN and HOG at a lowered threshold, must find it
 ///    as the frame shows it. Until it is confirmed (the check, or a later look around the face),
 ///    `uprightness` says it is not upright and its fits are not reported. A face a HOG look found
-///    with a filter for faces turned to one side is upright only when its fit is turned that way
-///    (`UprightRule.turnedFits`): a near-frontal fit of it is a collapsed one.
+///    with a filter for faces turned to one side is, under the candidate rule `turnedFits`, upright
+///    only when its fit is turned that way: a near-frontal fit of it is a collapsed one.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
@@ -128,10 +128,13 @@ public final class FaceTracker {
 
     /// The verdict on a face the finder just found, whose landmarks are `fit`: when a HOG stage
     /// found it, upright unless the rule finds the fit at odds with the filter that found it
-    /// (`UprightRule.verdict`); else the check's (the CNN's faces).
+    /// (`UprightRule.verdict`); else the check's (the CNN's faces). A periodic look around a face
+    /// tracked as upright keeps it upright: only acquisitions, and looks at a face not upright,
+    /// are judged (a tracked head turning past a side filter's view is not dropped for 2 s).
     private func judgeUprightness(_ found: (box: FaceBox, stage: FaceFinderStage), fit: FaceLandmarks,
                                   image: GrayImage) throws {
         lastFound = found
+        if found.stage == .hogNearby, uprightness == .upright { return }
         // The fit's yaw (one pose estimate, once per find), only where the rule uses it.
         let yaw: Double? = uprightCheck.rule == .turnedFits
             ? HeadPoseEstimator(intrinsics: CameraIntrinsics(width: image.width, height: image.height)).estimate(fit).yawDegrees

@@ -50,11 +50,12 @@ public enum UprightRule: String, Sendable, CaseIterable {
     /// is upright only when the fit's yaw is turned that way by at least
     /// `UprightRule.minimumSideYawDegrees`: a fit of a frontal shape (yaw near 0, or turned the
     /// other way) over a face HOG saw turned is a fit collapsed onto what the landmark model can
-    /// represent, and is unconfirmed. This version's.
+    /// represent, and is unconfirmed. A candidate, not the default: on the blink clip seen from
+    /// below (`Scripts/blink-standins.sh`) it cost one of five labelled blinks.
     case turnedFits
     /// A find by one of HOG's front filters (a face seen from the front, upright or tilted in the
-    /// image): a face found only by a filter for faces turned to the side is unconfirmed. The
-    /// rule of the version before, which took any fit of a face HOG found.
+    /// image): a face found only by a filter for faces turned to the side is unconfirmed. This
+    /// version's.
     case frontFilters
     /// A find by any filter: the rule of the version before, which reported profiles (found by
     /// the CNN, and by the relaxed look's side filters) with a collapsed, frontal fit.
@@ -87,7 +88,7 @@ public enum UprightRule: String, Sendable, CaseIterable {
 /// turned by 90°, 180° and 270°, shown to the frontal HOG detector and, when it finds no face in
 /// any of them, to the CNN.
 ///
-/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright (under `turnedFits`, unless a
+/// 1. HOG (dlib's threshold, 0) finds the face as shown: upright (under the candidate `turnedFits`, unless a
 ///    filter for faces turned to one side found it and the fit is not turned that way); only turned by 90°, 180° or
 ///    270°: turned. A turned video's faces end here (HOG scores 1.5–2.6 in the right turn).
 /// 2. HOG finds none (thick frames, dark lenses, a hand at the chin: faces the CNN stage exists
@@ -124,7 +125,7 @@ public final class UprightFaceCheck {
     private var detector: FaceDetector?
     private var cnn: CNNFaceDetector?
 
-    public init(cnnModelPath: String? = nil, rule: UprightRule = .turnedFits) {
+    public init(cnnModelPath: String? = nil, rule: UprightRule = .frontFilters) {
         self.cnnModelPath = cnnModelPath
         self.rule = rule
     }

@@ -225,7 +225,7 @@ extension UprightFaceCheckTests {
         #expect(UprightRule.anyFilter.verdict(filter: .lookingRight, fitYawDegrees: 0) == .upright)
     }
 
-    @Test("a profile-like face HOG finds only with the filter for faces looking to the image's right, whose fit collapsed to a near-frontal yaw, is flagged, not tracked",
+    @Test("turnedFits: a profile-like face HOG finds only with the filter for faces looking to the image's right, whose fit collapsed to a near-frontal yaw, is flagged, not tracked (frontFilters tracks it)",
           .enabled(if: available, reason))
     func collapsedSideFitIsFlagged() throws {
         // Given the frontal portrait turned by 50° (its right half away, as Scripts/face_standins.py's
@@ -233,7 +233,7 @@ extension UprightFaceCheckTests {
         // reads about −9° of yaw: a fit that cannot represent the turn, collapsed towards frontal.
         let turned = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 50)
         let pipeline = try FramePipeline(model: VisionFixtures.model(), width: turned.width, height: turned.height,
-                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath, uprightRule: .turnedFits))
         let features = try pipeline.process(Frame(index: 0, timestampSeconds: 0, image: turned)).0
         let found = try #require(pipeline.tracker.lastFound)
         #expect(found.stage == .hogShrunk && found.box.hogFilter == .lookingRight, "\(found)")
@@ -241,19 +241,22 @@ extension UprightFaceCheckTests {
         #expect(features.face == nil && features.headPose == nil && pipeline.tracker.uprightness == .unconfirmed,
                 "\(String(describing: pipeline.tracker.uprightness))")
         #expect(pipeline.framesNotUpright == 1)
+        // The rule before (and still the default) tracks it with the collapsed fit.
+        let before = try report(turned, rule: .frontFilters)
+        #expect(before.tracked && before.uprightness == .upright, "\(before)")
         // The portrait as it is stays tracked.
         let frontal = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 0)
         let kept = try FramePipeline(model: VisionFixtures.model(), width: frontal.width, height: frontal.height,
-                                     finding: FaceFinding(cnnModelPath: Self.cnnPath))
+                                     finding: FaceFinding(cnnModelPath: Self.cnnPath, uprightRule: .turnedFits))
         #expect(try kept.process(Frame(index: 0, timestampSeconds: 0, image: frontal)).0.headPose != nil)
     }
 
-    @Test("the head-turn clip through the pipeline: every frame keeps its face, none is flagged (real turns the side filters find have fits turned their way)",
+    @Test("turnedFits on the head-turn clip: every frame keeps its face, none is flagged (real turns the side filters find have fits turned their way)",
           .enabled(if: available, reason))
     func headTurnsKept() throws {
         let source = try VideoFileSource(path: Fixtures.path("video/cap12_headturns_20s.mp4"))
         let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height,
-                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath, uprightRule: .turnedFits))
         var frames = 0, withFace = 0
         while let frame = try source.nextFrame() {
             frames += 1
