@@ -92,7 +92,7 @@ struct StimulusCommandTests {
         let aoi = try workspace.run(["stimulus", "aoi", id, "--stimulus", video, "--rect", Self.rect, "--start", "video", "--aois", areas])
         try #require(aoi.status == 0, "\(aoi.stderr)")
         let metrics = Self.rows(aoi.stdout)
-        #expect(aoi.stdout.hasPrefix("session,aoi,dwellSeconds,dwellShare,timeToFirstFixationSeconds,firstFixationSeconds,fixationCount,visits,dominantExpression,smile\n"))
+        #expect(aoi.stdout.hasPrefix("session,aoi,dwellSeconds,dwellShare,timeToFirstFixationSeconds,firstFixationSeconds,fixationCount,visits,dominantExpression,smile,"))
         let box = try #require(metrics.first { $0["aoi"] == "box" }), corner = try #require(metrics.first { $0["aoi"] == "corner" })
         #expect(Double(box["dwellShare"] ?? "").map { $0 >= 0.99 } == true, "\(aoi.stdout)")
         #expect(Double(box["dwellSeconds"] ?? "").map { abs($0 - 6) < 0.05 } == true, "\(aoi.stdout)")
@@ -122,7 +122,7 @@ struct StimulusCommandTests {
         let highlights = try workspace.run(["stimulus", "highlights", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
                                             "--format", "json"])
         try #require(highlights.status == 0, "\(highlights.stderr)")
-        let found = try JSONValue.parse(Array(highlights.stdout.utf8)).arrayValue ?? []
+        let found = try JSONValue.parse(Array(highlights.stdout.utf8))["rows"]?.arrayValue ?? []
         try #require(found.count == 1, "\(highlights.stdout)")
         func number(_ key: String) -> Double { if case .number(let n)? = found[0][key] { n } else { .nan } }
         #expect(abs(number("startSeconds") - 2) <= 0.1 && abs(number("endSeconds") - 4.5) <= 0.1, "\(highlights.stdout)")
@@ -385,7 +385,7 @@ struct StimulusRecordingTests {
         let aoi = try workspace.run(["stimulus", "aoi", id, "--stimulus", image, "--rect", "0,0,1600,900", "--start", "stimulus",
                                      "--aois", areas, "--format", "json"])
         try #require(aoi.status == 0, "\(aoi.stderr)")
-        let row = try #require(try JSONValue.parse(Array(aoi.stdout.utf8)).arrayValue?.first)
+        let row = try #require(try JSONValue.parse(Array(aoi.stdout.utf8))["rows"]?.arrayValue?.first)
         #expect((Self.number(row["dwellSeconds"]) ?? 0) > 0 && (Self.number(row["dwellShare"]) ?? 2) <= 1, "\(aoi.stdout)")
         // The overlay of the image lasts the viewing, 30 frames a second, and draws the recording's gaze.
         let output = workspace.folder.path("overlay.mkv")
