@@ -53,13 +53,16 @@ extension StimulusStudy {
     /// `output` (whole or not at all) at the stimulus's own size and rate; an image stimulus
     /// becomes a video as long as the longest session's viewing.
     public func overlay(_ database: SessionDatabase, ids: [String], output: String, style: OverlayStyle = OverlayStyle(),
-                        selection: RecordingSelection = RecordingSelection()) throws -> OverlayResult {
+                        selection: RecordingSelection = RecordingSelection(), areas: [AreaOfInterest] = [],
+                        areasSource: String = "the areas of interest") throws -> OverlayResult {
         guard let format = VideoOutputFormat.forPath(output) else { throw StimulusStudyError.unknownVideoKind(path: output) }
+        let fit = try AOIFit.check(areas, widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels,
+                                   durationSeconds: stimulus.durationSeconds, source: areasSource)
         let usable = try usableWithGaze(database, ids: ids, selection: selection)
         let viewings = usable.viewings
         let reader = try openStimulus()
         let layout = reader.layout
-        let overlay = GazeOverlay(viewings: viewings, width: layout.width, height: layout.height, style: style)
+        let overlay = GazeOverlay(viewings: viewings, width: layout.width, height: layout.height, style: style, areas: areas)
         let colour = reader.colour.specified(height: layout.height)
         let conversion = YCbCrConversion(matrix: colour.matrix == VideoColour.bt709Matrix ? .bt709 : .bt601,
                                          fullRange: colour.isFullRange)
@@ -70,6 +73,7 @@ extension StimulusStudy {
             if stimulus.durationSeconds != nil {
                 while let seconds = try readStimulus(reader, into: &frame.bytes) {
                     overlay.draw(on: &frame, at: seconds, conversion: conversion)
+                    overlay.annotate(&frame, at: seconds, conversion: conversion)
                     try writer.write(frame.bytes, microseconds: Int64((seconds * 1e6).rounded()))
                 }
             } else {
@@ -81,6 +85,7 @@ extension StimulusStudy {
                     var drawn = frame
                     let seconds = Double(index) * Double(rate.denominator) / Double(rate.numerator)
                     overlay.draw(on: &drawn, at: seconds, conversion: conversion)
+                    overlay.annotate(&drawn, at: seconds, conversion: conversion)
                     try writer.write(drawn.bytes, microseconds: Int64((seconds * 1e6).rounded()))
                 }
             }
@@ -89,7 +94,7 @@ extension StimulusStudy {
         return OverlayResult(frames: frames, width: layout.width, height: layout.height,
                              framesPerSecond: Double(rate.numerator) / Double(rate.denominator),
                              sessions: viewings.map(\.sessionID), skipped: usable.skipped, excluded: usable.excluded,
-                             warnings: usable.warnings)
+                             warnings: fit + usable.warnings)
     }
 
     /// Cuts each highlight's crop, over its interval, out of the stimulus video into
@@ -99,33 +104,22 @@ extension StimulusStudy {
     /// existing `folder` must hold nothing but such clips; its parent must exist.
     public func renderHighlights(_ highlights: [Highlight], folder: String) throws -> [HighlightClip] {
         guard stimulus.durationSeconds != nil else { throw StimulusStudyError.imageHasNoClips(path: stimulus.path) }
-        let exists = try Self.checkClipFolder(folder)
-        let temporary = folder + AtomicFile.temporarySuffix + "\(getpid())"
-        Self.removeTree(temporary)
-        guard mkdir(temporary, 0o777) == 0 else {
-            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "cannot create a folder beside it: \(String(cString: strerror(errno)))")
-        }
-        let clips: [HighlightClip]
+        try Self.checkClipFolder(folder)
+        var clips: [HighlightClip] = []
         do {
-            clips = try highlights.enumerated().map { index, highlight in
-                try renderClip(highlight, rank: index + 1, path: (temporary as NSString).appendingPathComponent("highlight-\(index + 1).mp4"))
+            try AtomicFile.writeFolder(to: folder) { temporary in
+                clips = try highlights.enumerated().map { index, highlight in
+                    let name = "highlight-\(index + 1).mp4"
+                    do {
+                        return try renderClip(highlight, rank: index + 1, path: (temporary as NSString).appendingPathComponent(name))
+                    } catch StimulusStudyError.cannotWriteVideo(_, let reason) {
+                        throw StimulusStudyError.cannotWriteVideo(path: (folder as NSString).appendingPathComponent(name), reason: reason)
+                    }
+                }
             }
-        } catch {
-            Self.removeTree(temporary)
-            throw error
+        } catch let failure as AtomicFile.Failure {
+            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: failure.reason)
         }
-        let old = folder + ".old-\(getpid())"
-        if exists, rename(folder, old) != 0 {
-            Self.removeTree(temporary)
-            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "cannot replace it: \(String(cString: strerror(errno)))")
-        }
-        guard rename(temporary, folder) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if exists { rename(old, folder) }
-            Self.removeTree(temporary)
-            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: reason)
-        }
-        if exists { Self.removeTree(old) }
         return clips.map { HighlightClip(rank: $0.rank, path: (folder as NSString).appendingPathComponent("highlight-\($0.rank).mp4"),
                                          frames: $0.frames) }
     }
@@ -194,8 +188,8 @@ extension StimulusStudy {
         }
     }
 
-    /// Whether `folder` exists; refuses a file, a missing parent, or a folder holding anything but highlight clips.
-    private static func checkClipFolder(_ folder: String) throws -> Bool {
+    /// Refuses a file, a missing parent, or a folder holding anything but highlight clips.
+    private static func checkClipFolder(_ folder: String) throws {
         let parent = (folder as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         if !parent.isEmpty {
@@ -204,17 +198,12 @@ extension StimulusStudy {
             }
             guard isFolder.boolValue else { throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "\(parent) is a file, not a folder") }
         }
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return false }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else { throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "it is a file, not a folder") }
         let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         if let other = contents.sorted().first(where: { !($0.hasPrefix("highlight-") && $0.hasSuffix(".mp4")) }) {
             throw StimulusStudyError.cannotWriteVideo(
                 path: folder, reason: "it holds \(other), not only highlight clips; give a new or empty folder (its clips are replaced as a whole)")
         }
-        return true
-    }
-
-    private static func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

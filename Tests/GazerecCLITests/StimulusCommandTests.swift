@@ -183,6 +183,10 @@ extension StimulusCommandTests {
     /// reach of its grid's interpolation (6-pixel cells).
     static let overlayReach = 3 * 20 + 1.5 * 6
 
+    /// Whether (x, y) lies in the overlay's legend (top left: a swatch and an 8-character label on
+    /// one line, 62×13 pixels at this size) or its time readout (bottom left, 58×11).
+    static func inAnnotation(x: Double, y: Double) -> Bool { (x < 62 && y < 13) || (x < 58 && y >= 169) }
+
     /// The distance of (x, y) from the gaze path of the second up to video time `t`.
     static func distanceFromGaze(x: Double, y: Double, t: Double) -> Double {
         let from = boxX(max(0, t - 1)) + 20, to = boxX(t) + 20
@@ -211,17 +215,20 @@ extension StimulusCommandTests {
             #expect(abs(time - t) < 0.002)
             frames += 1
             guard frames % 10 == 0 else { continue }
-            // FFV1 is lossless: the drawn frame differs from the stimulus's only near the gaze.
+            // FFV1 is lossless: the drawn frame differs from the stimulus's only near the gaze (and in
+            // the legend and the time readout).
             var changedNear = 0, changedFar = 0
             for y in 0..<180 {
-                for x in 0..<320 where overlayFrame[y * 320 + x] != stimulusFrame[y * 320 + x] {
+                for x in 0..<320 where overlayFrame[y * 320 + x] != stimulusFrame[y * 320 + x]
+                    && !Self.inAnnotation(x: Double(x), y: Double(y)) {
                     if Self.distanceFromGaze(x: Double(x), y: Double(y), t: t) <= Self.overlayReach { changedNear += 1 } else { changedFar += 1 }
                 }
             }
             for plane in [320 * 180, 320 * 180 + 160 * 90] {
                 for y in 0..<90 {
                     for x in 0..<160 where overlayFrame[plane + y * 160 + x] != stimulusFrame[plane + y * 160 + x]
-                        && Self.distanceFromGaze(x: Double(2 * x + 1), y: Double(2 * y + 1), t: t) > Self.overlayReach + 2 {
+                        && Self.distanceFromGaze(x: Double(2 * x + 1), y: Double(2 * y + 1), t: t) > Self.overlayReach + 2
+                        && !Self.inAnnotation(x: Double(2 * x), y: Double(2 * y)) && !Self.inAnnotation(x: Double(2 * x + 1), y: Double(2 * y + 1)) {
                         changedFar += 1
                     }
                 }
@@ -398,7 +405,12 @@ struct StimulusRecordingTests {
         var frames = 0, drawn = 0
         while try reader.read(into: &frame) != nil {
             frames += 1
-            if frame != picture { drawn += 1 }
+            // Drawn on: a luma pixel changed outside the legend and the time readout.
+            let changed = (0..<(320 * 180)).contains { (index: Int) -> Bool in
+                let x = Double(index % 320), y = Double(index / 320)
+                return frame[index] != picture[index] && !StimulusCommandTests.inAnnotation(x: x, y: y)
+            }
+            if changed { drawn += 1 }
         }
         #expect(frames == Int((duration * 30).rounded(.up)))
         let onStimulus = gaze.filter { $0.x >= 0 && $0.x < 1600 && $0.y >= 0 && $0.y < 900 }

@@ -230,3 +230,37 @@ struct StimulusTrialTests {
         StimulusCommandTests.oneLine(try run(["--participants", workspace.folder.path("none.csv")]), 1, "cannot read the participants file")
     }
 }
+
+extension StimulusTrialTests {
+    @Test("the overlay draws a legend, a time readout and the keyframed areas where they are",
+          .enabled(if: ready, reason))
+    func overlayForAResearcher() throws {
+        let workspace = try Workspace()
+        defer { workspace.folder.remove() }
+        let id = "5B000000-0000-0000-0000-00000000000D"
+        let video = try StimulusCommandTests.prepare(workspace, id: id)
+        let areas = try StimulusCommandTests.aois(workspace, #"[{"name": "box", "keyframes": [{"t": 0, "rect": [20, 70, 40, 40]}, {"t": 6, "rect": [260, 70, 40, 40]}]}]"#)
+        let output = workspace.folder.path("annotated.mkv")
+        let result = try workspace.run(["stimulus", "overlay", id, "--stimulus", video, "--rect", Self.rect, "--start", "video",
+                                        "--aois", areas, "--output", output])
+        try #require(result.status == 0, "\(result.stderr)")
+        let original = try ColourVideoReader(path: video), drawn = try ColourVideoReader(path: output)
+        var stimulusFrame: [UInt8] = [], overlayFrame: [UInt8] = [], previousReadout: [UInt8] = []
+        var frames = 0
+        while let t = try original.read(into: &stimulusFrame), try drawn.read(into: &overlayFrame) != nil {
+            frames += 1
+            guard frames % 30 == 15 else { continue }
+            // The box's outline, white, where the keyframes have it at t: its top edge at y 70 (half a second in: x 40…80).
+            let left = StimulusCommandTests.boxX(t)
+            let edge = (Int(left) + 8...Int(left) + 32).map { Int(overlayFrame[70 * 320 + $0]) }
+            #expect(edge.allSatisfy { $0 >= 220 }, "frame at \(t) s: \(edge)")
+            // The legend's swatch: the first participant's orange (BT.601 limited luma 155 of RGB 230,159,0).
+            #expect(abs(Int(overlayFrame[4 * 320 + 4]) - 155) <= 2, "frame at \(t) s")
+            // The readout changes every half second shown.
+            let readout = (169..<180).flatMap { y in Array(overlayFrame[(y * 320)..<(y * 320 + 58)]) }
+            #expect(readout != previousReadout, "frame at \(t) s")
+            previousReadout = readout
+        }
+        #expect(frames == 180)
+    }
+}

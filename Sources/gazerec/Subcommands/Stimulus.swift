@@ -186,7 +186,9 @@ struct StimulusOverlayCommand: ParsableCommand {
         discussion: """
             Each session's gaze is a dot in its own colour (the sessions' order; fixations a larger \
             disc at their centre) over a heatmap of all the sessions' gaze in the last second \
-            (a Gaussian of 1 degree of visual angle). The video has the stimulus's own size and rate; \
+            (a Gaussian of 1 degree of visual angle, kept visible on any picture); a legend (top left) \
+            gives each session's colour and label, a readout (bottom left) the stimulus time, and \
+            --aois outlines the areas of interest where they are at each frame. The video has the stimulus's own size and rate; \
             an image stimulus gives a 30 fps video as long as the longest session's viewing. \
             --output ending in .mkv writes FFV1 (lossless), .mp4 H.264 (plays anywhere).
             """)
@@ -200,8 +202,12 @@ struct StimulusOverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The video to write: .mkv (FFV1, lossless) or .mp4 (H.264).", valueName: "file"))
     var output: String
 
+    @Option(help: ArgumentHelp("Areas of interest to draw (JSON, as for 'stimulus aoi'), keyframed ones moving.", valueName: "file"))
+    var aois: String?
+
     func validate() throws {
         if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+        if aois?.isEmpty == true { throw ValidationError("--aois is empty: give a JSON file of areas.") }
         if VideoOutputFormat.forPath(output) == nil {
             throw ValidationError("--output must end in .mkv (FFV1, lossless) or .mp4 (H.264): \(output)")
         }
@@ -209,7 +215,9 @@ struct StimulusOverlayCommand: ParsableCommand {
 
     func run() throws {
         let (database, ids, study) = try options.open(end: end)
-        let result = try study.overlay(database, ids: ids, output: output, selection: try options.selection())
+        let areas = try aois.map { try StimulusStudy.areas(path: $0) } ?? []
+        let result = try study.overlay(database, ids: ids, output: output, selection: try options.selection(), areas: areas,
+                                       areasSource: aois ?? "")
         StimulusOptions.note(skipped: result.skipped, excluded: result.excluded, warnings: result.warnings)
         Console.note("wrote \(output) (\(result.frames) frames, \(result.width)×\(result.height), "
                      + String(format: "%g", result.framesPerSecond) + " fps; sessions in colour order: "
