@@ -11,10 +11,12 @@ struct PresentOptions: ParsableArguments {
                                + "presentation (docs/Presenting.md).", valueName: "item"))
     var present: [String] = []
 
-    @Option(help: ArgumentHelp("With --present, the display to show on (0-based, as mpv counts them).", valueName: "n"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --present, the display to show on (0-based, as mpv counts them).", valueName: "n"))
     var presentScreen: Int?
 
-    @Option(help: ArgumentHelp("With --present, how long each image is shown, unless its playlist line gives its seconds (default 5).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --present, how long each image is shown, unless its playlist line gives its seconds (default 5).",
                                valueName: "seconds"))
     var imageSeconds: Double?
 
