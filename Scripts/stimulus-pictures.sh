@@ -3,7 +3,7 @@
 # test sources make the stimulus (a white 40-pixel box crossing a black 320×180 picture at 40
 # pixels a second for 6 s), and two constructed sessions watch it (gaze on the box's centre,
 # the second 0.3 s late and 12 pixels low; happy from 2 s to 4.5 s). Writes
-# docs/images/stimulus-overlay.png (the overlay's frame at 3.5 s) and
+# docs/images/stimulus-overlay.png (the overlay's frame at 3.5 s, the box drawn as a keyframed area) and
 # docs/images/stimulus-timeline.png (their timeline in 0.25 s bins, and the highlight found).
 # usage: Scripts/stimulus-pictures.sh   (GAZEREC_BIN: the binary; default the debug build)
 set -euo pipefail
@@ -45,7 +45,8 @@ for number, (lag, low) in enumerate([(0.0, 0.0), (0.3, 12.0)], start=1):
 EOF
 "$bin" import "$work/s1.json" "$work/s2.json" > /dev/null
 stimulus=(--all --stimulus "$work/box.mkv" --rect 100,50,640,360 --start video)
-"$bin" stimulus overlay "${stimulus[@]}" --output "$work/overlay.mkv"
+echo '[{"name": "box", "keyframes": [{"t": 0, "rect": [20, 70, 40, 40]}, {"t": 6, "rect": [260, 70, 40, 40]}]}]' > "$work/aois.json"
+"$bin" stimulus overlay "${stimulus[@]}" --aois "$work/aois.json" --output "$work/overlay.mkv"
 ffmpeg -v error -y -ss 3.5 -i "$work/overlay.mkv" -frames:v 1 docs/images/stimulus-overlay.png
 "$bin" stimulus timeline "${stimulus[@]}" --bin 0.25 > "$work/timeline.csv"
 "$bin" stimulus highlights "${stimulus[@]}" > "$work/highlights.csv"

@@ -80,3 +80,38 @@ public enum AtomicFile {
         try writeThroughTemporary(path, synchronized: synchronized) { sink, _ in try bytes.withUnsafeBytes { try sink.write($0) } }
     }
 }
+
+extension AtomicFile {
+    /// Writes a folder whole or not at all: `body` fills a temporary sibling folder
+    /// (`<path>.tmp-<process id>`), which is then renamed into place. A folder already at `path` is
+    /// moved aside first and removed after, so its files are replaced as a whole (none of them
+    /// survives); on any failure `path` is left as it was and the sibling removed.
+    public static func writeFolder(to path: String, _ body: (_ temporaryPath: String) throws -> Void) throws {
+        let temporary = path + temporarySuffix + "\(getpid())"
+        try? FileManager.default.removeItem(atPath: temporary)
+        guard mkdir(temporary, 0o777) == 0 else {
+            throw Failure(action: "write", path: path, reason: "cannot create a folder beside it: \(String(cString: strerror(errno)))")
+        }
+        do {
+            try body(temporary)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        let old = path + ".old-\(getpid())"
+        if exists, rename(path, old) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw Failure(action: "write", path: path, reason: "cannot replace it: \(reason)")
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            if exists { rename(old, path) }
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw Failure(action: "write", path: path, reason: reason)
+        }
+        if exists { try? FileManager.default.removeItem(atPath: old) }
+    }
+}

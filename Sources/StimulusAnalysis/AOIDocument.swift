@@ -4,8 +4,14 @@ import JSONStream
 /// Areas of interest read from their JSON document:
 /// `[{"name": "logo", "rect": [x, y, w, h]}, {"name": "face", "ellipse": [cx, cy, rx, ry]},
 ///   {"name": "hand", "polygon": [[x, y], ...]}, {"name": "ball", "keyframes": [{"t": 0, "rect": [...]}, ...]}]`,
-/// every number in stimulus pixels, `t` in stimulus seconds.
+/// every number in stimulus pixels, `t` in stimulus seconds. An area (or keyframe) has exactly one
+/// shape; a key gazerec does not know is refused (a misspelt key would otherwise be ignored).
 public enum AOIDocument {
+    /// The keys an area may have, and those a keyframe may have.
+    static let areaKeys = ["name", "rect", "ellipse", "polygon", "keyframes"]
+    static let keyframeKeys = ["t", "rect", "ellipse", "polygon"]
+    static let shapeKeys = ["rect", "ellipse", "polygon"]
+
     /// Parses the document; `source` names it in errors. Names must be unique.
     public static func areas(_ bytes: [UInt8], source: String) throws -> [AreaOfInterest] {
         let value: JSONValue
@@ -34,8 +40,17 @@ public enum AOIDocument {
             throw StimulusError.badAOIs(source: source, reason: "area \(index + 1) has no \"name\"")
         }
         do {
-            if case let .array(frames)? = members.first(where: { $0.0 == "keyframes" })?.1 {
-                return try AreaOfInterest(name: name, keyframes: frames.map(keyframe))
+            try checkKeys(members, allowed: areaKeys)
+            if let frames = members.first(where: { $0.0 == "keyframes" })?.1 {
+                guard case let .array(list) = frames else { throw ShapeProblem.reason("\"keyframes\" must be an array") }
+                guard !members.contains(where: { shapeKeys.contains($0.0) }) else {
+                    throw ShapeProblem.reason("it has both \"keyframes\" and a shape: give one")
+                }
+                return try AreaOfInterest(name: name, keyframes: list.enumerated().map { index, value in
+                    do { return try keyframe(value) } catch let ShapeProblem.reason(text) {
+                        throw ShapeProblem.reason("keyframe \(index + 1): \(text)")
+                    }
+                })
             }
             return AreaOfInterest(name: name, shape: try shape(members))
         } catch let ShapeProblem.reason(text) {
@@ -47,11 +62,23 @@ public enum AOIDocument {
 
     private enum ShapeProblem: Error { case reason(String) }
 
+    /// Refuses a key outside `allowed`, and more than one shape.
+    private static func checkKeys(_ members: [(String, JSONValue)], allowed: [String]) throws {
+        if let unknown = members.first(where: { !allowed.contains($0.0) }) {
+            throw ShapeProblem.reason("unknown key \"\(unknown.0)\" (known: \(allowed.joined(separator: ", ")))")
+        }
+        let shapes = members.map(\.0).filter { shapeKeys.contains($0) }
+        guard shapes.count <= 1 else {
+            throw ShapeProblem.reason("it has \(shapes.count) shapes (\(shapes.map { "\"\($0)\"" }.joined(separator: ", "))): give one")
+        }
+    }
+
     private static func keyframe(_ value: JSONValue) throws -> AreaOfInterest.Keyframe {
         guard case let .object(members) = value, case let .number(time)? = members.first(where: { $0.0 == "t" })?.1,
               time.isFinite else {
             throw ShapeProblem.reason("a keyframe needs a time \"t\" in seconds")
         }
+        try checkKeys(members, allowed: keyframeKeys)
         return AreaOfInterest.Keyframe(seconds: time, shape: try shape(members))
     }
 

@@ -13,6 +13,11 @@ public struct OverlayStyle: Sendable, Equatable {
     public var heatmapFullShare = 0.5
     /// The heatmap's opacity at full heat.
     public var heatmapOpacity = 0.6
+    /// The least luma difference (8-bit code values) a heat pixel keeps from the picture under it,
+    /// at the lowest drawn heat; twice this at full heat. A colour that would blend into the picture
+    /// (blue heat on a blue sky, yellow on yellow) is made lighter or darker by as much, so the
+    /// heatmap stays visible on any background. 0: plain blending.
+    public var heatmapMinimumContrast = 16.0
     /// The gaze point's radius, at least `minimumPointPixels` (degrees).
     public var pointRadiusDegrees = 0.3
     public var minimumPointPixels = 3.0
@@ -43,17 +48,25 @@ public struct OverlayMark: Sendable, Equatable {
 }
 
 /// Sessions' gaze drawn over a stimulus's frames: each participant's gaze point in its colour
-/// (fixations larger), over a heatmap of everyone's gaze in a trailing window.
+/// (fixations larger), over a heatmap of everyone's gaze in a trailing window, with the areas of
+/// interest where they are at each moment; `annotate` adds a legend and a time readout.
 public struct GazeOverlay: Sendable {
     public let viewings: [StimulusViewing]
+    /// The areas of interest drawn (outlines, keyframed ones where they are at the frame's time).
+    public let areas: [AreaOfInterest]
+    /// The participants' labels in the legend, in the viewings' order (missing ones: the session id's first 8 characters).
+    public let labels: [String]
     public let style: OverlayStyle
     public let width: Int
     public let height: Int
     /// The heat grid's cell side (pixels): a third of the smallest Gaussian's deviation.
     public let cellPixels: Int
 
-    public init(viewings: [StimulusViewing], width: Int, height: Int, style: OverlayStyle = OverlayStyle()) {
+    public init(viewings: [StimulusViewing], width: Int, height: Int, style: OverlayStyle = OverlayStyle(),
+                areas: [AreaOfInterest] = [], labels: [String] = []) {
         self.viewings = viewings
+        self.areas = areas
+        self.labels = labels
         self.width = width
         self.height = height
         self.style = style
@@ -91,9 +104,11 @@ public struct GazeOverlay: Sendable {
         return grid
     }
 
-    /// Draws the heatmap, then each participant's fixation and gaze point, at `seconds` onto `frame`.
+    /// Draws the heatmap, the areas of interest, then each participant's fixation and gaze point,
+    /// at `seconds` onto `frame`.
     public func draw(on frame: inout PlanarFrame, at seconds: Double, conversion: YCbCrConversion) {
         HeatPainter(style: style, conversion: conversion).paint(heat(at: seconds), on: &frame)
+        drawAreas(on: &frame, at: seconds, conversion: conversion)
         let outline = conversion.ycbcr(RGBColour(0, 0, 0))
         for mark in marks(at: seconds) {
             let colour = conversion.ycbcr(OverlayStyle.palette[mark.participant % OverlayStyle.palette.count])

@@ -2,25 +2,43 @@ import GazeModel
 
 /// Paints a heat grid onto a frame: each pixel's heat, as a share of `OverlayStyle.heatmapFullShare`,
 /// picks a colour along blue → green → yellow → red and an opacity up to `heatmapOpacity`
-/// (transparent below 2 % of full heat).
+/// (transparent below 2 % of full heat), each pixel's luma kept at least
+/// `OverlayStyle.heatmapMinimumContrast` (rising to twice that at full heat) from the picture's.
 struct HeatPainter {
-    /// Per level 0…255 of heat: the opacity in 256ths and the colour's YCbCr.
-    private let alpha: [Int32], luma: [Int32], cb: [Int32], cr: [Int32]
+    /// Per level 0…255 of heat: the opacity in 256ths, the colour's YCbCr and the least luma difference.
+    private let alpha: [Int32], luma: [Int32], cb: [Int32], cr: [Int32], contrast: [Int32]
+    /// The luma range of the video (16…235 limited, 0…255 full).
+    private let lumaFloor: Int32, lumaCeiling: Int32
     private let fullShare: Double
     static let lowestLevel = 5
 
     init(style: OverlayStyle, conversion: YCbCrConversion) {
         fullShare = style.heatmapFullShare
-        var alpha: [Int32] = [], luma: [Int32] = [], cb: [Int32] = [], cr: [Int32] = []
+        var alpha: [Int32] = [], luma: [Int32] = [], cb: [Int32] = [], cr: [Int32] = [], contrast: [Int32] = []
         for level in 0..<256 {
             let u = Double(level) / 255
             let colour = conversion.ycbcr(Self.ramp(u))
             alpha.append(Int32((style.heatmapOpacity * u * 256).rounded()))
+            contrast.append(style.heatmapOpacity > 0 ? Int32((style.heatmapMinimumContrast * (1 + u)).rounded()) : 0)
             luma.append(Int32(colour.y))
             cb.append(Int32(colour.cb))
             cr.append(Int32(colour.cr))
         }
-        (self.alpha, self.luma, self.cb, self.cr) = (alpha, luma, cb, cr)
+        (self.alpha, self.luma, self.cb, self.cr, self.contrast) = (alpha, luma, cb, cr, contrast)
+        lumaFloor = Int32(conversion.ycbcr(RGBColour(0, 0, 0)).y)
+        lumaCeiling = Int32(conversion.ycbcr(RGBColour(255, 255, 255)).y)
+    }
+
+    /// The blended luma, moved to at least `need` from `original`: towards the heat colour's side
+    /// when the range allows, else away from it.
+    @inline(__always)
+    func contrasted(_ original: UInt8, _ blended: UInt8, colour: Int32, need: Int32) -> UInt8 {
+        let base = Int32(original)
+        guard abs(Int32(blended) - base) < need else { return blended }
+        let toward: Int32 = colour >= base ? 1 : -1
+        var value = base + toward * need
+        if value < lumaFloor || value > lumaCeiling { value = base - toward * need }
+        return UInt8(Swift.max(0, Swift.min(255, value)))
     }
 
     /// Blue (0) → green (⅓) → yellow (⅔) → red (1), linearly between.
@@ -61,8 +79,9 @@ struct HeatPainter {
                     let level = Int(Swift.min(255, value * toLevel))
                     value += step
                     guard level >= Self.lowestLevel else { continue }
-                    let a = alpha[level]
-                    bytes[y * width + x] = Self.blend(bytes[y * width + x], luma[level], a)
+                    let a = alpha[level], original = bytes[y * width + x]
+                    bytes[y * width + x] = contrasted(original, Self.blend(original, luma[level], a), colour: luma[level],
+                                                      need: contrast[level])
                     if x & 1 == 0 && y & 1 == 0 {
                         let chroma = (y >> 1) * chromaWidth + (x >> 1)
                         bytes[cbOffset + chroma] = Self.blend(bytes[cbOffset + chroma], cb[level], a)

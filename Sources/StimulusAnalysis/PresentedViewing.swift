@@ -10,7 +10,8 @@ extension StimulusViewing {
     /// So a pause piles its samples on the paused second, a seek back visits seconds again, and
     /// what happened between onset and offset counts only while the stimulus was on the screen.
     /// Each sample keeps the session time it stands for (a dwell is real viewing time); a
-    /// fixation is placed at its start's position and keeps its real length. `durationSeconds` is
+    /// fixation is placed at its start's position and keeps its real length, one under way at onset or
+    /// offset trimmed to the presentation (as Tobii Pro Lab trims them). `durationSeconds` is
     /// the furthest position the playback reached (at most the stimulus's duration).
     public init(sessionID: String, placement: StimulusPlacement, presentation: Presentation, gaze: [GazeSample],
                 detector: FixationDetector, blinks: [BlinkEvent], expressions: [ExpressionSample],
@@ -27,12 +28,11 @@ extension StimulusViewing {
         pixelsPerDegree = detector.pointsPerDegree * placement.pixelsPerPoint
         let faced = gaze.filter { $0.trackingState != .missing }
         samples = Self.presentedSamples(faced, placement: placement, clock: clock)
-        fixations = detector.detect(faced).fixations.compactMap { fixation in
-            clock.stimulusSeconds(at: fixation.startSeconds).map { start in
-                ViewedFixation(startSeconds: start, endSeconds: start + (fixation.endSeconds - fixation.startSeconds),
-                               pixel: placement.pixel(Point2(fixation.x, fixation.y)))
-            }
-        }
+        let detected = detector.detect(faced).fixations
+        fixations = Self.presentedFixations(detected, placement: placement, clock: clock, onsetSeconds: presentation.onsetSeconds,
+                                            endSeconds: end)
+        quality = RecordingQuality.measure(gaze, faced: faced, fixations: detected, startSeconds: presentation.onsetSeconds,
+                                           endSeconds: end, pointsPerDegree: detector.pointsPerDegree)
         blinkStarts = blinks.compactMap { clock.stimulusSeconds(at: $0.startSeconds) }.sorted()
         self.expressions = expressions.compactMap { sample in
             clock.stimulusSeconds(at: sample.timestampSeconds).map { TimedValue(seconds: $0, value: sample.probabilities) }
@@ -40,6 +40,19 @@ extension StimulusViewing {
         self.smile = smile.compactMap { value in
             clock.stimulusSeconds(at: value.timestampSeconds).map { TimedValue(seconds: $0, value: value.value) }
         }.sorted { $0.seconds < $1.seconds }
+    }
+
+    /// The fixations under way while the presentation was on the screen, trimmed to onset…`endSeconds`
+    /// (session seconds), each at its (trimmed) start's playback position; its centre is the whole fixation's.
+    private static func presentedFixations(_ found: [Fixation], placement: StimulusPlacement, clock: PresentationClock,
+                                           onsetSeconds: Double, endSeconds: Double) -> [ViewedFixation] {
+        found.compactMap { fixation in
+            let start = Swift.max(fixation.startSeconds, onsetSeconds), end = Swift.min(fixation.endSeconds, endSeconds)
+            guard fixation.startSeconds >= onsetSeconds || fixation.endSeconds > onsetSeconds,
+                  let position = clock.stimulusSeconds(at: start) else { return nil }
+            return ViewedFixation(startSeconds: position, endSeconds: position + Swift.max(0, end - start),
+                                  pixel: placement.pixel(Point2(fixation.x, fixation.y)))
+        }
     }
 
     private static func presentedSamples(_ gaze: [GazeSample], placement: StimulusPlacement, clock: PresentationClock) -> [ViewedSample] {

@@ -31,5 +31,6 @@ public enum StimulusError: Error, Equatable, CustomStringConvertible {
     }
 
     static func ratio(_ value: Double) -> String { String(format: "%.3f", value) }
-    static func number(_ value: Double) -> String { String(format: "%g", value) }
+    /// A number as `%g` writes it (the form every message gives numbers in).
+    public static func number(_ value: Double) -> String { String(format: "%g", value) }
 }

@@ -47,10 +47,15 @@ public struct StimulusViewing: Sendable {
     public let blinkStarts: [Double]
     public let expressions: [TimedValue<ExpressionProbabilities>]
     public let smile: [TimedValue<Double>]
+    /// The recording's data quality over the interval (the study adds the calibration's accuracy,
+    /// the scale's source and the rectangle's fit to the screen).
+    public var quality: RecordingQuality
+    /// The app id the session was recorded with ("" until the study sets it): its default participant group.
+    public var appID = ""
 
     /// Aligns a session's recordings to the stimulus: `startSeconds` (Unix) is stimulus time 0,
     /// `endSeconds` (Unix) its end. Fixations are detected by `detector` on the session's gaze in
-    /// screen points (the whole scan path, then those starting inside the interval are kept).
+    /// screen points (the whole scan path, then those under way inside the interval are kept, trimmed to it).
     public init(sessionID: String, placement: StimulusPlacement, startSeconds: Double, endSeconds: Double,
                 gaze: [GazeSample], detector: FixationDetector, blinks: [BlinkEvent], expressions: [ExpressionSample],
                 smile: [(timestampSeconds: Double, value: Double)]) {
@@ -60,11 +65,11 @@ public struct StimulusViewing: Sendable {
         let duration = durationSeconds
         func inside(_ time: Double) -> Bool { time >= startSeconds && time - startSeconds < duration }
         let faced = gaze.filter { $0.trackingState != .missing }
-        samples = Self.viewedSamples(faced, placement: placement, startSeconds: startSeconds, inside: inside)
-        fixations = detector.detect(faced).fixations.filter { inside($0.startSeconds) }.map {
-            ViewedFixation(startSeconds: $0.startSeconds - startSeconds, endSeconds: $0.endSeconds - startSeconds,
-                           pixel: placement.pixel(Point2($0.x, $0.y)))
-        }
+        samples = Self.viewedSamples(faced, placement: placement, startSeconds: startSeconds, duration: duration, inside: inside)
+        let detected = detector.detect(faced).fixations
+        fixations = Self.viewedFixations(detected, placement: placement, startSeconds: startSeconds, duration: duration)
+        quality = RecordingQuality.measure(gaze, faced: faced, fixations: detected, startSeconds: startSeconds,
+                                           endSeconds: endSeconds, pointsPerDegree: detector.pointsPerDegree)
         blinkStarts = blinks.map(\.startSeconds).filter(inside).map { $0 - startSeconds }.sorted()
         self.expressions = expressions.filter { inside($0.timestampSeconds) }
             .map { TimedValue(seconds: $0.timestampSeconds - startSeconds, value: $0.probabilities) }
@@ -74,15 +79,31 @@ public struct StimulusViewing: Sendable {
             .sorted { $0.seconds < $1.seconds }
     }
 
+    /// The fixations under way while the stimulus was shown, in stimulus time, trimmed to it: one
+    /// already under way at onset starts at 0, one still under way at the end ends there (as Tobii Pro
+    /// Lab trims fixations at the edges of an interval); its centre is the whole fixation's.
+    private static func viewedFixations(_ found: [Fixation], placement: StimulusPlacement, startSeconds: Double,
+                                        duration: Double) -> [ViewedFixation] {
+        found.compactMap { fixation in
+            let start = Swift.max(0, fixation.startSeconds - startSeconds)
+            let end = Swift.min(duration, fixation.endSeconds - startSeconds)
+            guard start < duration, fixation.endSeconds - startSeconds > 0 else { return nil }
+            return ViewedFixation(startSeconds: start, endSeconds: Swift.max(start, end), pixel: placement.pixel(Point2(fixation.x, fixation.y)))
+        }
+    }
+
+    /// Each sample stands for the time until the next (at most `maximumSampleSeconds`), and never
+    /// past the stimulus's end.
     private static func viewedSamples(_ gaze: [GazeSample], placement: StimulusPlacement, startSeconds: Double,
-                                      inside: (Double) -> Bool) -> [ViewedSample] {
+                                      duration: Double, inside: (Double) -> Bool) -> [ViewedSample] {
         var result: [ViewedSample] = []
         for (index, sample) in gaze.enumerated() where inside(sample.timestampSeconds) {
             let next = index + 1 < gaze.count ? gaze[index + 1].timestampSeconds - sample.timestampSeconds : nil
             let previous = index > 0 ? sample.timestampSeconds - gaze[index - 1].timestampSeconds : nil
             let interval = next ?? previous ?? 0
-            result.append(ViewedSample(seconds: sample.timestampSeconds - startSeconds, pixel: placement.pixel(sample.point),
-                                       durationSeconds: Swift.max(0, Swift.min(interval, maximumSampleSeconds))))
+            let seconds = sample.timestampSeconds - startSeconds
+            result.append(ViewedSample(seconds: seconds, pixel: placement.pixel(sample.point),
+                                       durationSeconds: Swift.max(0, Swift.min(interval, maximumSampleSeconds, duration - seconds))))
         }
         return result.sorted { $0.seconds < $1.seconds }
     }

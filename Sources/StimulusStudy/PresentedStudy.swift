@@ -112,12 +112,13 @@ extension StimulusStudy {
         }
         let placement = try StimulusPlacement(screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height,
                                               widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels)
-        let viewing = StimulusViewing(sessionID: id, placement: placement, presentation: p, gaze: streams.gaze,
+        var viewing = StimulusViewing(sessionID: id, placement: placement, presentation: p, gaze: streams.gaze,
                                       detector: streams.header.fixationScale().defaultDetector, blinks: streams.blinks,
                                       expressions: streams.expressions, smile: streams.smile)
         guard viewing.durationSeconds > 0 else {
             throw StimulusError.sessionUnusable(sessionID: id, reason: "its showing \(showing.number) ended before the stimulus played")
         }
+        try assess(&viewing, header: streams.header, shownAt: placement)
         return viewing
     }
 
@@ -131,39 +132,6 @@ extension StimulusStudy {
             if count > 1 { throw StimulusStudyError.severalShowings(sessionID: id, count: count) }
         }
         return (pairs.map(\.viewing), skipped)
-    }
-
-    /// The timeline of presented showings: a `showing` column after `session` names each one.
-    func presentedTimeline(_ database: SessionDatabase, ids: [String], binSeconds: Double, group: Bool,
-                           presented: PresentedStimulus) throws -> StimulusReport {
-        let (pairs, skipped) = try presentedViewings(database, ids: ids, presented: presented)
-        guard !pairs.isEmpty else { throw Self.noneUsable(skipped) }
-        let rows = try pairs.map { try StimulusTimeline.rows($0.viewing, binSeconds: binSeconds) }
-        let table = StimulusTable.timeline(rows.flatMap { $0 }, group: group ? StimulusTimeline.groupRows(rows) : [])
-        return StimulusReport(table: table.namingShowings(zip(pairs, rows).flatMap { pair, rows in
-            Array(repeating: pair.showing.number, count: rows.count)
-        }), skipped: skipped)
-    }
-
-    /// AOI metrics of presented showings with gaze: a `showing` column after `session` names each one.
-    func presentedAreasOfInterest(_ database: SessionDatabase, ids: [String], areas: [AreaOfInterest],
-                                  presented: PresentedStimulus) throws -> StimulusReport {
-        var (pairs, skipped) = try presentedViewings(database, ids: ids, presented: presented)
-        for pair in pairs where !pair.viewing.hasGaze {
-            skipped.append(.sessionUnusable(sessionID: pair.viewing.sessionID,
-                                            reason: "it has no gaze during its showing \(pair.showing.number) (was it calibrated?)"))
-        }
-        pairs = pairs.filter(\.viewing.hasGaze)
-        guard !pairs.isEmpty else { throw Self.noneUsable(skipped) }
-        let metrics = pairs.map { AOIAnalysis.metrics($0.viewing, areas: areas) }
-        return StimulusReport(table: StimulusTable.aoi(metrics.flatMap { $0 }).namingShowings(zip(pairs, metrics).flatMap { pair, rows in
-            Array(repeating: pair.showing.number, count: rows.count)
-        }), skipped: skipped)
-    }
-
-    /// What to throw when no session could be analysed: the one session's reason, or that none could.
-    static func noneUsable(_ skipped: [StimulusError]) -> Error {
-        skipped.count == 1 ? skipped[0] : StimulusStudyError.noUsableSession
     }
 }
 

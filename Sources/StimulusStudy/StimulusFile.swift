@@ -41,8 +41,9 @@ public struct StimulusFile: Sendable, Equatable {
 public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
     case cannotReadStimulus(path: String, reason: String)
     case cannotReadAOIs(path: String, reason: String)
-    /// No session could be analysed (each one's reason is reported on its own).
-    case noUsableSession
+    case cannotReadParticipants(path: String, reason: String)
+    /// No session could be analysed: each one's reason, in the order given.
+    case noUsableSession(reasons: [String])
     /// A video is to be written to a file whose extension names no kind of video gazerec writes.
     case unknownVideoKind(path: String)
     case cannotWriteVideo(path: String, reason: String)
@@ -58,7 +59,9 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .cannotReadStimulus(path, reason): "cannot read the stimulus \(path): \(reason)"
         case let .cannotReadAOIs(path, reason): "cannot read the areas of interest file \(path): \(reason)"
-        case .noUsableSession: "none of the sessions could be analysed against the stimulus"
+        case let .cannotReadParticipants(path, reason): "cannot read the participants file \(path): \(reason)"
+        case let .noUsableSession(reasons):
+            "none of the \(reasons.count) sessions could be analysed against the stimulus: " + reasons.joined(separator: "; ")
         case let .unknownVideoKind(path):
             "cannot write the video \(path): its name must end in .mkv (FFV1, lossless) or .mp4 (H.264)"
         case let .cannotWriteVideo(path, reason): "cannot write the video \(path): \(reason)"

@@ -61,9 +61,11 @@ public struct StimulusStudy: Sendable {
         guard end > start else {
             throw StimulusError.sessionUnusable(sessionID: header.id, reason: "the stimulus's interval is empty (it ends at or before its start)")
         }
-        return StimulusViewing(sessionID: header.id, placement: placement, startSeconds: start, endSeconds: end,
-                               gaze: streams.gaze, detector: header.fixationScale().defaultDetector,
-                               blinks: streams.blinks, expressions: streams.expressions, smile: streams.smile)
+        var viewing = StimulusViewing(sessionID: header.id, placement: placement, startSeconds: start, endSeconds: end,
+                                      gaze: streams.gaze, detector: header.fixationScale().defaultDetector,
+                                      blinks: streams.blinks, expressions: streams.expressions, smile: streams.smile)
+        try assess(&viewing, header: header)
+        return viewing
     }
 
     /// The time of the first marker labelled `label` (after `after`, when given); nil without a label.

@@ -78,11 +78,14 @@ extension StimulusTable {
     public static func aoi(_ metrics: [AOIMetrics]) -> StimulusTable {
         StimulusTable(
             columns: ["session", "aoi", "dwellSeconds", "dwellShare", "timeToFirstFixationSeconds", "firstFixationSeconds",
-                      "fixationCount", "visits", "dominantExpression", "smile"],
+                      "fixationCount", "visits", "dominantExpression", "smile", "totalFixationSeconds", "averageFixationSeconds",
+                      "totalVisitSeconds", "averageVisitSeconds", "timeToFirstVisitSeconds"],
             rows: metrics.map { m in
                 [.text(m.session), .text(m.aoi), .number(m.dwellSeconds, decimals: 3), optional(m.dwellShare, 4),
                  optional(m.timeToFirstFixationSeconds, 3), optional(m.firstFixationSeconds, 3), .count(m.fixationCount),
-                 .count(m.visits), m.dominantExpression.map { .text($0.rawValue) } ?? .empty, optional(m.smile, 4)]
+                 .count(m.visits), m.dominantExpression.map { .text($0.rawValue) } ?? .empty, optional(m.smile, 4),
+                 .number(m.totalFixationSeconds, decimals: 3), optional(m.averageFixationSeconds, 3),
+                 .number(m.totalVisitSeconds, decimals: 3), optional(m.averageVisitSeconds, 3), optional(m.timeToFirstVisitSeconds, 3)]
             })
     }
 

@@ -33,6 +33,9 @@ public struct OverlayResult: Sendable {
     public var sessions: [String]
     /// The sessions left out, with why.
     public var skipped: [StimulusError]
+    /// Recordings the data-quality thresholds left out, and what to read the video with.
+    public var excluded: [ExcludedRecording] = []
+    public var warnings: [StimulusWarning] = []
 }
 
 /// One highlight cut out of the stimulus into its own file.
@@ -49,13 +52,17 @@ extension StimulusStudy {
     /// The stimulus with each usable session's gaze and a moving heatmap drawn over it, written to
     /// `output` (whole or not at all) at the stimulus's own size and rate; an image stimulus
     /// becomes a video as long as the longest session's viewing.
-    public func overlay(_ database: SessionDatabase, ids: [String], output: String, style: OverlayStyle = OverlayStyle()) throws
-        -> OverlayResult {
+    public func overlay(_ database: SessionDatabase, ids: [String], output: String, style: OverlayStyle = OverlayStyle(),
+                        selection: RecordingSelection = RecordingSelection(), areas: [AreaOfInterest] = [],
+                        areasSource: String = "the areas of interest") throws -> OverlayResult {
         guard let format = VideoOutputFormat.forPath(output) else { throw StimulusStudyError.unknownVideoKind(path: output) }
-        let (viewings, skipped) = try usableWithGaze(database, ids: ids)
+        let fit = try AOIFit.check(areas, widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels,
+                                   durationSeconds: stimulus.durationSeconds, source: areasSource)
+        let usable = try usableWithGaze(database, ids: ids, selection: selection)
+        let viewings = usable.viewings
         let reader = try openStimulus()
         let layout = reader.layout
-        let overlay = GazeOverlay(viewings: viewings, width: layout.width, height: layout.height, style: style)
+        let overlay = GazeOverlay(viewings: viewings, width: layout.width, height: layout.height, style: style, areas: areas)
         let colour = reader.colour.specified(height: layout.height)
         let conversion = YCbCrConversion(matrix: colour.matrix == VideoColour.bt709Matrix ? .bt709 : .bt601,
                                          fullRange: colour.isFullRange)
@@ -66,6 +73,7 @@ extension StimulusStudy {
             if stimulus.durationSeconds != nil {
                 while let seconds = try readStimulus(reader, into: &frame.bytes) {
                     overlay.draw(on: &frame, at: seconds, conversion: conversion)
+                    overlay.annotate(&frame, at: seconds, conversion: conversion)
                     try writer.write(frame.bytes, microseconds: Int64((seconds * 1e6).rounded()))
                 }
             } else {
@@ -77,6 +85,7 @@ extension StimulusStudy {
                     var drawn = frame
                     let seconds = Double(index) * Double(rate.denominator) / Double(rate.numerator)
                     overlay.draw(on: &drawn, at: seconds, conversion: conversion)
+                    overlay.annotate(&drawn, at: seconds, conversion: conversion)
                     try writer.write(drawn.bytes, microseconds: Int64((seconds * 1e6).rounded()))
                 }
             }
@@ -84,31 +93,51 @@ extension StimulusStudy {
         }
         return OverlayResult(frames: frames, width: layout.width, height: layout.height,
                              framesPerSecond: Double(rate.numerator) / Double(rate.denominator),
-                             sessions: viewings.map(\.sessionID), skipped: skipped)
+                             sessions: viewings.map(\.sessionID), skipped: usable.skipped, excluded: usable.excluded,
+                             warnings: fit + usable.warnings)
     }
 
     /// Cuts each highlight's crop, over its interval, out of the stimulus video into
-    /// `folder/highlight-<rank>.mp4` (H.264; the rank is the highlight's in the list, from 1),
-    /// each file whole or not at all. Creates `folder` if it does not exist (its parent must).
+    /// `folder/highlight-<rank>.mp4` (H.264; the rank is the highlight's in the list, from 1): every
+    /// clip or none. The clips are written into a temporary sibling folder renamed into place, so
+    /// clips of an earlier run are replaced as a whole (none left when there is no highlight). An
+    /// existing `folder` must hold nothing but such clips; its parent must exist.
     public func renderHighlights(_ highlights: [Highlight], folder: String) throws -> [HighlightClip] {
         guard stimulus.durationSeconds != nil else { throw StimulusStudyError.imageHasNoClips(path: stimulus.path) }
-        try Self.makeFolder(folder)
-        return try highlights.enumerated().map { index, highlight in
-            let path = (folder as NSString).appendingPathComponent("highlight-\(index + 1).mp4")
-            let reader = try openStimulus()
-            let layout = YUV420Layout(width: highlight.cropWidth, height: highlight.cropHeight)
-            var frames = 0
-            try writeVideo(path, format: .mp4, layout: layout, rate: rate(of: reader), colour: reader.colour.specified(height: reader.layout.height)) { writer in
-                var frame = PlanarFrame(width: reader.layout.width, height: reader.layout.height)
-                while let seconds = try readStimulus(reader, into: &frame.bytes), seconds < highlight.endSeconds - 1e-9 {
-                    guard seconds >= highlight.startSeconds - 1e-9 else { continue }
-                    let clip = frame.cropped(x: highlight.cropX, y: highlight.cropY, width: highlight.cropWidth, height: highlight.cropHeight)
-                    try writer.write(clip.bytes, microseconds: Int64(((seconds - highlight.startSeconds) * 1e6).rounded()))
+        try Self.checkClipFolder(folder)
+        var clips: [HighlightClip] = []
+        do {
+            try AtomicFile.writeFolder(to: folder) { temporary in
+                clips = try highlights.enumerated().map { index, highlight in
+                    let name = "highlight-\(index + 1).mp4"
+                    do {
+                        return try renderClip(highlight, rank: index + 1, path: (temporary as NSString).appendingPathComponent(name))
+                    } catch StimulusStudyError.cannotWriteVideo(_, let reason) {
+                        throw StimulusStudyError.cannotWriteVideo(path: (folder as NSString).appendingPathComponent(name), reason: reason)
+                    }
                 }
-                frames = writer.framesWritten
             }
-            return HighlightClip(rank: index + 1, path: path, frames: frames)
+        } catch let failure as AtomicFile.Failure {
+            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: failure.reason)
         }
+        return clips.map { HighlightClip(rank: $0.rank, path: (folder as NSString).appendingPathComponent("highlight-\($0.rank).mp4"),
+                                         frames: $0.frames) }
+    }
+
+    private func renderClip(_ highlight: Highlight, rank: Int, path: String) throws -> HighlightClip {
+        let reader = try openStimulus()
+        let layout = YUV420Layout(width: highlight.cropWidth, height: highlight.cropHeight)
+        var frames = 0
+        try writeVideo(path, format: .mp4, layout: layout, rate: rate(of: reader), colour: reader.colour.specified(height: reader.layout.height)) { writer in
+            var frame = PlanarFrame(width: reader.layout.width, height: reader.layout.height)
+            while let seconds = try readStimulus(reader, into: &frame.bytes), seconds < highlight.endSeconds - 1e-9 {
+                guard seconds >= highlight.startSeconds - 1e-9 else { continue }
+                let clip = frame.cropped(x: highlight.cropX, y: highlight.cropY, width: highlight.cropWidth, height: highlight.cropHeight)
+                try writer.write(clip.bytes, microseconds: Int64(((seconds - highlight.startSeconds) * 1e6).rounded()))
+            }
+            frames = writer.framesWritten
+        }
+        return HighlightClip(rank: rank, path: path, frames: frames)
     }
 
     private func openStimulus() throws -> ColourVideoReader {
@@ -136,6 +165,15 @@ extension StimulusStudy {
     /// Writes one video through a temporary sibling (`AtomicFile`), its failures said of `path`.
     private func writeVideo(_ path: String, format: VideoOutputFormat, layout: YUV420Layout, rate: (numerator: Int32, denominator: Int32),
                             colour: VideoColour, _ body: (ColourVideoWriter) throws -> Void) throws {
+        if format.codec == .h264, layout.width % 2 != 0 || layout.height % 2 != 0 {
+            throw StimulusStudyError.cannotWriteVideo(path: path, reason: "H.264 in .mp4 needs an even width and height and this video "
+                                                      + "is \(layout.width)×\(layout.height) pixels: write it as .mkv (FFV1, lossless) instead")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if !parent.isEmpty, FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
+            throw StimulusStudyError.cannotWriteVideo(path: path, reason: "\(parent) is a file, not a folder")
+        }
         do {
             try AtomicFile.write(to: path, throughPath: { temporary in
                 let writer = try ColourVideoWriter(path: temporary, container: format.container, codec: format.codec, layout: layout,
@@ -150,14 +188,22 @@ extension StimulusStudy {
         }
     }
 
-    private static func makeFolder(_ folder: String) throws {
+    /// Refuses a file, a missing parent, or a folder holding anything but highlight clips.
+    private static func checkClipFolder(_ folder: String) throws {
+        let parent = (folder as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "it is a file, not a folder") }
-            return
+        if !parent.isEmpty {
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder) else {
+                throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "the folder \(parent) does not exist")
+            }
+            guard isFolder.boolValue else { throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "\(parent) is a file, not a folder") }
         }
-        guard mkdir(folder, 0o777) == 0 else {
-            throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "cannot create the folder: \(String(cString: strerror(errno)))")
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else { throw StimulusStudyError.cannotWriteVideo(path: folder, reason: "it is a file, not a folder") }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        if let other = contents.sorted().first(where: { !($0.hasPrefix("highlight-") && $0.hasSuffix(".mp4")) }) {
+            throw StimulusStudyError.cannotWriteVideo(
+                path: folder, reason: "it holds \(other), not only highlight clips; give a new or empty folder (its clips are replaced as a whole)")
         }
     }
 }

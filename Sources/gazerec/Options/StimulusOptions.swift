@@ -10,14 +10,14 @@ enum StimulusFormat: String, CaseIterable, ExpressibleByArgument {
     case csv, json
 }
 
-/// `X,Y,W,H` in screen points.
+/// `X,Y,W,H` in screen points (four finite numbers; `StimulusOptions.validate` refuses one without area, saying why).
 struct ScreenRect: ExpressibleByArgument {
     var x: Double, y: Double, width: Double, height: Double
 
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
-              [x, y, width, height].allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
+              [x, y, width, height].allSatisfy(\.isFinite) else { return nil }
         self.x = x
         self.y = y
         self.width = width
@@ -49,7 +49,33 @@ struct StimulusOptions: ParsableArguments {
                                valueName: "n|all"))
     var showing: ShowingArgument?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Leave out recordings whose share of valid samples (a face found) is below this (0 to 1).",
+                               valueName: "share"))
+    var excludeValidBelow: Double?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Leave out recordings whose calibration accuracy is worse than this, or unknown in degrees.",
+                               valueName: "degrees"))
+    var excludeAccuracyAbove: Double?
+
+    @Option(help: ArgumentHelp("Participant groups: a CSV with a header holding \"group\" and \"session\" or \"app_id\" "
+                               + "(default: each recording's app id is its group).", valueName: "file"))
+    var participants: String?
+
     func validate() throws {
+        if let rect, rect.width <= 0 || rect.height <= 0 {
+            throw ValidationError("--rect \(StimulusError.number(rect.x)),\(StimulusError.number(rect.y)),\(StimulusError.number(rect.width)),"
+                                  + "\(StimulusError.number(rect.height)) has no area: its width and height (the third and fourth "
+                                  + "numbers) must be positive screen points.")
+        }
+        if let share = excludeValidBelow, !(share >= 0 && share <= 1) {
+            throw ValidationError("--exclude-valid-below must be a share from 0 to 1.")
+        }
+        if let degrees = excludeAccuracyAbove, !(degrees > 0) || !degrees.isFinite {
+            throw ValidationError("--exclude-accuracy-above must be a positive number of degrees.")
+        }
+        if participants?.isEmpty == true { throw ValidationError("--participants is empty: give a CSV file.") }
         if all && !ids.isEmpty { throw ValidationError("Give session ids or --all, not both.") }
         if !all && ids.isEmpty { throw ValidationError("Give one or more session ids, or --all.") }
         if start?.isEmpty == true { throw ValidationError("--start is empty: give a marker label.") }
@@ -80,15 +106,30 @@ struct StimulusOptions: ParsableArguments {
         return (database, selected, study)
     }
 
-    /// Names each session left out on stderr, then prints the table.
+    /// The data-quality thresholds and the participant groups given.
+    func selection() throws -> RecordingSelection {
+        RecordingSelection(criteria: QualityCriteria(minimumValidShare: excludeValidBelow, maximumAccuracyDegrees: excludeAccuracyAbove),
+                           groups: try participants.map { try ParticipantGroups.read(path: $0) })
+    }
+
+    /// Names on stderr each session left out, each warning and, for an empty table, why; then prints
+    /// the table (CSV), or the document with the table's rows, the recordings left out and the warnings (JSON).
     static func print(_ report: StimulusReport, format: StimulusFormat) throws {
-        for skipped in report.skipped { Console.note("warning: " + ErrorHints.message(for: skipped)) }
+        note(skipped: report.skipped, excluded: report.excluded, warnings: report.warnings)
+        if let reason = report.emptyReason { Console.note(reason) }
         switch format {
         case .csv:
             Console.output(report.table.csv)
         case .json:
-            Console.output(try JSONDocument.text(report.table.json))
+            Console.output(try JSONDocument.text(report.json))
         }
+    }
+
+    /// Each session left out and each warning, one line each on stderr.
+    static func note(skipped: [StimulusError], excluded: [ExcludedRecording], warnings: [StimulusWarning]) {
+        for skipped in skipped { Console.note("warning: " + ErrorHints.message(for: skipped)) }
+        for recording in excluded { Console.note("warning: session \(recording.session) left out: \(recording.reason)") }
+        for warning in warnings { Console.note("warning: \(warning)") }
     }
 }
 

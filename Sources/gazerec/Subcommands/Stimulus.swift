@@ -54,7 +54,8 @@ struct StimulusTimelineCommand: ParsableCommand {
 
     func run() throws {
         let (database, ids, study) = try options.open(end: end)
-        try StimulusOptions.print(try study.timeline(database, ids: ids, binSeconds: bin, group: group), format: format)
+        try StimulusOptions.print(try study.timeline(database, ids: ids, binSeconds: bin, group: group, selection: try options.selection()),
+                                  format: format)
     }
 }
 
@@ -79,6 +80,11 @@ struct StimulusAOICommand: ParsableCommand {
                                valueName: "label"))
     var end: String?
 
+    @Option(help: ArgumentHelp("The table: one row per session and area (participants), per participant group and area "
+                               + "(groups), or per session and ordered pair of areas with the transitions between them (transitions).",
+                               valueName: "table"))
+    var table: AOITable = .participants
+
     @Option(help: "Output format.")
     var format: StimulusFormat = .csv
 
@@ -89,11 +95,25 @@ struct StimulusAOICommand: ParsableCommand {
     func run() throws {
         let areas = try StimulusStudy.areas(path: aois)
         let (database, ids, study) = try options.open(end: end)
-        try StimulusOptions.print(try study.areasOfInterest(database, ids: ids, areas: areas), format: format)
+        try StimulusOptions.print(try study.areasOfInterest(database, ids: ids, areas: areas, kind: table.kind,
+                                                            selection: try options.selection(), source: aois), format: format)
     }
 }
 
 extension ExpressionName: ExpressibleByArgument {}
+
+/// `--table` of `stimulus aoi`.
+enum AOITable: String, CaseIterable, ExpressibleByArgument {
+    case participants, groups, transitions
+
+    var kind: AOITableKind {
+        switch self {
+        case .participants: .participants
+        case .groups: .groups
+        case .transitions: .transitions
+        }
+    }
+}
 
 /// `gazerec stimulus highlights`: intervals most participants showed an expression while looking together.
 struct StimulusHighlightsCommand: ParsableCommand {
@@ -107,7 +127,8 @@ struct StimulusHighlightsCommand: ParsableCommand {
             a run and the median spread of their gaze (median distance from its median point, per 0.1 s) \
             is at most --max-dispersion. The crop holds the central 90 % of the gaze with 2 degrees around it. \
             --render DIR cuts each highlight's crop over its interval out of the stimulus video into \
-            DIR/highlight-RANK.mp4 (H.264; RANK as in the table), creating DIR if needed.
+            DIR/highlight-RANK.mp4 (H.264; RANK as in the table): every clip or none, replacing the clips \
+            of an earlier run as a whole (DIR may hold only such clips).
             """)
 
     @OptionGroup var options: StimulusOptions
@@ -149,11 +170,12 @@ struct StimulusHighlightsCommand: ParsableCommand {
         criteria.maximumDispersionPixels = maxDispersion
         criteria.cropAspect = aspect?.value
         let (database, ids, study) = try options.open()
-        let (report, highlights) = try study.highlights(database, ids: ids, criteria: criteria)
+        let (report, highlights) = try study.highlights(database, ids: ids, criteria: criteria, selection: try options.selection())
         if let render {
             for clip in try study.renderHighlights(highlights, folder: render) {
                 Console.note("wrote \(clip.path) (\(clip.frames) frames)")
             }
+            if highlights.isEmpty { Console.note("\(render) holds no clip: there is no highlight") }
         }
         try StimulusOptions.print(report, format: format)
     }
@@ -167,7 +189,9 @@ struct StimulusOverlayCommand: ParsableCommand {
         discussion: """
             Each session's gaze is a dot in its own colour (the sessions' order; fixations a larger \
             disc at their centre) over a heatmap of all the sessions' gaze in the last second \
-            (a Gaussian of 1 degree of visual angle). The video has the stimulus's own size and rate; \
+            (a Gaussian of 1 degree of visual angle, kept visible on any picture); a legend (top left) \
+            gives each session's colour and label, a readout (bottom left) the stimulus time, and \
+            --aois outlines the areas of interest where they are at each frame. The video has the stimulus's own size and rate; \
             an image stimulus gives a 30 fps video as long as the longest session's viewing. \
             --output ending in .mkv writes FFV1 (lossless), .mp4 H.264 (plays anywhere).
             """)
@@ -181,8 +205,12 @@ struct StimulusOverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The video to write: .mkv (FFV1, lossless) or .mp4 (H.264).", valueName: "file"))
     var output: String
 
+    @Option(help: ArgumentHelp("Areas of interest to draw (JSON, as for 'stimulus aoi'), keyframed ones moving.", valueName: "file"))
+    var aois: String?
+
     func validate() throws {
         if end?.isEmpty == true { throw ValidationError("--end is empty: give a marker label.") }
+        if aois?.isEmpty == true { throw ValidationError("--aois is empty: give a JSON file of areas.") }
         if VideoOutputFormat.forPath(output) == nil {
             throw ValidationError("--output must end in .mkv (FFV1, lossless) or .mp4 (H.264): \(output)")
         }
@@ -190,8 +218,10 @@ struct StimulusOverlayCommand: ParsableCommand {
 
     func run() throws {
         let (database, ids, study) = try options.open(end: end)
-        let result = try study.overlay(database, ids: ids, output: output)
-        for skipped in result.skipped { Console.note("warning: " + ErrorHints.message(for: skipped)) }
+        let areas = try aois.map { try StimulusStudy.areas(path: $0) } ?? []
+        let result = try study.overlay(database, ids: ids, output: output, selection: try options.selection(), areas: areas,
+                                       areasSource: aois ?? "")
+        StimulusOptions.note(skipped: result.skipped, excluded: result.excluded, warnings: result.warnings)
         Console.note("wrote \(output) (\(result.frames) frames, \(result.width)×\(result.height), "
                      + String(format: "%g", result.framesPerSecond) + " fps; sessions in colour order: "
                      + result.sessions.joined(separator: ", ") + ")")
