@@ -8,6 +8,7 @@ import JSONStream
 import LabServer
 import Recorder
 import SessionFigures
+import SessionReview
 import SessionStore
 import StimulusAnalysis
 import StimulusStudy
@@ -39,6 +40,7 @@ enum ErrorHints {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
         case SessionPlotError.notAnImage: return true
+        case ReviewError.notAFolder: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
              StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind: return true
         default: return false
