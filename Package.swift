@@ -175,7 +175,7 @@ let package = Package(
 
         // `gazerec view`: a local review page served on the loopback interface (Hummingbird): sessions,
         // series, stimulus files, AOI metrics and figures through the library entry points, the page's
-        // HTML, CSS and JavaScript as bundled resources, a one-time token, a Content-Security-Policy
+        // HTML, CSS and JavaScript as bundled resources, a token made for each run, a Content-Security-Policy
         // forbidding outside loads, and every file path kept inside the folders it was given. A server,
         // like LabServer: not part of GazeKit.
         .target(

@@ -30,7 +30,7 @@ public struct ReviewServer: Sendable {
         let listening = ListeningFlag()
         let app = Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port ?? 0), serverName: "gazerec"),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port ?? 0)),
             onServerRunning: { channel in
                 listening.set()
                 ready("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/?token=\(token)")

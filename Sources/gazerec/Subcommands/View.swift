@@ -23,7 +23,7 @@ extension Gazerec {
                 help: ArgumentHelp("A folder of stimulus files (videos, images) the page may show; repeatable.", valueName: "folder"))
         var stimuli: [String] = []
 
-        @Option(help: ArgumentHelp("The port to listen on (default: a free one).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on (default: a free one).", valueName: "n"))
         var port: Int?
 
         @Option(name: .customLong("aoi-folder"),
