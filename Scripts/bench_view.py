@@ -34,6 +34,7 @@ def run(script, *arguments):
 
 
 try:
+    call("POST", f"/session/{session}/timeouts", {"script": 600000})
     call("POST", f"/session/{session}/url", {"url": url})
     run("return window.gazerecView.ready;")
     # From the request of the series to the first frame drawn with them (the page's clock).
