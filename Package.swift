@@ -16,6 +16,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The parser the architecture checks read the sources with (tests only).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // The HTTP server of `gazerec view` (SessionReview only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Its log, sent to stderr (stdout carries only the page's address).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Its header names (the security headers of every response).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Streaming JSON reader and writer, JSONValue, the one CSV writer, byte sinks, and the one atomic file writer (AtomicFile, with the temporary files a signal removes and the stale ones a later run sweeps). Depends on nothing of ours.
@@ -175,13 +181,27 @@ let package = Package(
                                                 "FaceExpression", "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream",
                                                 "LabStreaming", "ShapeRegression", "StimulusAnalysis", "StimulusStudy", "StimulusPresenter"]),
 
+        // `gazerec view`: a local review page served on the loopback interface (Hummingbird): sessions,
+        // series, stimulus files, AOI metrics and figures through the library entry points, the page's
+        // HTML, CSS and JavaScript as bundled resources, a token made for each run, a Content-Security-Policy
+        // forbidding outside loads, and every file path kept inside the folders it was given. A server,
+        // like LabServer: not part of GazeKit.
+        .target(
+            name: "SessionReview",
+            dependencies: ["GazeAnalysis", "GazeFigures", "GazeModel", "JSONStream", "SessionFigures", "SessionStore",
+                           "StimulusAnalysis", "StimulusStudy",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")],
+            resources: [.copy("Resources")]
+        ),
+
         // The command-line interface: a thin layer over the libraries.
         .executableTarget(
             name: "gazerec",
             dependencies: [
                 "JSONStream", "GazeModel", "SessionStore", "SessionExport", "GazeCore", "GazeAnalysis", "GazeCalibration", "GazeCapture",
                 "GazeVision", "Recorder", "LabServer", "BIDSExport", "FaceExpression", "SessionFigures", "StimulusAnalysis",
-                "StimulusStudy", "StimulusPresenter",
+                "StimulusStudy", "StimulusPresenter", "SessionReview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -243,6 +263,8 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", dependencies: [
             "TestSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
+        // `gazerec view`'s page in headless Chromium (chromedriver's WebDriver API), its refusals through curl.
+        .testTarget(name: "ReviewPageTests", dependencies: ["gazerec", "TestSupport"]),
         .testTarget(name: "LabServerTests", dependencies: ["gazerec", "LabServer", "SessionStore", "GazeModel", "JSONStream",
                                                            "TestSupport"]),
     ],

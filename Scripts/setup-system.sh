@@ -20,9 +20,12 @@ packages=(
   libssl-dev                        # lab server: SHA-256 of pushed documents (OpenSSL's libcrypto)
   postgresql                        # lab server: a local server for the tests (Scripts/setup-postgres.sh)
   time                              # benchmarks: wall time and peak memory of a command
+  curl                              # gazerec view: its refusals checked with plain HTTP requests
   binutils                          # tests: objdump checks that AVX2 code stays in the detector's AVX2 copy
   mpv                               # start --present: the stimulus player, driven over its JSON IPC socket
   xvfb x11-utils                    # presenter tests and bench-present.sh: a display of their own (Xvfb, xdpyinfo)
+  chromium chromium-driver          # gazerec view: its page tested in a real, headless browser
+  imagemagick                       # gazerec view: screenshots compared with the references in docs/images
 )
 
 missing=()

@@ -21,7 +21,7 @@ struct Gazerec: ParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 64 usage error.
             """,
         version: version,
-        subcommands: [Position.self, Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Lab.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Stimulus.self, Plot.self, Replay.self, List.self, Show.self, Export.self,
+        subcommands: [Position.self, Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Lab.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Stimulus.self, Plot.self, Replay.self, View.self, List.self, Show.self, Export.self,
                       Import.self, Delete.self, Repair.self, Check.self, Backup.self]
     )
 }

@@ -37,6 +37,9 @@ struct ArchitectureTests {
         "SessionFigures": ["GazeModel", "GazeAnalysis", "GazeFigures", "SessionExport", "SessionStore"],
         "StimulusAnalysis": ["GazeModel", "GazeAnalysis", "JSONStream"],
         "StimulusStudy": ["GazeModel", "GazeAnalysis", "GazeCapture", "JSONStream", "SessionStore", "StimulusAnalysis", "CLibCrypto"],
+        // A server, like LabServer: not in GazeKit.
+        "SessionReview": ["GazeModel", "GazeAnalysis", "GazeFigures", "JSONStream", "SessionFigures", "SessionStore", "StimulusAnalysis",
+                          "StimulusStudy"],
         "GazeKit": ["GazeModel", "GazeCore", "GazeAnalysis", "GazeFigures", "BIDSExport", "GazeCapture", "GazeVision", "FaceExpression",
                     "GazeCalibration", "SessionStore", "SessionExport", "SessionFigures", "Recorder", "JSONStream", "LabStreaming", "ShapeRegression",
                     "StimulusAnalysis", "StimulusStudy", "StimulusPresenter"],

@@ -15,7 +15,7 @@ struct HelpSnapshotTests {
         ["lab", "add-station"], ["lab", "add-analyst"], ["lab", "list-stations"], ["lab", "erase"], ["calibrations"],
         ["calibrations", "list"], ["calibrations", "show"], ["calibrations", "delete"], ["calibrations", "export"],
         ["calibrations", "import"], ["recalibrate"], ["reanalyze"], ["analyze"], ["devices"], ["fixations"], ["stimulus"],
-        ["stimulus", "timeline"], ["stimulus", "aoi"], ["stimulus", "highlights"], ["stimulus", "overlay"], ["plot"], ["replay"],
+        ["stimulus", "timeline"], ["stimulus", "aoi"], ["stimulus", "highlights"], ["stimulus", "overlay"], ["plot"], ["replay"], ["view"],
         ["list"], ["show"], ["export"], ["import"], ["delete"], ["repair"], ["check"], ["backup"],
     ]
 

@@ -8,6 +8,7 @@ import JSONStream
 import LabServer
 import Recorder
 import SessionFigures
+import SessionReview
 import SessionStore
 import StimulusAnalysis
 import StimulusStudy
@@ -42,6 +43,7 @@ enum ErrorHints {
         case SessionPlotError.notAnImage: return true
         case PresenterError.noDisplay, PresenterError.playerMissing, PresenterError.unreadableItem, PresenterError.unplayableItem,
              PresenterError.emptyPlaylist, PresenterError.badPlaylistLine, PresenterError.badSeconds: return true
+        case ReviewError.notAFolder: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
              StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind, StimulusStudyError.notPresented,
              StimulusStudyError.severalShowings: return true

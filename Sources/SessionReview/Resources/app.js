@@ -1,0 +1,500 @@
+// gazerec view: the sessions table, the replay over the screen or a stimulus, the tracks, AOIs and figures.
+import { parseSeries, indexAt, sessionEnd, shapeAt, aoiDocument, areasFromDocument } from "/page/series.js";
+import { drawTracks } from "/page/tracks.js";
+
+const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#fabed4", "#469990",
+  "#dcbeff", "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000", "#ffd8b1", "#000075", "#a9a9a9", "#ffe119"];
+const $ = id => document.getElementById(id);
+const state = {
+  sessions: [], open: [], stimulus: null, rect: null, startLabel: "", t: 0, duration: 0, playing: false, speed: 1,
+  areas: [], chosen: -1, tool: "none", drawing: null, lastMetrics: null, painted: false, frameStep: 1 / 60,
+};
+
+async function api(path, options) {
+  const response = await fetch(path, options);
+  if (!response.ok) {
+    let message = response.statusText;
+    try { message = (await response.json()).error; } catch (e) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response;
+}
+
+function say(text) { $("status").textContent = text; }
+
+// ---- the sessions table ----
+function fixed(x, d) { return x === null || x === undefined ? "–" : x.toFixed(d); }
+
+function renderSessions() {
+  const filter = $("filter").value.trim().toLowerCase();
+  const body = $("sessions").querySelector("tbody");
+  body.textContent = "";
+  for (const s of state.sessions) {
+    const date = new Date(s.beginTime * 1000).toISOString().replace("T", " ").slice(0, 19);
+    const text = `${s.id} ${s.appID} ${date}`.toLowerCase();
+    if (filter && !text.includes(filter)) continue;
+    const row = document.createElement("tr");
+    if (s.damage) row.className = "damaged";
+    const accuracy = s.accuracyPoints === null ? "–" : `${fixed(s.accuracyPoints, 1)} pt` + (s.accuracyDegrees === null ? "" : ` (${fixed(s.accuracyDegrees, 2)}°)`);
+    const cells = [s.appID, date, fixed(s.durationSeconds, 1), String(s.frames),
+      s.onScreenShare === null ? "–" : `${(100 * s.onScreenShare).toFixed(1)} %`, accuracy, s.damage || "none", s.id];
+    const pick = document.createElement("td");
+    const box = document.createElement("input");
+    box.type = "checkbox"; box.dataset.id = s.id; box.disabled = !!s.damage;
+    pick.append(box); row.append(pick);
+    cells.forEach((c, i) => { const td = document.createElement("td"); td.textContent = c; if (i === 0 || i >= 6) td.className = "text"; row.append(td); });
+    row.addEventListener("dblclick", () => { if (!s.damage) openSessions([s.id]); });
+    body.append(row);
+  }
+}
+
+// ---- opening sessions ----
+async function openSessions(ids, stimulusName = $("stimulus").value, rectText = $("rect").value, startLabel = $("start-marker").value) {
+  say("loading…");
+  const loaded = await Promise.all(ids.map(async (id, i) => {
+    const series = parseSeries(await (await api(`/api/sessions/${encodeURIComponent(id)}/series`)).arrayBuffer());
+    const info = state.sessions.find(s => s.id === id) || { id, appID: "" };
+    return { id, info, series, colour: colours[i % colours.length], visible: true, offset: 0 };
+  }));
+  state.open = loaded;
+  $("stimulus").value = stimulusName; $("rect").value = rectText; $("start-marker").value = startLabel;
+  $("sessions-panel").hidden = true;
+  $("replay-panel").hidden = false;
+  await applyStimulus(stimulusName, rectText, startLabel);
+  renderLegend();
+  updateFigureLinks();
+  say(`${ids.length} session${ids.length === 1 ? "" : "s"}`);
+}
+
+async function applyStimulus(name, rectText, startLabel) {
+  state.startLabel = startLabel.trim();
+  for (const s of state.open) {
+    const marker = state.startLabel ? s.series.markers.find(m => m.label === state.startLabel) : null;
+    s.offset = marker ? marker.t : 0;
+  }
+  const video = $("video");
+  video.pause();
+  state.stimulus = null;
+  if (name) {
+    const info = (await (await api("/api/stimuli")).json()).find(s => s.name === name);
+    if (!info || !info.width) throw new Error(`cannot read stimulus ${name}`);
+    const rect = rectText.split(",").map(Number);
+    state.rect = rect.length === 4 && rect.every(Number.isFinite) && rect[2] > 0 && rect[3] > 0 ? rect : [0, 0, ...state.open[0].series.screen];
+    const url = `/api/stimulus?name=${encodeURIComponent(name)}`;
+    state.stimulus = { ...info, url, isVideo: !/\.(png|jpe?g|gif|webp)$/i.test(name) };
+    if (state.stimulus.isVideo) {
+      video.src = url;
+      await new Promise((resolve, reject) => { video.onloadeddata = resolve; video.onerror = () => reject(new Error("the browser cannot play " + name)); });
+    } else {
+      state.stimulus.image = new Image();
+      state.stimulus.image.src = url;
+      await state.stimulus.image.decode();
+    }
+    if (info.framesPerSecond) state.frameStep = 1 / info.framesPerSecond;
+  }
+  resizeStage();
+  state.duration = state.stimulus && state.stimulus.durationSeconds ? state.stimulus.durationSeconds
+    : Math.max(...state.open.map(s => sessionEnd(s.series) - s.offset));
+  $("scrub").max = String(state.duration);
+  fillIntervals();
+  drawTracks($("tracks"), state.open.find(s => s.visible), state, true);
+  await seek(0);
+}
+
+function resizeStage() {
+  const [w, h] = contentSize();
+  const canvas = $("stage");
+  canvas.width = 960;
+  canvas.height = Math.round(960 * h / w);
+}
+
+// The drawn content's size: the stimulus's pixels, or the first session's screen in points.
+function contentSize() {
+  if (state.stimulus) return [state.stimulus.width, state.stimulus.height];
+  const screen = state.open.length ? state.open[0].series.screen : [1920, 1080];
+  return [screen[0] || 1920, screen[1] || 1080];
+}
+
+// A gaze point (screen points) on the canvas: through the stimulus's rectangle when one is shown.
+function toCanvas(x, y) {
+  const [w] = contentSize();
+  const scale = $("stage").width / w;
+  if (state.stimulus) {
+    const [rx, ry, rw, rh] = state.rect;
+    return [(x - rx) * state.stimulus.width / rw * scale, (y - ry) * state.stimulus.height / rh * scale];
+  }
+  return [x * scale, y * scale];
+}
+
+function contentScale() { return $("stage").width / contentSize()[0]; }
+
+// ---- time ----
+async function seek(t, fromVideo = false) {
+  state.t = Math.max(0, Math.min(t, state.duration));
+  const video = $("video");
+  if (state.stimulus && state.stimulus.isVideo && !fromVideo) {
+    const target = Math.min(state.t, video.duration || state.t);
+    if (Math.abs(video.currentTime - target) > 1e-3) {
+      const seeked = new Promise(resolve => { video.onseeked = resolve; });
+      video.currentTime = target;
+      await seeked;
+    }
+  }
+  $("scrub").value = String(state.t);
+  $("time").textContent = `${state.t.toFixed(3)} s`;
+  paint();
+}
+
+let lastTick = null;
+function tick(now) {
+  if (state.playing) {
+    const video = $("video");
+    if (state.stimulus && state.stimulus.isVideo && !video.paused) {
+      seek(video.currentTime, true);
+    } else if (lastTick !== null) {
+      seek(state.t + (now - lastTick) / 1000 * state.speed);
+    }
+    if (state.t >= state.duration) setPlaying(false);
+  }
+  lastTick = now;
+  requestAnimationFrame(tick);
+}
+
+function setPlaying(on) {
+  state.playing = on;
+  $("play").textContent = on ? "Pause" : "Play";
+  const video = $("video");
+  if (state.stimulus && state.stimulus.isVideo) {
+    video.playbackRate = state.speed;
+    if (on && state.t < (video.duration || 0)) video.play(); else video.pause();
+  }
+}
+
+function stepMarker(direction) {
+  const focus = state.open.find(s => s.visible);
+  if (!focus) return;
+  const times = focus.series.markers.map(m => m.t - focus.offset).sort((a, b) => a - b);
+  const next = direction > 0 ? times.find(x => x > state.t + 1e-6) : times.reverse().find(x => x < state.t - 1e-6);
+  if (next !== undefined) seek(next);
+}
+
+// ---- painting ----
+function paint() {
+  const canvas = $("stage"), g = canvas.getContext("2d");
+  g.fillStyle = "#333";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  if (state.stimulus) {
+    const source = state.stimulus.isVideo ? $("video") : state.stimulus.image;
+    g.drawImage(source, 0, 0, canvas.width, canvas.height);
+  } else {
+    g.fillStyle = "#555";
+    g.fillRect(0, 0, canvas.width, canvas.height);
+  }
+  if ($("heatmap").checked) paintHeatmap(g, canvas);
+  paintAreas(g);
+  for (const s of state.open) if (s.visible) paintSession(g, s);
+  drawTracks($("tracks"), state.open.find(s => s.visible), state, false);
+  state.painted = true;
+}
+
+function paintSession(g, s) {
+  const c = s.series.columns, t = state.t + s.offset;
+  // Fixations of the last two seconds, numbered in the session's order.
+  const fixEnd = indexAt(c["fix.start"], t);
+  g.font = "bold 12px sans-serif";
+  for (let i = Math.max(0, fixEnd - 20); i <= fixEnd; i++) {
+    if (c["fix.end"][i] < t - 2) continue;
+    const [x, y] = toCanvas(c["fix.x"][i], c["fix.y"][i]);
+    const r = 6 + 20 * Math.min(1, (Math.min(c["fix.end"][i], t) - c["fix.start"][i]));
+    g.strokeStyle = s.colour; g.lineWidth = 2; g.globalAlpha = 0.8;
+    g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI); g.stroke();
+    g.fillStyle = "#fff"; g.fillText(String(i + 1), x + r + 2, y - r);
+  }
+  // The trail of the last second, fading.
+  const last = indexAt(c["gaze.t"], t);
+  if (last < 0 || t - c["gaze.t"][last] > 0.25) { g.globalAlpha = 1; return; }
+  g.strokeStyle = s.colour; g.lineWidth = 2;
+  let previous = null;
+  for (let i = last; i >= 0 && c["gaze.t"][i] >= t - 1; i--) {
+    const point = toCanvas(c["gaze.x"][i], c["gaze.y"][i]);
+    if (previous) {
+      g.globalAlpha = 0.7 * (1 - (t - c["gaze.t"][i]));
+      g.beginPath(); g.moveTo(...previous); g.lineTo(...point); g.stroke();
+    }
+    previous = point;
+  }
+  g.globalAlpha = 1;
+  const [x, y] = toCanvas(c["gaze.x"][last], c["gaze.y"][last]);
+  g.fillStyle = s.colour; g.strokeStyle = "#fff"; g.lineWidth = 2;
+  g.beginPath(); g.arc(x, y, 8, 0, 2 * Math.PI); g.fill(); g.stroke();
+}
+
+// The gaze of the last second of every visible session, a Gaussian splat per sample on a coarse grid.
+function paintHeatmap(g, canvas) {
+  const cell = 8, cols = Math.ceil(canvas.width / cell), rows = Math.ceil(canvas.height / cell);
+  const grid = new Float32Array(cols * rows);
+  const sigma = 3, reach = 3 * sigma;
+  let total = 0;
+  for (const s of state.open) {
+    if (!s.visible) continue;
+    const c = s.series.columns, t = state.t + s.offset;
+    for (let i = indexAt(c["gaze.t"], t); i >= 0 && c["gaze.t"][i] >= t - 1; i--) {
+      const [x, y] = toCanvas(c["gaze.x"][i], c["gaze.y"][i]);
+      const cx = x / cell, cy = y / cell;
+      for (let gy = Math.max(0, Math.floor(cy - reach)); gy < Math.min(rows, cy + reach); gy++) {
+        for (let gx = Math.max(0, Math.floor(cx - reach)); gx < Math.min(cols, cx + reach); gx++) {
+          const d2 = (gx - cx) ** 2 + (gy - cy) ** 2;
+          grid[gy * cols + gx] += Math.exp(-d2 / (2 * sigma * sigma));
+        }
+      }
+      total++;
+    }
+  }
+  if (!total) return;
+  let peak = 0;
+  for (const v of grid) peak = Math.max(peak, v);
+  const image = new ImageData(cols, rows);
+  for (let i = 0; i < grid.length; i++) {
+    const v = grid[i] / peak;
+    if (v < 0.05) continue;
+    image.data[i * 4] = 255; image.data[i * 4 + 1] = Math.round(255 * (1 - v)); image.data[i * 4 + 2] = 0;
+    image.data[i * 4 + 3] = Math.round(180 * v);
+  }
+  const small = document.createElement("canvas");
+  small.width = cols; small.height = rows;
+  small.getContext("2d").putImageData(image, 0, 0);
+  g.imageSmoothingEnabled = true;
+  g.drawImage(small, 0, 0, cols * cell, rows * cell);
+}
+
+function paintAreas(g) {
+  const scale = contentScale();
+  state.areas.forEach((area, index) => {
+    const shape = shapeAt(area, state.t);
+    if (!shape) return;
+    g.strokeStyle = index === state.chosen ? "#ffff00" : "#00ffff";
+    g.lineWidth = 2;
+    tracePath(g, shape, scale);
+    g.stroke();
+    g.fillStyle = g.strokeStyle; g.font = "12px sans-serif";
+    const [x, y] = shape.kind === "polygon" ? shape.points[0] : shape.kind === "rect" ? shape.v : [shape.v[0] - shape.v[2], shape.v[1] - shape.v[3]];
+    g.fillText(area.name, x * scale + 2, y * scale - 4);
+  });
+  if (state.drawing && state.drawing.points.length) {
+    g.strokeStyle = "#ffff00"; g.lineWidth = 1;
+    const shape = drawnShape(state.drawing);
+    if (shape) { tracePath(g, shape, scale); g.stroke(); }
+  }
+}
+
+function tracePath(g, shape, scale) {
+  g.beginPath();
+  if (shape.kind === "rect") g.rect(shape.v[0] * scale, shape.v[1] * scale, shape.v[2] * scale, shape.v[3] * scale);
+  else if (shape.kind === "ellipse") g.ellipse(shape.v[0] * scale, shape.v[1] * scale, shape.v[2] * scale, shape.v[3] * scale, 0, 0, 2 * Math.PI);
+  else { shape.points.forEach((p, i) => i ? g.lineTo(p[0] * scale, p[1] * scale) : g.moveTo(p[0] * scale, p[1] * scale)); g.closePath(); }
+}
+
+// ---- the AOI editor ----
+function drawnShape(d) {
+  const p = d.points;
+  if (d.tool === "polygon") return p.length >= 2 ? { kind: "polygon", points: p } : null;
+  if (p.length < 2) return null;
+  const [a, b] = [p[0], p[p.length - 1]];
+  const x = Math.min(a[0], b[0]), y = Math.min(a[1], b[1]), w = Math.abs(a[0] - b[0]), h = Math.abs(a[1] - b[1]);
+  if (w < 1 || h < 1) return null;
+  return d.tool === "rect" ? { kind: "rect", v: [x, y, w, h] } : { kind: "ellipse", v: [x + w / 2, y + h / 2, w / 2, h / 2] };
+}
+
+function stagePoint(event) {
+  const box = $("stage").getBoundingClientRect(), scale = contentScale();
+  return [(event.clientX - box.left) / scale, (event.clientY - box.top) / scale];
+}
+
+function finishShape(shape) {
+  state.drawing = null;
+  if (!shape) return paint();
+  const area = state.areas[state.chosen];
+  if (area && area.keyframed && $("aoi-keyframed").checked) {
+    const existing = area.keyframes.findIndex(k => Math.abs(k.t - state.t) < 1e-6);
+    if (existing >= 0) area.keyframes[existing].shape = shape; else area.keyframes.push({ t: state.t, shape });
+    area.keyframes.sort((a, b) => a.t - b.t);
+  } else {
+    let name = $("aoi-name").value.trim() || `aoi ${state.areas.length + 1}`;
+    while (state.areas.some(a => a.name === name)) name += "'";
+    state.areas.push({ name, keyframed: $("aoi-keyframed").checked, keyframes: [{ t: state.t, shape }] });
+    state.chosen = state.areas.length - 1;
+    $("aoi-name").value = `aoi ${state.areas.length + 1}`;
+  }
+  renderAreas();
+  paint();
+}
+
+function renderAreas() {
+  const list = $("aoi-list");
+  list.textContent = "";
+  state.areas.forEach((a, i) => {
+    const item = document.createElement("li");
+    item.textContent = `${a.name} (${a.keyframes[0].shape.kind}${a.keyframed ? `, ${a.keyframes.length} keyframes` : ""})`;
+    if (i === state.chosen) item.className = "chosen";
+    item.addEventListener("click", () => { state.chosen = i; renderAreas(); paint(); });
+    list.append(item);
+  });
+}
+
+function setupEditor() {
+  const stage = $("stage");
+  for (const button of document.querySelectorAll(".tools button")) {
+    button.addEventListener("click", () => {
+      state.tool = button.dataset.tool; state.drawing = null;
+      document.querySelectorAll(".tools button").forEach(b => b.classList.toggle("active", b === button));
+    });
+  }
+  stage.addEventListener("mousedown", event => {
+    if (state.tool === "none" || !state.stimulus) return;
+    if (state.tool === "polygon") {
+      if (!state.drawing) state.drawing = { tool: "polygon", points: [] };
+      state.drawing.points.push(stagePoint(event));
+    } else {
+      state.drawing = { tool: state.tool, points: [stagePoint(event)] };
+    }
+    paint();
+  });
+  stage.addEventListener("mousemove", event => {
+    if (!state.drawing || state.drawing.tool === "polygon" || !(event.buttons & 1)) return;
+    state.drawing.points[1] = stagePoint(event);
+    paint();
+  });
+  stage.addEventListener("mouseup", event => {
+    if (!state.drawing || state.drawing.tool === "polygon") return;
+    state.drawing.points[1] = stagePoint(event);
+    finishShape(drawnShape(state.drawing));
+  });
+  stage.addEventListener("dblclick", () => {
+    if (!state.drawing || state.drawing.tool !== "polygon") return;
+    // The double click's second press added the last vertex twice.
+    const p = state.drawing.points;
+    while (p.length > 1 && Math.hypot(p[p.length - 1][0] - p[p.length - 2][0], p[p.length - 1][1] - p[p.length - 2][1]) < 2) p.pop();
+    finishShape(p.length >= 3 ? { kind: "polygon", points: p.slice() } : null);
+  });
+  $("aoi-delete").addEventListener("click", () => { if (state.chosen >= 0) { state.areas.splice(state.chosen, 1); state.chosen = -1; renderAreas(); paint(); } });
+  $("aoi-save").addEventListener("click", () => saveAreas($("aoi-file").value).catch(e => say(e.message)));
+  $("aoi-load").addEventListener("click", () => loadAreas($("aoi-files").value).catch(e => say(e.message)));
+  $("aoi-metrics").addEventListener("click", () => metrics().catch(e => say(e.message)));
+}
+
+async function saveAreas(name) {
+  await api(`/api/aoi-files/${encodeURIComponent(name)}`, { method: "PUT", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(aoiDocument(state.areas)) });
+  say(`saved ${name}`);
+  await listAreaFiles();
+}
+
+async function loadAreas(name) {
+  const doc = await (await api(`/api/aoi-files/${encodeURIComponent(name)}`)).json();
+  state.areas = areasFromDocument(doc);
+  state.chosen = -1;
+  renderAreas(); paint();
+  say(`loaded ${name}`);
+}
+
+async function listAreaFiles() {
+  try {
+    const names = await (await api("/api/aoi-files")).json();
+    $("aoi-files").textContent = "";
+    for (const n of names) { const o = document.createElement("option"); o.textContent = n; $("aoi-files").append(o); }
+  } catch (e) { /* no AOI folder */ }
+}
+
+async function metrics() {
+  if (!state.stimulus) throw new Error("choose a stimulus first");
+  const body = { ids: state.open.filter(s => s.visible).map(s => s.id), stimulus: state.stimulus.name, rect: state.rect,
+    start: state.startLabel, aois: aoiDocument(state.areas) };
+  const answer = await (await api("/api/aoi/metrics", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
+  state.lastMetrics = answer;
+  const rows = answer.table;
+  const table = document.createElement("table");
+  table.id = "metrics-table";
+  if (rows.length) {
+    const head = table.insertRow();
+    for (const k of Object.keys(rows[0])) { const th = document.createElement("th"); th.textContent = k; head.append(th); }
+    for (const r of rows) { const tr = table.insertRow(); for (const v of Object.values(r)) tr.insertCell().textContent = v === null ? "–" : String(v); }
+  }
+  $("metrics").textContent = "";
+  $("metrics").append(table);
+  for (const s of answer.skipped) { const p = document.createElement("p"); p.textContent = s; $("metrics").append(p); }
+}
+
+// ---- legend, figures ----
+function renderLegend() {
+  const legend = $("legend");
+  legend.textContent = "";
+  for (const s of state.open) {
+    const item = document.createElement("li");
+    const box = document.createElement("input");
+    box.type = "checkbox"; box.checked = s.visible;
+    box.addEventListener("change", () => { s.visible = box.checked; drawTracks($("tracks"), state.open.find(o => o.visible), state, true); paint(); });
+    const swatch = document.createElement("span");
+    swatch.className = "swatch"; swatch.style.background = s.colour;
+    item.append(box, swatch, `${s.info.appID || ""} ${s.id.slice(0, 8)}`);
+    legend.append(item);
+  }
+}
+
+function fillIntervals() {
+  const select = $("figure-interval");
+  select.textContent = "";
+  select.append(new Option("the whole session", ""));
+  const focus = state.open[0];
+  if (!focus) return;
+  const labels = [...new Set(focus.series.markers.map(m => m.label))];
+  for (const l of labels) select.append(new Option(`from marker ${l}`, l));
+}
+
+function updateFigureLinks() {
+  const focus = state.open.find(s => s.visible) || state.open[0];
+  if (!focus) return;
+  const query = `layers=${encodeURIComponent($("figure-layers").value)}&between=${encodeURIComponent($("figure-interval").value)}`;
+  $("figure-svg").href = `/api/sessions/${focus.id}/figure?format=svg&${query}`;
+  $("figure-png").href = `/api/sessions/${focus.id}/figure?format=png&${query}`;
+}
+
+// ---- start ----
+async function start() {
+  $("filter").addEventListener("input", renderSessions);
+  $("open-selected").addEventListener("click", () => {
+    const ids = [...document.querySelectorAll("#sessions input:checked")].map(b => b.dataset.id);
+    if (ids.length) openSessions(ids).catch(e => say(e.message));
+  });
+  $("back").addEventListener("click", () => { setPlaying(false); $("replay-panel").hidden = true; $("sessions-panel").hidden = false; });
+  $("apply-stimulus").addEventListener("click", () => applyStimulus($("stimulus").value, $("rect").value, $("start-marker").value).catch(e => say(e.message)));
+  $("play").addEventListener("click", () => setPlaying(!state.playing));
+  $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); setPlaying(state.playing); });
+  $("scrub").addEventListener("input", () => seek(Number($("scrub").value)));
+  $("heatmap").addEventListener("change", paint);
+  $("figure-interval").addEventListener("change", updateFigureLinks);
+  $("figure-layers").addEventListener("change", updateFigureLinks);
+  $("tracks").addEventListener("click", event => {
+    const box = $("tracks").getBoundingClientRect();
+    const x = (event.clientX - box.left) * $("tracks").width / box.width;
+    if (x > 90) seek((x - 90) / ($("tracks").width - 90) * state.duration);
+  });
+  document.addEventListener("keydown", event => {
+    if ($("replay-panel").hidden || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    if (event.key === " ") { setPlaying(!state.playing); event.preventDefault(); }
+    else if (event.key === "ArrowRight") seek(state.t + state.frameStep);
+    else if (event.key === "ArrowLeft") seek(state.t - state.frameStep);
+    else if (event.key === "]") stepMarker(1);
+    else if (event.key === "[") stepMarker(-1);
+    else if (event.key === "Enter" && state.drawing && state.drawing.tool === "polygon") finishShape(drawnShape(state.drawing));
+  });
+  setupEditor();
+  state.sessions = await (await api("/api/sessions")).json();
+  renderSessions();
+  for (const s of await (await api("/api/stimuli")).json()) $("stimulus").append(new Option(s.name, s.name));
+  await listAreaFiles();
+  say(`${state.sessions.length} sessions`);
+  requestAnimationFrame(tick);
+}
+
+// What the tests and the benchmark read and drive.
+window.gazerecView = { state, openSessions, seek, toCanvas, setPlaying, metrics, saveAreas, loadAreas, ready: start().catch(e => say(e.message)) };

@@ -1,0 +1,97 @@
+// The tracks under the stage on one time axis (the timeline's seconds): markers, blinks, each eye's
+// openness, head pose, expressions and smile, attention; a cursor at the current time.
+import { indexAt } from "/page/series.js";
+
+const left = 90;
+const expressionColours = { neutral: "#bbb", happy: "#f4c20d", surprise: "#42d4f4", sad: "#4363d8", angry: "#e6194b", disgust: "#3cb44b", fear: "#911eb4" };
+const rows = [
+  { name: "markers", height: 22 }, { name: "blinks", height: 14 }, { name: "openness L/R", height: 40 },
+  { name: "head yaw/pitch/roll", height: 56 }, { name: "expression", height: 16 }, { name: "smile", height: 30 },
+  { name: "face / on screen", height: 20 },
+];
+let cache = null, cachedFor = null;
+
+export function drawTracks(canvas, session, state, rebuild) {
+  const g = canvas.getContext("2d");
+  if (rebuild || !cache || cachedFor !== session || cache.width !== canvas.width) {
+    cache = document.createElement("canvas");
+    cache.width = canvas.width; cache.height = canvas.height;
+    if (session) paintTracks(cache.getContext("2d"), cache, session, state);
+    cachedFor = session;
+  }
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  g.drawImage(cache, 0, 0);
+  const x = left + (canvas.width - left) * (state.duration ? state.t / state.duration : 0);
+  g.strokeStyle = "#d00"; g.lineWidth = 1;
+  g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, canvas.height); g.stroke();
+}
+
+function paintTracks(g, canvas, session, state) {
+  const width = canvas.width - left, c = session.series.columns, offset = session.offset;
+  const toX = t => left + (t - offset) / state.duration * width;
+  g.fillStyle = "#fff"; g.fillRect(0, 0, canvas.width, canvas.height);
+  g.font = "11px sans-serif";
+  let y = 0;
+  for (const row of rows) {
+    g.fillStyle = "#444"; g.fillText(row.name, 2, y + Math.min(row.height, 14) - 2);
+    g.strokeStyle = "#eee"; g.beginPath(); g.moveTo(0, y + row.height + 0.5); g.lineTo(canvas.width, y + row.height + 0.5); g.stroke();
+    row.top = y; y += row.height + 2;
+  }
+  const [markers, blinks, openness, pose, expression, smile, attention] = rows;
+  for (const m of session.series.markers) {
+    const x = toX(m.t);
+    g.fillStyle = "#000"; g.fillRect(x, markers.top, 1, markers.height);
+    g.fillText(m.label, x + 2, markers.top + 18);
+  }
+  for (let i = 0; i < c["blink.start"].length; i++) {
+    g.fillStyle = c["blink.long"][i] ? "#a00" : "#333";
+    g.fillRect(toX(c["blink.start"][i]), blinks.top + 2, Math.max(1, toX(c["blink.end"][i]) - toX(c["blink.start"][i])), blinks.height - 4);
+  }
+  line(g, c["frame.t"], c["frame.openL"], openness, 0, 1, "#1f77b4", toX, offset, state, width);
+  line(g, c["frame.t"], c["frame.openR"], openness, 0, 1, "#ff7f0e", toX, offset, state, width);
+  line(g, c["frame.t"], c["frame.yaw"], pose, -45, 45, "#d62728", toX, offset, state, width);
+  line(g, c["frame.t"], c["frame.pitch"], pose, -45, 45, "#2ca02c", toX, offset, state, width);
+  line(g, c["frame.t"], c["frame.roll"], pose, -45, 45, "#9467bd", toX, offset, state, width);
+  dominant(g, c, expression, offset, state, width);
+  line(g, c["smile.t"], c["smile.v"], smile, 0, 1, "#e377c2", toX, offset, state, width);
+  band(g, c["frame.t"], c["frame.face"], attention.top, 9, "#2a2", offset, state, width);
+  band(g, c["gaze.t"], c["attention.onScreen"], attention.top + 11, 9, "#22a", offset, state, width);
+}
+
+// The sample at each pixel column's time (the last at or before it).
+function columns(times, offset, state, width, body) {
+  if (!times || !times.length) return;
+  for (let px = 0; px < width; px++) {
+    const t = px / width * state.duration + offset;
+    const i = indexAt(times, t);
+    if (i < 0 || t - times[i] > 0.5) continue;
+    body(px + left, i);
+  }
+}
+
+function line(g, times, values, row, lo, hi, colour, toX, offset, state, width) {
+  g.strokeStyle = colour; g.lineWidth = 1; g.beginPath();
+  let drawing = false;
+  columns(times, offset, state, width, (x, i) => {
+    const v = values[i];
+    if (Number.isNaN(v)) { drawing = false; return; }
+    const y = row.top + row.height - (Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo) * row.height;
+    if (drawing) g.lineTo(x, y); else g.moveTo(x, y);
+    drawing = true;
+  });
+  g.stroke();
+}
+
+function band(g, times, values, top, height, colour, offset, state, width) {
+  g.fillStyle = colour;
+  columns(times, offset, state, width, (x, i) => { if (values[i] > 0.5) g.fillRect(x, top, 1, height); });
+}
+
+function dominant(g, c, row, offset, state, width) {
+  const names = Object.keys(expressionColours);
+  columns(c["expr.t"], offset, state, width, (x, i) => {
+    let best = null, value = -1;
+    for (const n of names) if (c["expr." + n] && c["expr." + n][i] > value) { value = c["expr." + n][i]; best = n; }
+    if (best) { g.fillStyle = expressionColours[best]; g.fillRect(x, row.top, 1, row.height); }
+  });
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The checks every request passes before a handler sees it, and the headers every response carries.
+///
+/// - The `Host` must name the loopback address (`127.0.0.1` or `localhost`, any port, so an SSH
+///   tunnel's local port works): a page of another site whose name was made to resolve to 127.0.0.1
+///   (DNS rebinding) sends its own name and is refused (403).
+/// - An `Origin`, when sent, must be this very `http://Host`: another site's script is refused (403).
+/// - The token: the `token` query parameter once (the address printed), then the `HttpOnly`,
+///   `SameSite=Strict` cookie it sets; a request with neither is refused (401).
+/// - Every response: a Content-Security-Policy allowing nothing but this origin (no outside script,
+///   style, font, image, media or connection), `nosniff`, no referrer, no framing, not cached.
+struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
+    let token: String
+    static var cookieName: String { "gazerec_view" }
+    static var policy: String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
+            + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            try Self.checkOrigin(request)
+            let fromQuery = request.uri.queryParameters.get("token") == token
+            guard fromQuery || Self.cookie(request) == token else { throw ReviewError.missingToken }
+            response = try await next(request, context)
+            if fromQuery {
+                response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+            }
+        } catch let error as ReviewError {
+            response = ReviewResponse.error(error)
+        }
+        response.headers[.contentSecurityPolicy] = Self.policy
+        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The host part of a `Host` value (`[::1]:80` → `::1`).
+    static func hostName(_ authority: String) -> String {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<end])
+        }
+        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    static func checkOrigin(_ request: Request) throws {
+        let authority = request.head.authority ?? ""
+        guard ["127.0.0.1", "localhost"].contains(hostName(authority).lowercased()) else {
+            throw ReviewError.foreignOrigin("host \(authority.isEmpty ? "(none)" : authority)")
+        }
+        if let origin = request.headers[.origin], origin.lowercased() != "http://" + authority.lowercased() {
+            throw ReviewError.foreignOrigin(origin)
+        }
+        // A browser's fetch from another site names it in Sec-Fetch-Site even without an Origin.
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {
+            throw ReviewError.foreignOrigin("another site")
+        }
+    }
+
+    static func cookie(_ request: Request) -> String? {
+        for field in request.headers[values: .cookie] {
+            for pair in field.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == cookieName { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+}
+
+/// Responses of the review server.
+enum ReviewResponse {
+    static func bytes(_ bytes: [UInt8], type: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: type, .contentLength: "\(bytes.count)"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        bytes(Array(text.utf8), type: "application/json; charset=utf-8", status: status)
+    }
+
+    /// A refusal: its status and `{"error": sentence}`.
+    static func error(_ error: ReviewError) -> Response {
+        json(errorJSON(String(describing: error)), status: HTTPResponse.Status(code: error.status))
+    }
+
+    /// A library's refusal of what the page asked (a session not there, a stimulus FFmpeg cannot read).
+    static func failure(_ error: any Error) -> Response {
+        if let error = error as? ReviewError { return self.error(error) }
+        return json(errorJSON(String(describing: error)), status: .unprocessableContent)
+    }
+
+    static func errorJSON(_ message: String) -> String {
+        var escaped = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return "{\"error\":\"\(escaped)\"}"
+    }
+}
