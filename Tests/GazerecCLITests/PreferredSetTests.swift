@@ -31,7 +31,7 @@ struct PreferredSetTests {
         defer { folder.remove() }
         let database = folder.path("db.sqlite")
         // Given a calibration made now from the real clip's head turns
-        let (id, document) = try calibrated(folder, database: database)
+        let (_, document) = try calibrated(folder, database: database)
         var record = try CalibrationRecord(document: Array(document.utf8), source: "new")
         let points = record.targets.enumerated().filter { $0.element.kind == .calibration }.map { index, target in
             CalibrationPointSamples(target: target.position,
@@ -72,6 +72,5 @@ struct PreferredSetTests {
         #expect(try gazerec(["recalibrate", session, "--calibration", record.id], database: database).status == 0)
         let again = try JSONValue.parse(Array(try gazerec(["export", session], database: database).stdout.utf8))
         #expect(again["scanPath"] == live["scanPath"])
-        _ = id
     }
 }
