@@ -155,7 +155,8 @@ struct ReviewPageTests {
         let cli = try setup.workspace.run(["stimulus", "aoi"] + Self.ids + ["--stimulus", setup.stimuli + "/box.webm", "--rect", "100,50,640,360",
                                                                              "--start", "video", "--aois", saved, "--format", "json"])
         try #require(cli.status == 0, "\(cli.stderr)")
-        let expected = try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [[String: Any]]
+        let document = try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any]
+        let expected = document?["rows"] as? [[String: Any]]
         let shown = page as? [[String: Any]]
         #expect(shown?.count == 2 && expected?.count == 2)
         #expect(shown.map { NSArray(array: $0) } == expected.map { NSArray(array: $0) }, "page \(String(describing: shown)) cli \(cli.stdout)")
