@@ -39,7 +39,7 @@ struct ForeshortenedBlinkTests {
     }
 
     /// The jitter-scaled rule (`round3`, shipped in round 3; recordings use `round2` again, which
-    /// the owners' real clips rank above it): its false events on foreshortened eyes.
+    /// real labelled clips (not shared) rank above it): its false events on foreshortened eyes.
     @Test("round3 on both labelled clips seen from below: every blink is found and under half the events are false (round2: 11 false of 16)",
           .enabled(if: VisionFixtures.available, VisionFixtures.missingReason))
     func lookingUpClips() throws {
