@@ -110,12 +110,12 @@ let package = Package(
         // Stimulus studies over stored sessions: a stimulus file measured with FFmpeg, sessions read
         // from the store and aligned to its start marker, the tables of the stimulus analyses, and
         // the videos: the gaze overlay and the highlight clips.
-        .target(name: "StimulusStudy", dependencies: ["CLibCrypto", "GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream",
+        .target(name: "StimulusStudy", dependencies: ["ContentDigest", "GazeAnalysis", "GazeCapture", "GazeModel", "JSONStream",
                                                       "SessionStore", "StimulusAnalysis"]),
 
         // Eye-Tracking-BIDS datasets: recordings written as BIDS 1.10 physiological recordings
         // (PhysioType eyetrack; a session's expressions a generic one) with their sidecars, events and index files.
-        .target(name: "BIDSExport", dependencies: ["CLibCrypto", "CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
+        .target(name: "BIDSExport", dependencies: ["ContentDigest", "CZlib", "GazeModel", "GazeAnalysis", "JSONStream"]),
 
         // The SQLite session database (sessions, samples, frames, blinks, calibrations), EyeTracking
         // JSON import, sessions streamed out as JSON and CSV, and the codec of the typed "gazerec" extension.
@@ -153,20 +153,23 @@ let package = Package(
         // through its JSON IPC over a Unix socket (`--input-ipc-server`). A process of its own, so a
         // player crash cannot take the recorder down and the samples stay stored; no libmpv C target
         // to build against; every property and event of the player is available over the socket.
-        // Items probed with FFmpeg (GazeCapture) before anything is recorded; SHA-256 in Swift.
-        .target(name: "StimulusPresenter", dependencies: ["GazeCapture", "GazeModel", "JSONStream"],
-                swiftSettings: [.unsafeFlags(["-O"])]),
+        // Items probed with FFmpeg (GazeCapture) and hashed (ContentDigest) before anything is recorded.
+        .target(name: "StimulusPresenter", dependencies: ["ContentDigest", "GazeCapture", "GazeModel", "JSONStream"]),
 
         // libpq, PostgreSQL's C client (Debian's libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 of pushed documents.
+        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256, used only through ContentDigest.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // SHA-256 of files and streams (a presented stimulus, a dataset's stimuli, a pushed
+        // document): one implementation, OpenSSL's, with the CPU's SHA instructions.
+        .target(name: "ContentDigest", dependencies: ["CLibCrypto"]),
 
         // A lab's PostgreSQL server: its schema and roles, a station's sessions pushed (one
         // transaction each, once or as each recording ends), and sessions read back as a station
         // stores them.
-        .target(name: "LabServer", dependencies: ["CLibCrypto", "CLibPQ", "GazeModel", "JSONStream", "SessionExport", "SessionStore"]),
+        .target(name: "LabServer", dependencies: ["CLibPQ", "ContentDigest", "GazeModel", "JSONStream", "SessionExport", "SessionStore"]),
 
         // liblsl, the Lab Streaming Layer's C library, opened with dlopen: gazerec's own declarations
         // of the functions it calls, and their loader. Nothing else needs liblsl.
@@ -237,7 +240,8 @@ let package = Package(
         .testTarget(name: "FaceExpressionTests", dependencies: ["FaceExpression", "GazeCapture", "GazeCore", "GazeModel",
                                                                 "TestSupport"]),
         .testTarget(name: "GazeAnalysisTests", dependencies: ["GazeAnalysis", "GazeModel"]),
-        .testTarget(name: "StimulusPresenterTests", dependencies: ["StimulusPresenter", "GazeModel", "JSONStream", "TestSupport"]),
+        .testTarget(name: "ContentDigestTests", dependencies: ["ContentDigest"]),
+        .testTarget(name: "StimulusPresenterTests", dependencies: ["StimulusPresenter", "ContentDigest", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "StimulusAnalysisTests", dependencies: ["StimulusAnalysis", "GazeAnalysis", "GazeModel"]),
         .testTarget(name: "BIDSExportTests", dependencies: ["BIDSExport", "GazeAnalysis", "GazeModel", "JSONStream", "TestSupport"]),
         .testTarget(name: "GazeFiguresTests", dependencies: ["GazeFigures", "GazeAnalysis", "GazeModel", "GazeCapture", "TestSupport"]),

@@ -1,4 +1,4 @@
-import CLibCrypto
+import ContentDigest
 import Foundation
 
 /// The dataset's `stimuli/` folder, where BIDS's `stim_file` points: the files a researcher put
@@ -19,28 +19,9 @@ enum StimuliFolder {
         for name in names.sorted() where !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder), !isFolder.boolValue,
-                  let hash = sha256(path: folder + "/" + name), files[hash] == nil else { continue }
+                  let hash = try? FileDigest(path: folder + "/" + name).sha256, files[hash] == nil else { continue }
             files[hash] = name
         }
         return files
-    }
-
-    /// Lowercase hexadecimal SHA-256 of a file's bytes (read in 1 MiB blocks); nil when unreadable.
-    static func sha256(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let context = EVP_MD_CTX_new()
-        defer { EVP_MD_CTX_free(context) }
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        while true {
-            let block: Data?
-            do { block = try handle.read(upToCount: 1 << 20) } catch { return nil }
-            guard let block, !block.isEmpty else { break }  // nil or empty: the end of the file
-            block.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 }

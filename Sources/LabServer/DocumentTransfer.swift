@@ -1,30 +1,6 @@
-import CLibCrypto
+import ContentDigest
 import Foundation
 import JSONStream
-
-/// SHA-256 through OpenSSL's EVP interface (the CPU's SHA instructions where it has them).
-final class SHA256Digest {
-    private let context: OpaquePointer
-
-    init() {
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
-
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.count > 0 { EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
-    }
-
-    /// The 32-byte digest; the object is spent afterwards.
-    func finish() -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest
-    }
-}
 
 /// Rows in PostgreSQL's binary COPY format: a header, per row the field count and each field as
 /// a length and its bytes in network order, and a trailer. Values go as they are, with no text

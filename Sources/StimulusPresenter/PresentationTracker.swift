@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 import GazeModel
 
@@ -31,10 +32,10 @@ struct PresentationTracker {
     /// when it changes, so an item placed as the one before it (or as the idle window) brings none.
     var latestDimensions: OSDDimensions?
 
-    init(index: Int, item: PresentationItem, fileFacts: (byteSize: Int, hex: String)?, pointsPerPixel: (x: Double, y: Double)) {
+    init(index: Int, item: PresentationItem, fileFacts: FileDigest?, pointsPerPixel: (x: Double, y: Double)) {
         presentation = Presentation(index: index, label: item.label, kind: item.kind,
                                     fileName: item.path.map { ($0 as NSString).lastPathComponent },
-                                    byteSize: fileFacts?.byteSize, sha256: fileFacts?.hex,
+                                    byteSize: fileFacts?.byteSize, sha256: fileFacts?.sha256,
                                     durationSeconds: item.kind == .video ? nil : item.seconds, onsetSeconds: 0)
         self.pointsPerPixel = pointsPerPixel
     }

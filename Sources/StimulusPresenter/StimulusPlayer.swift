@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 import GazeModel
 import JSONStream
@@ -55,7 +56,7 @@ public final class StimulusPresenter: @unchecked Sendable {
     var outcomeValue: PresenterOutcome?
     var controlThreadStarted = false
     /// Each item's file size and SHA-256 (nil for a blank or a file that could not be read).
-    var fileFacts: [(byteSize: Int, hex: String)?] = []
+    var fileFacts: [FileDigest?] = []
     private var standbyShown = false
     /// How the player died, when it did not exit because it was asked to.
     var deathReason: String?
@@ -93,7 +94,7 @@ public final class StimulusPresenter: @unchecked Sendable {
             let presenter = StimulusPresenter(settings: settings, folder: folder, process: process, connection: connection, clock: clock)
             // Every file's size and SHA-256 now, before the recording: hashing a long video between
             // two items would hold the grey screen for seconds.
-            presenter.fileFacts = settings.items.map { item in item.path.flatMap { try? FileDigest.sha256(path: $0) } }
+            presenter.fileFacts = settings.items.map { item in item.path.flatMap { try? FileDigest(path: $0) } }
             presenter.startReading()
             presenter.standBy()
             return presenter

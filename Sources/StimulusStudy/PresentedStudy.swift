@@ -1,4 +1,4 @@
-import CLibCrypto
+import ContentDigest
 import Foundation
 import GazeAnalysis
 import GazeModel
@@ -32,27 +32,11 @@ public struct Showing: Sendable {
 extension StimulusFile {
     /// Lowercase hexadecimal SHA-256 of the file's bytes (read in 1 MiB blocks).
     public static func sha256(path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StimulusStudyError.cannotReadStimulus(path: path, reason: "no such readable file")
+        do {
+            return try FileDigest(path: path).sha256
+        } catch .unreadable(_, let reason) {
+            throw StimulusStudyError.cannotReadStimulus(path: path, reason: reason)
         }
-        defer { try? handle.close() }
-        let context = EVP_MD_CTX_new()
-        defer { EVP_MD_CTX_free(context) }
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        while true {
-            let block: Data
-            do {
-                guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { break }
-                block = read
-            } catch {
-                throw StimulusStudyError.cannotReadStimulus(path: path, reason: (error as NSError).localizedDescription)
-            }
-            block.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 }
 

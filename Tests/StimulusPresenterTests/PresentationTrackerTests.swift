@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 import GazeModel
 @testable import StimulusPresenter
@@ -8,7 +9,7 @@ import Testing
     static let item = PresentationItem(kind: .video, path: "/data/clip.mp4", label: "clip", seconds: nil)
 
     static func feed(_ lines: [(Double, String)], pointsPerPixel: (x: Double, y: Double) = (1, 1)) -> PresentationTracker {
-        var tracker = PresentationTracker(index: 2, item: item, fileFacts: (1234, "ab"), pointsPerPixel: pointsPerPixel)
+        var tracker = PresentationTracker(index: 2, item: item, fileFacts: FileDigest(byteSize: 1234, sha256: "ab"), pointsPerPixel: pointsPerPixel)
         for (time, line) in lines {
             guard let message = PlayerMessage.parse(Array(line.utf8)) else {
                 Issue.record("not parsed: \(line)")

@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 import GazeModel
 import JSONStream
@@ -52,10 +53,10 @@ import TestSupport
         #expect(presenter.outcome == .allShown)
         let updates = presenter.takeUpdates()
         let shown = try #require(updates.last)
-        let digest = try FileDigest.sha256(path: path)
+        let digest = try FileDigest(path: path)
         // Then the presentation is the file, shown whole, where the player put it.
         #expect(shown.index == 0 && shown.kind == .video && shown.fileName == "stimulus.mp4" && shown.label == "stimulus")
-        #expect(shown.sha256 == digest.hex && shown.byteSize == digest.byteSize)
+        #expect(shown.sha256 == digest.sha256 && shown.byteSize == digest.byteSize)
         #expect(shown.durationSeconds == 4 && shown.frameRate == 30 && shown.widthPixels == 480 && shown.heightPixels == 360)
         #expect(shown.rect == PresentationRect(x: 160, y: 0, width: 960, height: 720))
         #expect(shown.ending == .finished)

@@ -1,12 +1,12 @@
+import ContentDigest
 import Foundation
-@testable import StimulusPresenter
 import Testing
 
 @Suite struct FileDigestTests {
     private static func hex(_ bytes: [UInt8]) -> String {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finish().map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256Digest()
+        bytes.withUnsafeBytes { digest.update($0) }
+        return SHA256Digest.hex(digest.finish())
     }
 
     @Test("SHA-256 gives FIPS 180-4's example digests (empty, 'abc', the two-block message, a million a's)")
@@ -25,7 +25,7 @@ import Testing
         defer { unlink(path) }
         let bytes = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let (size, hex) = try FileDigest.sha256(path: path)
+        let digest = try FileDigest(path: path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [path]
@@ -34,7 +34,13 @@ import Testing
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(size == bytes.count)
-        #expect(hex == String(output.prefix(64)))
+        #expect(digest.byteSize == bytes.count)
+        #expect(digest.sha256 == String(output.prefix(64)))
+    }
+
+    @Test("a missing file is an unreadable error naming it")
+    func missingFile() {
+        let path = NSTemporaryDirectory() + "gazerec-digest-missing-\(getpid()).bin"
+        #expect(throws: ContentDigestError.unreadable(path: path, reason: "No such file or directory")) { try FileDigest(path: path) }
     }
 }
