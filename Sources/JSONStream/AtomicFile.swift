@@ -40,8 +40,11 @@ public enum AtomicFile {
         let folder = (path as NSString).deletingLastPathComponent
         let existing = folder.isEmpty ? "." : folder
         var info = stat()
-        guard stat(existing, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard stat(existing, &info) == 0 else {
             throw Failure(action: "write", path: path, reason: "the folder \(existing) does not exist")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Failure(action: "write", path: path, reason: "\(existing) is a file, not a folder")
         }
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw Failure(action: "write", path: path, reason: "it is a folder")

@@ -21,10 +21,18 @@ public struct OrphanedVideoReport: Sendable, Equatable {
 }
 
 extension SessionDatabase {
-    /// The folder videos are saved to by default: `videos` beside the database file.
-    public var defaultVideoFolder: String {
-        ((path as NSString).deletingLastPathComponent.nonEmpty ?? ".") + "/videos"
+    /// The folder videos are saved to by default: `videos` beside the database file at
+    /// `databasePath`, as an absolute path (a session names its video by that path, so the video is
+    /// found, and deleted with it, from any working directory).
+    public static func defaultVideoFolder(databasePath: String) -> String {
+        absolute(URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("videos").path)
     }
+
+    /// `defaultVideoFolder(databasePath:)` of this database.
+    public var defaultVideoFolder: String { Self.defaultVideoFolder(databasePath: path) }
+
+    /// `path` made absolute against the working directory, without `.` and `..` parts.
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
     /// Finds the videos in `folder` (default: `defaultVideoFolder`) that a dead recorder left
     /// unnamed by their session, and links each to its session when this database holds it.
@@ -35,7 +43,7 @@ extension SessionDatabase {
     /// another file is left as it is. A video whose session this database does not hold is never
     /// removed — it may be another database's — only reported.
     public func repairOrphanedVideos(folder: String? = nil, except running: String? = nil) throws -> OrphanedVideoReport {
-        let folder = folder ?? defaultVideoFolder
+        let folder = folder.map(Self.absolute) ?? defaultVideoFolder
         let candidates = OrphanedVideos.candidates(in: folder).filter { $0.id.uppercased() != running?.uppercased() }
         guard !candidates.isEmpty else { return OrphanedVideoReport() }
         return try write("link orphaned videos") { db in

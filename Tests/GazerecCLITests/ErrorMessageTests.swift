@@ -69,6 +69,8 @@ struct ErrorMessageTests {
         let cases: [([String], Int32, String)] = [
             (["export", "--all", "--output", folder.path("nodir/x.json")], 1,
              "cannot write \(folder.path("nodir/x.json")): the folder \(folder.path("nodir")) does not exist."),
+            (["export", "--all", "--output", folder.path("afile/x.json")], 1,
+             "cannot write \(folder.path("afile/x.json")): \(folder.path("afile")) is a file, not a folder."),
             (["export", "--all", "--output-dir", folder.path("afile")], 1,
              "cannot create the output folder \(folder.path("afile")): \(folder.path("afile")) is a file, not a folder."),
             (["export", "--all", "--output-dir", folder.path("afile/sub")], 1,

@@ -40,4 +40,21 @@ struct OrphanedVideoLinkTests {
         #expect(try videoPath(naming) == folder.path("elsewhere.mkv"))
         #expect(try database.repairOrphanedVideos().linked.isEmpty, "a linked video is linked once")
     }
+
+    @Test("a database opened by a relative path links its video by an absolute path, so deleting the session from elsewhere removes the file")
+    func relativeDatabasePathLinksAbsoluteVideo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The same database file named relative to the working directory, as `--database db.sqlite` names it.
+        let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + folder.path("db.sqlite").dropFirst()
+        let database = try SessionDatabase(path: relative)
+        let id = "A0000000-0000-0000-0000-000000000003"
+        try record(database, id: id, facts: RecordingSessionTests.facts)
+        try FileManager.default.createDirectory(atPath: folder.path("videos"), withIntermediateDirectories: false)
+        try Data(RecordingFacts.SavedVideo.title(sessionID: id).utf8).write(to: URL(fileURLWithPath: folder.path("videos/\(id).mkv")))
+        #expect(try database.repairOrphanedVideos().linked.map(\.id) == [id])
+        let linked = try database.summary(id: id).header.gazerecExtension?.recorder?.savedVideo?.path
+        #expect(linked == folder.path("videos/\(id).mkv"))
+    }
 }

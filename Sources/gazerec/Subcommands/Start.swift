@@ -276,13 +276,8 @@ extension Gazerec {
 
         /// `--save-video PATH` (relative to here), or, given no path, the `videos` folder beside the database.
         private func videoDestination(_ saveVideo: String, databasePath: String) -> VideoDestination {
-            let absolute = { (path: String) in
-                path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            }
-            return saveVideo.isEmpty
-                ? .folder(((absolute(databasePath) as NSString).deletingLastPathComponent as NSString)
-                    .appendingPathComponent("videos"))
-                : .file(absolute(saveVideo))
+            guard !saveVideo.isEmpty else { return .folder(SessionDatabase.defaultVideoFolder(databasePath: databasePath)) }
+            return .file(saveVideo.hasPrefix("/") ? saveVideo : FileManager.default.currentDirectoryPath + "/" + saveVideo)
         }
 
         /// Runs the recording with what this command shows of it: progress, the live preview or stream.
