@@ -71,6 +71,36 @@ struct RimCandidateSetsTests {
         }
     }
 
+    static let bench = URL(fileURLWithPath: Binary.gazerec).deletingLastPathComponent().appendingPathComponent("gazerec-bench").path
+    static var benchReady: Bool { CalibrateCommandTests.ready && FileManager.default.isExecutableFile(atPath: bench) }
+
+    @Test("the robustness bench on a portrait: a copy that is the same file moves no landmark; another face under the same name moves them",
+          .enabled(if: benchReady, "needs ../shared/fixtures, the dlib model and gazerec-bench beside gazerec"))
+    func robustnessBenchSmoke() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Given a folder with one portrait, the same folder as one copy, and another face under its name as a second
+        for (name, source) in [("clean", "faces/sergey.png"), ("other", "faces/astronaut.png")] {
+            try FileManager.default.createDirectory(atPath: folder.path(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.path(source), toPath: folder.path("\(name)/face.png"))
+        }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/bench_feature_robustness.py").path
+        // When the script compares them
+        let result = try Binary.runProcess("/usr/bin/env", ["python3", script, folder.path("clean"), "--bench", Self.bench,
+                                                            "--model", CalibrateCommandTests.modelPath,
+                                                            "--copy", "same=\(folder.path("clean"))", "--copy", "other=\(folder.path("other"))"])
+        try #require(result.status == 0, "\(result.stderr)")
+        // Then the same file's corners move by nothing, the other face's by a good part of an eye's width
+        func cornersOffset(_ copy: String) -> Double? {
+            let lines = result.stdout.components(separatedBy: "\n")
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("\(copy): landmarks") }),
+                  let row = lines[start...].first(where: { $0.hasPrefix("  corners ") }) else { return nil }
+            return Double(row.split(separator: " ")[1])
+        }
+        #expect(cornersOffset("same") == 0, "\(result.stdout)")
+        #expect((cornersOffset("other") ?? 0) > 10, "\(result.stdout)")
+    }
+
     /// A calibration holding `mapping` stored, a session recorded with it, and recalibrated with it:
     /// the same scan path, bit for bit.
     func expectRecalibratesAlike(_ record: CalibrationRecord, _ mapping: GazeMapping, folder: TemporaryFolder,
