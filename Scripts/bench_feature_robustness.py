@@ -149,7 +149,9 @@ def set_table(copy, reports, pattern, floor=None):
           + ("; beyond = the varying part beyond the copy `none`'s (re-encoding alone): √(varying² − none²)" if floor else ""))
     names = [n for n in reports[0]["sets"] if re.search(pattern, n)]
     frames = sum(r["sets"][names[0]]["pairedFrames"] for r in reports) if names else 0
-    print(f"  {frames} frames compared over {len(reports)} videos")
+    clean = sum(r["sets"][names[0]]["cleanFrames"] for r in reports) if names else 0
+    print(f"  {frames} frames compared over {len(reports)} videos, of {clean} clean frames `{names[0] if names else '—'}` "
+          "reads (the rest the copy lost: no face, eyes judged shut, tracking not steady)")
     print(f"  {'set':<22} {'SDR':>6} {'varying':>8} {'offset':>7} {'robust':>7}" + (f" {'beyond':>7}" if floor else "")
           + "   parts (varying ÷ spread)")
     rows = {}
