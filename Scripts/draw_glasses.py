@@ -29,6 +29,7 @@ either side, so they neither shake with the fit nor follow the lids in a blink.
                             [--shape round|rectangle] [--height F] [--steady N] [--videos DIR]
     Scripts/bench-gaze.sh DST          (SRC holds labels.csv)
     Scripts/bench-blinks.sh DST        (SRC holds NAME.tag files; the clips beside them or in --videos)
+    Scripts/bench_feature_robustness.py SRC   (SRC: any of these, or a folder of images and videos)
 
 Needs NumPy and OpenCV (the GazeTracking environment Scripts/setup-peers.sh makes has both) and
 FFmpeg. labels.csv (or the .tag files) is copied unchanged; videos are written again with H.264 at CRF 12, images in
@@ -291,7 +292,12 @@ def layout(options):
         return [(name, os.path.join(options.source, name)) for name in files], ["labels.csv"]
     tags = sorted(f for f in os.listdir(options.source) if f.endswith(".tag")) if os.path.isdir(options.source) else []
     if not tags:
-        sys.exit(f"draw_glasses: no labels.csv or .tag files in {options.source} (layouts: docs/Benchmarks.md)")
+        listed = os.listdir(options.source) if os.path.isdir(options.source) else []
+        media = sorted(f for f in listed if os.path.splitext(f)[1].lower() in IMAGE_EXTENSIONS | set(VIDEO_EXTENSIONS))
+        if not media:
+            sys.exit(f"draw_glasses: no labels.csv, .tag files, images or videos in {options.source} "
+                     "(layouts: docs/Benchmarks.md)")
+        return [(name, os.path.join(options.source, name)) for name in media], []
     videos, sources = options.videos or options.source, []
     for tag in tags:
         clip = next((tag[:-4] + e for e in VIDEO_EXTENSIONS if os.path.isfile(os.path.join(videos, tag[:-4] + e))), None)

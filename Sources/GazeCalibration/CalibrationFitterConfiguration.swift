@@ -20,8 +20,9 @@ extension CalibrationFitter {
         public var appearancePenalties: [Double] = [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1]
         /// The feature sets tried; cross-validation picks one (default: `appearance`, `patches`,
         /// `shape` and `pupilPolynomial`, the appearance sets first; the candidates
-        /// `patchGradients`, `patchIris`, `patchMean`, `patchClipped`, `patchRank`, `appearanceClipped` and
-        /// `appearanceUpper`, `patchesNoPose`, `appearanceNoPose` only when added). Each is tried on the
+        /// `patchGradients`, `patchIris`, `patchMean`, `patchClipped`, `patchRank`, `appearanceClipped`,
+        /// `appearanceUpper`, `patchesNoPose`, `appearanceNoPose`, `patchesNoseFrame`,
+        /// `appearanceNoseFrame`, `patchContrast`, `appearanceContrast` and `patchInner` only when added). Each is tried on the
         /// targets with enough samples of what it reads, when enough well-spread targets have.
         public var featureSets: [GazeFeatureSet] = [.appearance, .patches, .shape, .pupilPolynomial]
         /// Samples per target an appearance fit learns from (evenly spaced among the kept ones;

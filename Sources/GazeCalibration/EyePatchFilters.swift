@@ -56,6 +56,51 @@ enum EyePatchFilters {
         }
     }
 
+    /// Both patches high-passed: every pixel less the mean of its 3 × 3 neighbourhood (the patch's
+    /// edge pixels repeated beyond it), then normalised. A brightness that changes smoothly across
+    /// the patch (a lens's haze, the body of a reflection) leaves them unchanged.
+    static func highPassedPatches(_ appearance: EyeAppearance, into output: UnsafeMutablePointer<Double>) {
+        let width = EyeAppearance.patchWidth, height = EyeAppearance.patchHeight, count = EyeAppearance.patchPixels
+        for eye in 0..<2 {
+            let base = eye * count
+            for row in 0..<height {
+                for column in 0..<width {
+                    var sum = 0.0
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let y = Swift.min(Swift.max(row + dy, 0), height - 1), x = Swift.min(Swift.max(column + dx, 0), width - 1)
+                            sum += Double(appearance.patches[base + y * width + x])
+                        }
+                    }
+                    output[base + row * width + column] = Double(appearance.patches[base + row * width + column]) - sum / 9
+                }
+            }
+            normalise(output + base, count: count)
+        }
+    }
+
+    /// Columns left out at each side and rows at the top and bottom by `innerPatches`.
+    static let innerMargin = (columns: 2, rows: 1)
+    /// Pixels of one patch's inner part: 12 × 6.
+    static let innerPixels = (EyeAppearance.patchWidth - 2 * innerMargin.columns) * (EyeAppearance.patchHeight - 2 * innerMargin.rows)
+
+    /// Each patch's inner pixels (rows top to bottom), normalised over themselves: `innerPixels`
+    /// values a patch, participant's left eye first.
+    static func innerPatches(_ appearance: EyeAppearance, into output: UnsafeMutablePointer<Double>) {
+        let width = EyeAppearance.patchWidth, height = EyeAppearance.patchHeight
+        var index = 0
+        for eye in 0..<2 {
+            let start = index
+            for row in innerMargin.rows..<(height - innerMargin.rows) {
+                for column in innerMargin.columns..<(width - innerMargin.columns) {
+                    output[index] = Double(appearance.patches[eye * EyeAppearance.patchPixels + row * width + column])
+                    index += 1
+                }
+            }
+            normalise(output + start, count: innerPixels)
+        }
+    }
+
     /// `values` to mean 0 and standard deviation 1 (at least 1), in place.
     static func normalise(_ values: UnsafeMutablePointer<Double>, count: Int) {
         var sum = 0.0, squares = 0.0

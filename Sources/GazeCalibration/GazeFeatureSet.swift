@@ -40,6 +40,7 @@ public struct GazeFeatureSet: Sendable, Hashable, CustomStringConvertible {
     public static let allCases: [GazeFeatureSet] = [
         .pupilPolynomial, .patches, .shape, .appearance, .patchGradients, .patchIris, .patchMean,
         .patchClipped, .patchRank, .appearanceClipped, .appearanceUpper, .patchesNoPose, .appearanceNoPose,
+        .patchesNoseFrame, .appearanceNoseFrame, .patchContrast, .appearanceContrast, .patchInner,
     ]
 
     /// The set of this name; nil for a name gazerec does not know.
@@ -67,6 +68,16 @@ public struct GazeFeatureSet: Sendable, Hashable, CustomStringConvertible {
     public func applies(to features: GazeFeatures) -> Bool {
         isPolynomial ? features.pupilLeft != nil || features.pupilRight != nil
             : features.appearance != nil && features.eyesOpen
+    }
+
+    /// The raw features of a linear set for `features` (`featureCount` values, before the
+    /// mapping standardises them), or nil for the polynomial set or a frame the set cannot read
+    /// (no eye patches, eyes shut). For benchmarks that compare what a set reads across frames.
+    public func rawFeatures(_ features: GazeFeatures) -> [Double]? {
+        guard !isPolynomial, applies(to: features) else { return nil }
+        var output = [Double](repeating: 0, count: featureCount)
+        output.withUnsafeMutableBufferPointer { appearanceFeatures(features, into: $0.baseAddress!) }
+        return output
     }
 
     /// The raw features of a linear set, written to `output` (`featureCount` values).

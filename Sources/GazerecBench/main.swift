@@ -9,6 +9,7 @@ let usage = """
            gazerec-bench vision <clip> <model>
            gazerec-bench calibration <clip> <model>
            gazerec-bench choice [--minimum-samples N] <exported calibration JSON>...
+           gazerec-bench robustness <model> <clean image | video> <drawn copy>...
            gazerec-bench detection [--cnn MODEL] [--video-stride N] [--slow] <image folder | image | video>...
            gazerec-bench headpose <model> [--still-frames N] <image | video>...
            gazerec-bench headpose <model> --labels <labels.csv>
@@ -43,6 +44,10 @@ case "choice":
     }
     guard !rest.isEmpty else { print(usage); exit(64) }
     try ChoiceBenchmark.run(files: rest, minimumSamples: minimum)
+case "robustness":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3 else { print(usage); exit(64) }
+    try RobustnessBenchmark.run(modelPath: rest[0], clean: rest[1], drawn: Array(rest.dropFirst(2)))
 case "detection":
     var rest = Array(arguments.dropFirst())
     var cnn: String?

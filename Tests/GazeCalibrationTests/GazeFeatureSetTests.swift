@@ -50,12 +50,15 @@ struct GazeFeatureSetTests {
     func registry() {
         let names = GazeFeatureSet.allCases.map(\.rawValue)
         #expect(names == ["pupilPolynomial", "patches", "shape", "appearance", "patchGradients", "patchIris", "patchMean",
-                          "patchClipped", "patchRank", "appearanceClipped", "appearanceUpper", "patchesNoPose", "appearanceNoPose"])
+                          "patchClipped", "patchRank", "appearanceClipped", "appearanceUpper", "patchesNoPose", "appearanceNoPose",
+                          "patchesNoseFrame", "appearanceNoseFrame", "patchContrast", "appearanceContrast", "patchInner"])
         #expect(Set(GazeFeatureSet.allCases).count == names.count)
         for set in GazeFeatureSet.allCases { #expect(GazeFeatureSet(rawValue: set.rawValue) == set) }
         #expect(GazeFeatureSet(rawValue: "Patches") == nil && GazeFeatureSet(rawValue: "") == nil)
-        #expect(GazeFeatureSet.allCases.map(\.featureCount) == [6, 262, 108, 364, 502, 268, 134, 262, 262, 364, 324, 260, 362])
-        #expect(GazeFeatureSet.allCases.map(\.termCount) == [10, 263, 109, 365, 503, 269, 135, 263, 263, 365, 325, 261, 363])
+        #expect(GazeFeatureSet.allCases.map(\.featureCount) == [6, 262, 108, 364, 502, 268, 134, 262, 262, 364, 324, 260, 362,
+                                                               262, 300, 262, 364, 150])
+        #expect(GazeFeatureSet.allCases.map(\.termCount) == [10, 263, 109, 365, 503, 269, 135, 263, 263, 365, 325, 261, 363,
+                                                            263, 301, 263, 365, 151])
         #expect(GazeFeatureSet.allCases.filter(\.isPolynomial) == [.pupilPolynomial])
         #expect(GazeFeatureSet.allCases.filter(\.isAppearanceSubset) == [.patches, .shape, .appearance, .appearanceUpper, .patchesNoPose, .appearanceNoPose])
     }
