@@ -128,6 +128,8 @@ extension ReviewPageTests {
                 try expectColour(browser, x: (rect[0] + (40 + 40 * naive) * rect[2] / 320) * scale, y: y, (0, 0, 0))
             }
         }
+        try browser.run("return window.gazerecView.seek(6);")
+        try compare(browser, "view-presented")
         // Outside the rectangle, the screen's grey.
         try expectColour(browser, x: (rect[0] - 20) * scale, y: (rect[1] + 20) * scale, (0x55, 0x55, 0x55))
         // The absent image's rectangle says so on the canvas.
@@ -151,6 +153,7 @@ extension ReviewPageTests {
         #expect(open == Self.presentedIDs)
         let time = try browser.run("return document.getElementById('video').currentTime;") as? Double ?? -1
         #expect(abs(time - 2.5) < 1e-3)
+        try compare(browser, "view-presented-group")
         // The first session's gaze at playback second 2.5: the last of its samples the clock puts at or before it.
         let dot = try browser.run("""
             const s = window.gazerecView.state.open[0], c = s.series.columns;

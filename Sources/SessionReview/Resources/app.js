@@ -236,15 +236,18 @@ function paintSession(g, s) {
     g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI); g.stroke();
     g.fillStyle = "#fff"; g.fillText(String(i + 1), x + r + 2, y - r);
   }
-  // The trail of the last second, fading.
+  // The trail of the last second, fading. Over a presented stimulus, the participant's own last
+  // second before the sample shown, in the order it was looked at, within the showing.
   const last = indexAt(c["gaze.t"], t);
   if (last < 0 || t - c["gaze.t"][last] > 0.25) { g.globalAlpha = 1; return; }
+  const raw = s.raw ? s.raw.columns : c, now = s.raw ? c["gaze.session"][last] : t;
+  const from = s.raw ? Math.max(now - 1, s.presentation.onset) : now - 1;
   g.strokeStyle = s.colour; g.lineWidth = 2;
   let previous = null;
-  for (let i = last; i >= 0 && c["gaze.t"][i] >= t - 1; i--) {
-    const point = toCanvas(c["gaze.x"][i], c["gaze.y"][i], s.rect);
+  for (let i = s.raw ? indexAt(raw["gaze.t"], now) : last; i >= 0 && raw["gaze.t"][i] >= from; i--) {
+    const point = toCanvas(raw["gaze.x"][i], raw["gaze.y"][i], s.rect);
     if (previous) {
-      g.globalAlpha = 0.7 * (1 - (t - c["gaze.t"][i]));
+      g.globalAlpha = 0.7 * (1 - (now - raw["gaze.t"][i]));
       g.beginPath(); g.moveTo(...previous); g.lineTo(...point); g.stroke();
     }
     previous = point;
@@ -595,7 +598,7 @@ async function openPresented(sha256) {
     return { id, series, showings: presentations.filter(p => p.sha256 === sha256) };
   }));
   state.open = loaded.flatMap(({ id, series, showings }) => showings.map((p, n) => ({
-    id, info: state.sessions.find(s => s.id === id) || { id, appID: "" }, series: alignSeries(series, p), presentation: p,
+    id, info: state.sessions.find(s => s.id === id) || { id, appID: "" }, series: alignSeries(series, p), raw: series, presentation: p,
     rect: p.rect || [0, 0, ...series.screen], showing: showings.length > 1 ? n + 1 : null, visible: true, offset: 0,
   })));
   state.open.forEach((s, i) => { s.colour = colours[i % colours.length]; });

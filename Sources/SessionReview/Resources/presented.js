@@ -34,8 +34,9 @@ export function eventText(e) {
 }
 
 // Keeps the rows of a time column (and its value columns) whose time the clock places in the
-// stimulus, re-timed to that position, in position order (stable: a pause's samples keep theirs).
-function alignGroup(c, out, clock, timeName, valueNames) {
+// stimulus, re-timed to that position, in position order (stable: a pause's samples keep theirs);
+// `sessionName`, when given, keeps each row's session time under that name.
+function alignGroup(c, out, clock, timeName, valueNames, sessionName) {
   const times = c[timeName];
   if (!times) return;
   const kept = [];
@@ -46,6 +47,7 @@ function alignGroup(c, out, clock, timeName, valueNames) {
   kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   out[timeName] = Float64Array.from(kept, k => k[0]);
   for (const name of valueNames) if (c[name]) out[name] = Float32Array.from(kept, k => c[name][k[1]]);
+  if (sessionName) out[sessionName] = Float64Array.from(kept, k => times[k[1]]);
 }
 
 // A session's series aligned on one presentation's playback seconds, as the stimulus commands
@@ -56,7 +58,7 @@ function alignGroup(c, out, clock, timeName, valueNames) {
 export function alignSeries(series, presentation) {
   const c = series.columns, clock = presentation.clock, out = {};
   const names = prefix => Object.keys(c).filter(n => n.startsWith(prefix) && !n.endsWith(".t"));
-  alignGroup(c, out, clock, "gaze.t", ["gaze.x", "gaze.y", "attention.onScreen"]);
+  alignGroup(c, out, clock, "gaze.t", ["gaze.x", "gaze.y", "attention.onScreen"], "gaze.session");
   alignGroup(c, out, clock, "frame.t", names("frame."));
   alignGroup(c, out, clock, "expr.t", names("expr."));
   alignGroup(c, out, clock, "smile.t", ["smile.v"]);
