@@ -19,6 +19,8 @@ final class StimulusHashes: @unchecked Sendable {
 
     private let lock = NSLock()
     private var known: [String: Known] = [:]
+    /// The last look's answer (listing name by hash).
+    private var lastNames: [String: String] = [:]
 
     /// Listing name (`ReviewFolders.stimulusNames`) by lowercase hexadecimal SHA-256; of two files
     /// with the same bytes, the first name in sorted order. Unreadable files are left out.
@@ -29,8 +31,19 @@ final class StimulusHashes: @unchecked Sendable {
                 guard let path = try? folders.stimulus(named: name), let hash = hash(path), byHash[hash] == nil else { continue }
                 byHash[hash] = name
             }
+            lastNames = byHash
             return byHash
         }
+    }
+
+    /// The listing name of the file with SHA-256 `sha256`: the last look's, while that file is
+    /// unchanged (a video's every range request asks), else a fresh look's.
+    func name(sha256: String, _ folders: ReviewFolders) -> String? {
+        let cached = lock.withLock { () -> String? in
+            guard let name = lastNames[sha256], let path = try? folders.stimulus(named: name), hash(path) == sha256 else { return nil }
+            return name
+        }
+        return cached ?? names(folders)[sha256]
     }
 
     private func hash(_ path: String) -> String? {
@@ -143,7 +156,7 @@ extension ReviewCatalog {
     /// The path of the stimulus file whose SHA-256 is `sha256` (the id `presentations(id:)` gave
     /// it), or `notFound`: only files the server found in its folders are ever named this way.
     public func presentedStimulus(sha256: String) throws -> String {
-        guard let name = hashes.names(folders)[sha256.lowercased()] else {
+        guard let name = hashes.name(sha256: sha256.lowercased(), folders) else {
             throw ReviewError.notFound("a stimulus file with SHA-256 \(sha256.prefix(12))… in the stimulus folders")
         }
         return try folders.stimulus(named: name)

@@ -34,7 +34,8 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
             try Self.checkOrigin(request)
             if let offered = request.uri.queryParameters.get("token") {
                 let cookie = try exchange.claim(offered)
-                response = Response(status: .seeOther, headers: [.location: Self.withoutToken(path: request.uri.path, query: request.uri.query), .contentLength: "0"])
+                let location = TokenExchange.withoutToken(path: request.uri.path, query: request.uri.query)
+                response = Response(status: .seeOther, headers: [.location: location, .contentLength: "0"])
                 response.headers[.setCookie] = "\(Self.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Strict"
             } else {
                 guard let cookie = Self.cookie(request), exchange.admits(cookie) else { throw ReviewError.missingToken }
@@ -49,14 +50,6 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[.cacheControl] = "no-store"
         return response
-    }
-
-    /// The request's path and query without its `token` parameters: where the exchange redirects
-    /// (always a path on this server: one starting `//` would name another host, so it becomes `/`).
-    static func withoutToken(path: String, query: String?) -> String {
-        let path = path.hasPrefix("/") && !path.hasPrefix("//") ? path : "/"
-        let kept = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }
-        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
     }
 
     /// The host part of a `Host` value (`[::1]:80` → `::1`).
@@ -121,6 +114,15 @@ final class TokenExchange: @unchecked Sendable {
         }
         guard first else { throw ReviewError.tokenSpent }
         return String(decoding: secret, as: UTF8.self)
+    }
+
+    /// The request's path and query without its `token` parameters: where the exchange redirects
+    /// (always a path on this server: one starting `//`, or `/\` which browsers read alike, would
+    /// name another host, so it becomes `/`).
+    static func withoutToken(path: String, query: String?) -> String {
+        let path = path.hasPrefix("/") && !path.hasPrefix("//") && !path.hasPrefix("/\\") ? path : "/"
+        let kept = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }
+        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
     }
 
     /// Whether `cookie` holds the secret handed out by the claim (none before it).
