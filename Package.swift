@@ -268,7 +268,7 @@ let package = Package(
             "TestSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
         // `gazerec view`'s page in headless Chromium (chromedriver's WebDriver API), its refusals through curl.
-        .testTarget(name: "ReviewPageTests", dependencies: ["gazerec", "TestSupport"]),
+        .testTarget(name: "ReviewPageTests", dependencies: ["gazerec", "TestSupport", "GazeModel", "SessionStore", "SessionReview"]),
         .testTarget(name: "LabServerTests", dependencies: ["gazerec", "LabServer", "SessionStore", "GazeModel", "JSONStream",
                                                            "TestSupport"]),
     ],

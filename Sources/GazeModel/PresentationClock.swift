@@ -25,16 +25,32 @@ public struct PresentationClock: Sendable {
         var held: Bool
     }
 
+    /// One piece of the rule: from `startSeconds` (session clock) until the next segment's start or
+    /// the offset, the position is `stimulusSeconds + rate × (t − startSeconds)`, `rate` 1 while
+    /// playing and 0 while paused or stalled, then kept within 0…the stimulus's duration
+    /// (`limitSeconds`). What a reader outside Swift (the review page) evaluates to place a time
+    /// exactly as `stimulusSeconds(at:)` does.
+    public struct Segment: Sendable, Equatable {
+        /// Session clock (Unix seconds): where the segment begins (at or after the onset).
+        public var startSeconds: Double
+        /// The position at `startSeconds`, before the clamp.
+        public var stimulusSeconds: Double
+        /// 1 while playing, 0 while paused or stalled.
+        public var rate: Double
+    }
+
     public let onsetSeconds: Double
     public let offsetSeconds: Double?
-    private let durationSeconds: Double?
-    private let anchors: [Anchor]
+    /// The stimulus's duration, which the position never passes (nil: unknown, no upper bound).
+    public let limitSeconds: Double?
+    /// The pieces from the onset to the offset, in time order, each starting later than the one before.
+    public let segments: [Segment]
 
     public init(_ presentation: Presentation) {
         onsetSeconds = presentation.onsetSeconds
         offsetSeconds = presentation.offsetSeconds
-        durationSeconds = presentation.durationSeconds
-        anchors = Self.anchors(presentation)
+        limitSeconds = presentation.durationSeconds
+        segments = Self.segments(Self.anchors(presentation), onset: presentation.onsetSeconds, offset: presentation.offsetSeconds)
     }
 
     /// The anchors in time order, each with the playing state after it.
@@ -68,19 +84,38 @@ public struct PresentationClock: Sendable {
         t >= onsetSeconds && (offsetSeconds.map { t < $0 } ?? true)
     }
 
+    /// The anchors as segments: the onset's implicit anchor (position 0, playing) until the first
+    /// anchor, then each anchor until the next; an anchor before the onset starts at the onset, one
+    /// at or after the offset and one followed by another at the same time have no segment.
+    private static func segments(_ anchors: [Anchor], onset: Double, offset: Double?) -> [Segment] {
+        var segments: [Segment] = []
+        let first = anchors.first.map { $0.timestampSeconds > onset } ?? true
+        if first { segments.append(Segment(startSeconds: onset, stimulusSeconds: 0, rate: 1)) }
+        for (index, anchor) in anchors.enumerated() {
+            let next = index + 1 < anchors.count ? anchors[index + 1].timestampSeconds : .infinity
+            let start = max(anchor.timestampSeconds, onset)
+            // Superseded: a later anchor at or before the onset, or at the same time.
+            guard next > onset, next > anchor.timestampSeconds, offset.map({ start < $0 }) ?? true else { continue }
+            segments.append(Segment(startSeconds: start, stimulusSeconds: anchor.stimulusSeconds, rate: anchor.held ? 0 : 1))
+        }
+        return segments
+    }
+
     /// The stimulus's position (its own seconds) on the screen at session time `t`; nil outside
-    /// the presentation.
+    /// the presentation. The segment at `t` evaluated: `stimulusSeconds + rate × (t − startSeconds)`,
+    /// kept within 0…`limitSeconds`.
     public func stimulusSeconds(at t: Double) -> Double? {
         guard contains(t) else { return nil }
-        // The last anchor at or before t (binary search: anchors are in time order).
-        var low = 0, high = anchors.count
+        // The last segment starting at or before t (binary search: segments are in time order).
+        var low = 0, high = segments.count
         while low < high {
             let middle = (low + high) / 2
-            if anchors[middle].timestampSeconds <= t { low = middle + 1 } else { high = middle }
+            if segments[middle].startSeconds <= t { low = middle + 1 } else { high = middle }
         }
-        let anchor = low > 0 ? anchors[low - 1] : Anchor(timestampSeconds: onsetSeconds, stimulusSeconds: 0, held: false)
-        let position = anchor.held ? anchor.stimulusSeconds : anchor.stimulusSeconds + (t - max(anchor.timestampSeconds, onsetSeconds))
-        return min(max(position, 0), durationSeconds ?? .infinity)
+        guard low > 0 else { return nil }
+        let segment = segments[low - 1]
+        let position = segment.stimulusSeconds + segment.rate * (t - segment.startSeconds)
+        return min(max(position, 0), limitSeconds ?? .infinity)
     }
 }
 

@@ -15,6 +15,8 @@ import StimulusStudy
 public struct ReviewCatalog: Sendable {
     public let database: SessionDatabase
     public let folders: ReviewFolders
+    /// The stimulus files by content hash, for the sessions' presentations (PresentedStimuli.swift).
+    let hashes = StimulusHashes()
 
     public init(database: SessionDatabase, folders: ReviewFolders) {
         self.database = database
@@ -66,7 +68,10 @@ public struct ReviewCatalog: Sendable {
     }
 
     /// The AOI metrics table of `request` (`stimulus aoi`'s JSON, with the sessions left out and why).
+    /// A request naming a presented file (`presented`) is answered over the sessions' own
+    /// presentations of it, as `stimulus aoi` without a rectangle (`presentedAOIMetrics`).
     public func aoiMetrics(_ request: AOIRequest) throws -> JSONValue {
+        if let sha256 = request.presented { return try presentedAOIMetrics(request, sha256: sha256) }
         let path = try folders.stimulus(named: request.stimulus)
         let areas = try AOIDocument.areas(request.areas, source: "the page's areas")
         let file = try StimulusFile.read(path: path)
@@ -104,33 +109,44 @@ public struct ReviewCatalog: Sendable {
 
 /// The page's request for AOI metrics: sessions, the stimulus (its listing name), where it was shown
 /// (screen points: left, top, width, height), the markers it started and ended at, and the AOI
-/// document's bytes.
+/// document's bytes; or, instead of the stimulus and where it was shown, the SHA-256 of a file the
+/// sessions presented (`presented`).
 public struct AOIRequest: Sendable {
     public var ids: [String]
     public var stimulus: String
+    /// The SHA-256 of a presented file (the id `ReviewCatalog.presentations(id:)` gives it); nil: `stimulus` and `rect`.
+    public var presented: String?
     public var rect: [Double]
     public var startLabel: String?
     public var endLabel: String?
     public var areas: [UInt8]
 
-    /// Reads `{"ids": [...], "stimulus": name, "rect": [x, y, w, h], "start": label?, "end": label?, "aois": [...]}`.
+    /// Reads `{"ids": [...], "stimulus": name, "rect": [x, y, w, h], "start": label?, "end": label?, "aois": [...]}`,
+    /// or `{"ids": [...], "presented": sha256, "aois": [...]}`.
     public init(json bytes: [UInt8]) throws {
         guard case let .object(members) = try JSONValue.parse(bytes, name: "the AOI request") else {
             throw ReviewError.badRequest("the AOI request is not a JSON object")
         }
         func member(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
-        guard case let .array(idValues)? = member("ids"), case let .string(stimulus)? = member("stimulus"),
-              case let .array(rectValues)? = member("rect"), let areas = member("aois") else {
+        guard case let .array(idValues)? = member("ids"), let areas = member("aois") else {
             throw ReviewError.badRequest("the AOI request needs ids, stimulus, rect and aois")
         }
         ids = idValues.compactMap { if case let .string(id) = $0 { id } else { nil } }
+        self.areas = Array(try JSONDocument.text(areas, pretty: false).utf8)
+        guard !ids.isEmpty else { throw ReviewError.badRequest("the AOI request needs one or more session ids") }
+        if case let .string(sha256)? = member("presented") {
+            (presented, stimulus, rect) = (sha256, "", [])
+            return
+        }
+        guard case let .string(stimulus)? = member("stimulus"), case let .array(rectValues)? = member("rect") else {
+            throw ReviewError.badRequest("the AOI request needs ids, stimulus, rect and aois")
+        }
         rect = rectValues.compactMap { if case let .number(n) = $0 { n } else { nil } }
-        guard !ids.isEmpty, rect.count == 4, rect[2] > 0, rect[3] > 0 else {
-            throw ReviewError.badRequest("the AOI request needs one or more session ids and a rect of positive size")
+        guard rect.count == 4, rect[2] > 0, rect[3] > 0 else {
+            throw ReviewError.badRequest("the AOI request needs a rect of positive size")
         }
         self.stimulus = stimulus
         if case let .string(label)? = member("start"), !label.isEmpty { startLabel = label }
         if case let .string(label)? = member("end"), !label.isEmpty { endLabel = label }
-        self.areas = Array(try JSONDocument.text(areas, pretty: false).utf8)
     }
 }

@@ -7,6 +7,8 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
     case cannotListen(port: Int, reason: String)
     /// A request without the token (neither the query's `token` nor the cookie).
     case missingToken
+    /// The address's token was exchanged for the cookie already: it is good once.
+    case tokenSpent
     /// A request whose `Host` is not this server's loopback address (DNS rebinding), or whose
     /// `Origin` is another site's.
     case foreignOrigin(String)
@@ -24,6 +26,8 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
         case let .notAFolder(path, reason): "cannot serve from \(path): \(reason); give an existing folder"
         case let .cannotListen(port, reason): "cannot listen on 127.0.0.1:\(port): \(reason); choose another port or none"
         case .missingToken: "this page needs the token of the address the server printed; open that address"
+        case .tokenSpent:
+            "the token of this address was used already and is good once: go on in the browser that opened it, or restart the server for a new address"
         case let .foreignOrigin(origin): "a request from \(origin) was refused: only the page on this loopback address may ask"
         case let .outsideFolders(path): "\(path) is not a file inside the folders the server was given"
         case let .badRequest(reason): "bad request: \(reason)"
@@ -36,7 +40,7 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
     public var status: Int {
         switch self {
         case .notAFolder, .cannotListen: 500
-        case .missingToken: 401
+        case .missingToken, .tokenSpent: 401
         case .foreignOrigin, .outsideFolders: 403
         case .badRequest: 400
         case .noAOIFolder: 409

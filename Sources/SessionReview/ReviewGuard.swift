@@ -8,27 +8,38 @@ import Hummingbird
 ///   tunnel's local port works): a page of another site whose name was made to resolve to 127.0.0.1
 ///   (DNS rebinding) sends its own name and is refused (403).
 /// - An `Origin`, when sent, must be this very `http://Host`: another site's script is refused (403).
-/// - The token: the `token` query parameter once (the address printed), then the `HttpOnly`,
-///   `SameSite=Strict` cookie it sets; a request with neither is refused (401).
+/// - The token: the `token` query parameter exactly once (the address printed). That request is
+///   answered with a redirect (303) to the same address without the token, setting an `HttpOnly`,
+///   `SameSite=Strict` cookie that holds another secret, made then: the token leaves the address
+///   bar and the history, and a copy of the address is worth nothing. A second request with the
+///   token is refused (401) even from the browser that holds the cookie; the cookie keeps working.
+///   A request with neither a fresh token nor the cookie is refused (401).
 /// - Every response: a Content-Security-Policy allowing nothing but this origin (no outside script,
 ///   style, font, image, media or connection), `nosniff`, no referrer, no framing, not cached.
 struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
-    let token: String
+    let exchange: TokenExchange
     static var cookieName: String { "gazerec_view" }
     static var policy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
             + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
+    init(token: String) {
+        exchange = TokenExchange(token: token)
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             try Self.checkOrigin(request)
-            let fromQuery = request.uri.queryParameters.get("token") == token
-            guard fromQuery || Self.cookie(request) == token else { throw ReviewError.missingToken }
-            response = try await next(request, context)
-            if fromQuery {
-                response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+            if let offered = request.uri.queryParameters.get("token") {
+                let cookie = try exchange.claim(offered)
+                let location = TokenExchange.withoutToken(path: request.uri.path, query: request.uri.query)
+                response = Response(status: .seeOther, headers: [.location: location, .contentLength: "0"])
+                response.headers[.setCookie] = "\(Self.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Strict"
+            } else {
+                guard let cookie = Self.cookie(request), exchange.admits(cookie) else { throw ReviewError.missingToken }
+                response = try await next(request, context)
             }
         } catch let error as ReviewError {
             response = ReviewResponse.error(error)
@@ -71,6 +82,60 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
             }
         }
         return nil
+    }
+}
+
+/// The one-time exchange of the printed token for the cookie's secret: the first request with the
+/// right token claims it; every later one with it is refused. Thread-safe (requests run concurrently).
+final class TokenExchange: @unchecked Sendable {
+    private let token: [UInt8]
+    private let secret: [UInt8]
+    private let lock = NSLock()
+    private var spent = false
+
+    init(token: String) {
+        self.token = Array(token.utf8)
+        secret = Array(Self.random().utf8)
+    }
+
+    /// 32 random bytes (the system's generator) in hexadecimal.
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// The cookie's secret for the token `offered`, once: `missingToken` when it is not the token,
+    /// `tokenSpent` when it was claimed before.
+    func claim(_ offered: String) throws -> String {
+        guard Self.same(Array(offered.utf8), token) else { throw ReviewError.missingToken }
+        let first = lock.withLock { () -> Bool in
+            defer { spent = true }
+            return !spent
+        }
+        guard first else { throw ReviewError.tokenSpent }
+        return String(decoding: secret, as: UTF8.self)
+    }
+
+    /// The request's path and query without its `token` parameters: where the exchange redirects
+    /// (always a path on this server: one starting `//`, or `/\` which browsers read alike, would
+    /// name another host, so it becomes `/`).
+    static func withoutToken(path: String, query: String?) -> String {
+        let path = path.hasPrefix("/") && !path.hasPrefix("//") && !path.hasPrefix("/\\") ? path : "/"
+        let kept = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }
+        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
+    }
+
+    /// Whether `cookie` holds the secret handed out by the claim (none before it).
+    func admits(_ cookie: String) -> Bool {
+        lock.withLock { spent } && Self.same(Array(cookie.utf8), secret)
+    }
+
+    /// Equal bytes, compared in a time that does not depend on where they differ.
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
     }
 }
 

@@ -15,11 +15,19 @@ struct ReviewRoutes: Sendable {
             let id = try context.parameters.require("id")
             return try answer { ReviewResponse.bytes(try catalog.series(id: id), type: "application/octet-stream") }
         }
+        router.get("/api/sessions/:id/presentations") { _, context in
+            let id = try context.parameters.require("id")
+            return try answer { ReviewResponse.json(try JSONDocument.text(try catalog.presentations(id: id), pretty: false)) }
+        }
+        router.get("/api/presented") { _, _ in try answer { ReviewResponse.json(try JSONDocument.text(try catalog.presentedStimuli(), pretty: false)) } }
         router.get("/api/sessions/:id/figure") { request, context in try figure(request, id: try context.parameters.require("id")) }
         router.get("/api/stimuli") { _, _ in try answer { ReviewResponse.json(try JSONDocument.text(catalog.stimuli(), pretty: false)) } }
         router.get("/api/stimulus") { request, _ in
             try answer {
-                let path = try catalog.folders.stimulus(named: request.uri.queryParameters.get("name") ?? "")
+                // A presented file by the id the server gave it (its SHA-256), else a listing name.
+                let query = request.uri.queryParameters
+                let path = try query.get("presented").map { try catalog.presentedStimulus(sha256: $0) }
+                    ?? catalog.folders.stimulus(named: query.get("name") ?? "")
                 return try FileRange.response(path: path, range: request.headers[.range])
             }
         }

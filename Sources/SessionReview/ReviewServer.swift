@@ -9,14 +9,14 @@ public struct ReviewServer: Sendable {
     public let catalog: ReviewCatalog
     /// The port asked for; nil or 0: a free one.
     public let port: Int?
-    /// The token of this run (32 random bytes, hexadecimal): in the printed address once, then a cookie.
+    /// The token of this run (32 random bytes, hexadecimal): in the printed address, good for one
+    /// request, which exchanges it for a cookie (`ReviewGuard`).
     public let token: String
 
     public init(catalog: ReviewCatalog, port: Int?) {
         self.catalog = catalog
         self.port = port
-        var generator = SystemRandomNumberGenerator()
-        token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        token = TokenExchange.random()
     }
 
     /// Serves until SIGINT or SIGTERM; `ready` gets the page's address (with the token) once listening.

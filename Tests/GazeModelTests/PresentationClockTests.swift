@@ -35,6 +35,28 @@ struct PresentationClockTests {
         }
     }
 
+    @Test("the segments readers outside Swift evaluate: one per playing or held stretch, starting at the onset, the seek's landing winning")
+    func segments() {
+        let clock = Self.presentation.clock
+        let pieces = clock.segments.map { [$0.startSeconds, $0.stimulusSeconds, $0.rate] }
+        #expect(pieces == [[100, 0, 1], [100.02, 0, 1], [101, 0.98, 1], [102, 2, 1], [103, 3, 0], [104, 3, 0], [105, 3, 1],
+                           [106, 1, 1], [107.5, 2.5, 0], [108, 2.5, 1], [109, 3.5, 1]], "\(pieces)")
+        #expect(clock.onsetSeconds == 100 && clock.offsetSeconds == 110 && clock.limitSeconds == 10)
+        // Evaluated by hand at every hundredth of a second, a segment gives what stimulusSeconds(at:) gives.
+        for step in 9990...11010 {
+            let t = Double(step) / 100
+            let segment = clock.segments.last { $0.startSeconds <= t }
+            let byHand = clock.contains(t) ? segment.map { min(max($0.stimulusSeconds + $0.rate * (t - $0.startSeconds), 0), 10) } : nil
+            #expect(byHand == clock.stimulusSeconds(at: t), "at \(t)")
+        }
+        // Anchors before the onset: only the last of them counts, from the onset on; one at or past the offset has none.
+        let early = Presentation(index: 0, label: "x", kind: .video, durationSeconds: 10, onsetSeconds: 10, offsetSeconds: 20,
+                                 playback: [PlaybackSample(timestampSeconds: 9, stimulusSeconds: 5), PlaybackSample(timestampSeconds: 9.5, stimulusSeconds: 2),
+                                            PlaybackSample(timestampSeconds: 20, stimulusSeconds: 9)])
+        #expect(early.clock.segments.map { [$0.startSeconds, $0.stimulusSeconds, $0.rate] } == [[10, 2, 1]])
+        #expect(early.stimulusSeconds(at: 12) == 4)
+    }
+
     @Test("never past the duration, never below 0; still shown without an offset; images run at rate 1")
     func bounds() {
         var p = Presentation(index: 0, label: "still", kind: .image, durationSeconds: 5, onsetSeconds: 10)

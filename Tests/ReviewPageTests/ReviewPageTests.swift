@@ -75,22 +75,28 @@ struct ReviewPageTests {
         let setup = try Self.prepare()
         defer { setup.workspace.folder.remove() }
         let base = setup.server.base, token = setup.server.token
+        // The token is exchanged once for the cookie (a redirect; PresentedPageTests checks it is good once).
         let good = try Self.curl("\(base)/api/sessions?token=\(token)")
-        #expect(good.status == 200)
+        #expect(good.status == 303)
         #expect(good.headers.contains("HttpOnly") && good.headers.contains("SameSite=Strict"), "\(good.headers)")
         #expect(good.headers.contains("default-src 'self'"), "\(good.headers)")
+        let cookie = "Cookie: " + (good.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last?.split(separator: ";").first }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
         #expect(try Self.curl("\(base)/api/sessions").status == 401)
         #expect(try Self.curl("\(base)/api/sessions", ["Cookie: gazerec_view=wrong"]).status == 401)
-        #expect(try Self.curl("\(base)/api/sessions", ["Cookie: gazerec_view=\(token)"]).status == 200)
-        #expect(try Self.curl("\(base)/api/sessions?token=\(token)", ["Host: attacker.example:\(setup.server.port)"]).status == 403)
-        #expect(try Self.curl("\(base)/api/sessions?token=\(token)", ["Origin: http://attacker.example"]).status == 403)
-        #expect(try Self.curl("\(base)/api/sessions?token=\(token)", ["Origin: http://127.0.0.1:\(setup.server.port)"]).status == 200)
+        #expect(try Self.curl("\(base)/api/sessions", [cookie]).status == 200)
+        #expect(try Self.curl("\(base)/api/sessions", [cookie, "Host: attacker.example:\(setup.server.port)"]).status == 403)
+        #expect(try Self.curl("\(base)/api/sessions", [cookie, "Origin: http://attacker.example"]).status == 403)
+        #expect(try Self.curl("\(base)/api/sessions", [cookie, "Origin: http://127.0.0.1:\(setup.server.port)"]).status == 200)
         for name in ["0/../../db.sqlite", "0/escape.webm", "1/box.webm", "0/%2E%2E/db.sqlite", "/etc/passwd"] {
-            #expect(try Self.curl("\(base)/api/stimulus?token=\(token)&name=\(name)").status == 403, "\(name)")
+            #expect(try Self.curl("\(base)/api/stimulus?name=\(name)", [cookie]).status == 403, "\(name)")
         }
-        #expect(try Self.curl("\(base)/api/aoi-files/..%2Fescape.json?token=\(token)").status == 403)
-        #expect(try Self.curl("\(base)/api/aoi-files/x.json?token=\(token)", ["Content-Type: application/json"], method: "PUT").status >= 400)
-        let range = try Self.curl("\(base)/api/stimulus?token=\(token)&name=0/box.webm", ["Range: bytes=10-109"])
+        // A presented file is named only by the hash the server found it under: any other is not there.
+        #expect(try Self.curl("\(base)/api/stimulus?presented=../../db.sqlite", [cookie]).status == 404)
+        #expect(try Self.curl("\(base)/api/aoi-files/..%2Fescape.json", [cookie]).status == 403)
+        #expect(try Self.curl("\(base)/api/aoi-files/x.json", [cookie, "Content-Type: application/json"], method: "PUT").status >= 400)
+        let range = try Self.curl("\(base)/api/stimulus?name=0/box.webm", [cookie, "Range: bytes=10-109"])
         #expect(range.status == 206)
         #expect(range.headers.lowercased().contains("content-range: bytes 10-109/"), "\(range.headers)")
     }

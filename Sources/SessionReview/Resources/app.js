@@ -1,6 +1,7 @@
 // gazerec view: the sessions table, the replay over the screen or a stimulus, the tracks, AOIs and figures.
 import { parseSeries, indexAt, sessionEnd, shapeAt, aoiDocument, areasFromDocument } from "/page/series.js";
 import { drawTracks } from "/page/tracks.js";
+import { stimulusSecondsAt, showingAt, alignSeries, eventText } from "/page/presented.js";
 
 const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#fabed4", "#469990",
   "#dcbeff", "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000", "#ffd8b1", "#000075", "#a9a9a9", "#ffe119"];
@@ -8,6 +9,7 @@ const $ = id => document.getElementById(id);
 const state = {
   sessions: [], open: [], stimulus: null, rect: null, startLabel: "", t: 0, duration: 0, playing: false, speed: 1,
   areas: [], chosen: -1, tool: "none", drawing: null, lastMetrics: null, painted: false, frameStep: 1 / 60,
+  presented: [], images: {}, videoFor: null,
 };
 
 async function api(path, options) {
@@ -54,9 +56,11 @@ async function openSessions(ids, stimulusName = $("stimulus").value, rectText = 
   const loaded = await Promise.all(ids.map(async (id, i) => {
     const series = parseSeries(await (await api(`/api/sessions/${encodeURIComponent(id)}/series`)).arrayBuffer());
     const info = state.sessions.find(s => s.id === id) || { id, appID: "" };
-    return { id, info, series, colour: colours[i % colours.length], visible: true, offset: 0 };
+    const presentations = await (await api(`/api/sessions/${encodeURIComponent(id)}/presentations`)).json();
+    return { id, info, series, presentations, colour: colours[i % colours.length], visible: true, offset: 0 };
   }));
   state.open = loaded;
+  renderPresentations();
   $("stimulus").value = stimulusName; $("rect").value = rectText; $("start-marker").value = startLabel;
   $("sessions-panel").hidden = true;
   $("replay-panel").hidden = false;
@@ -82,16 +86,29 @@ async function applyStimulus(name, rectText, startLabel) {
     state.rect = rect.length === 4 && rect.every(Number.isFinite) && rect[2] > 0 && rect[3] > 0 ? rect : [0, 0, ...state.open[0].series.screen];
     const url = `/api/stimulus?name=${encodeURIComponent(name)}`;
     state.stimulus = { ...info, url, isVideo: !/\.(png|jpe?g|gif|webp)$/i.test(name) };
-    if (state.stimulus.isVideo) {
-      video.src = url;
-      await new Promise((resolve, reject) => { video.onloadeddata = resolve; video.onerror = () => reject(new Error("the browser cannot play " + name)); });
-    } else {
-      state.stimulus.image = new Image();
-      state.stimulus.image.src = url;
-      await state.stimulus.image.decode();
-    }
-    if (info.framesPerSecond) state.frameStep = 1 / info.framesPerSecond;
+    await loadStimulusMedia();
   }
+  await showStimulus();
+}
+
+// The chosen (or presented) stimulus's picture: the video loaded, or the image decoded.
+async function loadStimulusMedia() {
+  const video = $("video"), stimulus = state.stimulus;
+  state.videoFor = null;
+  if (!stimulus.url) return;
+  if (stimulus.isVideo) {
+    video.src = stimulus.url;
+    await new Promise((resolve, reject) => { video.onloadeddata = resolve; video.onerror = () => reject(new Error("the browser cannot play " + stimulus.name)); });
+  } else {
+    stimulus.image = new Image();
+    stimulus.image.src = stimulus.url;
+    await stimulus.image.decode();
+  }
+  if (stimulus.framesPerSecond) state.frameStep = 1 / stimulus.framesPerSecond;
+}
+
+// The stage, time axis and tracks for what is open, at time 0.
+async function showStimulus() {
   resizeStage();
   state.duration = state.stimulus && state.stimulus.durationSeconds ? state.stimulus.durationSeconds
     : Math.max(...state.open.map(s => sessionEnd(s.series) - s.offset));
@@ -115,12 +132,13 @@ function contentSize() {
   return [screen[0] || 1920, screen[1] || 1080];
 }
 
-// A gaze point (screen points) on the canvas: through the stimulus's rectangle when one is shown.
-function toCanvas(x, y) {
+// A gaze point (screen points) on the canvas: through the stimulus's rectangle when one is shown
+// (`rect`: a presented showing's own, else the one chosen).
+function toCanvas(x, y, rect = state.rect) {
   const [w] = contentSize();
   const scale = $("stage").width / w;
   if (state.stimulus) {
-    const [rx, ry, rw, rh] = state.rect;
+    const [rx, ry, rw, rh] = rect;
     return [(x - rx) * state.stimulus.width / rw * scale, (y - ry) * state.stimulus.height / rh * scale];
   }
   return [x * scale, y * scale];
@@ -129,10 +147,11 @@ function toCanvas(x, y) {
 function contentScale() { return $("stage").width / contentSize()[0]; }
 
 // ---- time ----
-async function seek(t, fromVideo = false) {
+async function seek(t, fromVideo = false, playing = false) {
   state.t = Math.max(0, Math.min(t, state.duration));
   const video = $("video");
-  if (state.stimulus && state.stimulus.isVideo && !fromVideo) {
+  if (!state.stimulus) await syncShown(playing);
+  else if (state.stimulus.isVideo && !fromVideo) {
     const target = Math.min(state.t, video.duration || state.t);
     if (Math.abs(video.currentTime - target) > 1e-3) {
       const seeked = new Promise(resolve => { video.onseeked = resolve; });
@@ -152,7 +171,7 @@ function tick(now) {
     if (state.stimulus && state.stimulus.isVideo && !video.paused) {
       seek(video.currentTime, true);
     } else if (lastTick !== null) {
-      seek(state.t + (now - lastTick) / 1000 * state.speed);
+      seek(state.t + (now - lastTick) / 1000 * state.speed, false, true);
     }
     if (state.t >= state.duration) setPlaying(false);
   }
@@ -164,6 +183,7 @@ function setPlaying(on) {
   state.playing = on;
   $("play").textContent = on ? "Pause" : "Play";
   const video = $("video");
+  if (!state.stimulus && !on) video.pause();
   if (state.stimulus && state.stimulus.isVideo) {
     video.playbackRate = state.speed;
     if (on && state.t < (video.duration || 0)) video.play(); else video.pause();
@@ -183,12 +203,18 @@ function paint() {
   const canvas = $("stage"), g = canvas.getContext("2d");
   g.fillStyle = "#333";
   g.fillRect(0, 0, canvas.width, canvas.height);
-  if (state.stimulus) {
+  if (state.stimulus && (state.stimulus.isVideo || state.stimulus.image)) {
     const source = state.stimulus.isVideo ? $("video") : state.stimulus.image;
     g.drawImage(source, 0, 0, canvas.width, canvas.height);
+  } else if (state.stimulus) {
+    g.fillStyle = "#555";
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.fillStyle = "#fff"; g.font = "16px sans-serif";
+    g.fillText(state.stimulus.missing, 12, 24);
   } else {
     g.fillStyle = "#555";
     g.fillRect(0, 0, canvas.width, canvas.height);
+    paintShown(g);
   }
   if ($("heatmap").checked) paintHeatmap(g, canvas);
   paintAreas(g);
@@ -204,27 +230,30 @@ function paintSession(g, s) {
   g.font = "bold 12px sans-serif";
   for (let i = Math.max(0, fixEnd - 20); i <= fixEnd; i++) {
     if (c["fix.end"][i] < t - 2) continue;
-    const [x, y] = toCanvas(c["fix.x"][i], c["fix.y"][i]);
+    const [x, y] = toCanvas(c["fix.x"][i], c["fix.y"][i], s.rect);
     const r = 6 + 20 * Math.min(1, (Math.min(c["fix.end"][i], t) - c["fix.start"][i]));
     g.strokeStyle = s.colour; g.lineWidth = 2; g.globalAlpha = 0.8;
     g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI); g.stroke();
     g.fillStyle = "#fff"; g.fillText(String(i + 1), x + r + 2, y - r);
   }
-  // The trail of the last second, fading.
+  // The trail of the last second, fading. Over a presented stimulus, the participant's own last
+  // second before the sample shown, in the order it was looked at, within the showing.
   const last = indexAt(c["gaze.t"], t);
   if (last < 0 || t - c["gaze.t"][last] > 0.25) { g.globalAlpha = 1; return; }
+  const raw = s.raw ? s.raw.columns : c, now = s.raw ? c["gaze.session"][last] : t;
+  const from = s.raw ? Math.max(now - 1, s.presentation.onset) : now - 1;
   g.strokeStyle = s.colour; g.lineWidth = 2;
   let previous = null;
-  for (let i = last; i >= 0 && c["gaze.t"][i] >= t - 1; i--) {
-    const point = toCanvas(c["gaze.x"][i], c["gaze.y"][i]);
+  for (let i = s.raw ? indexAt(raw["gaze.t"], now) : last; i >= 0 && raw["gaze.t"][i] >= from; i--) {
+    const point = toCanvas(raw["gaze.x"][i], raw["gaze.y"][i], s.rect);
     if (previous) {
-      g.globalAlpha = 0.7 * (1 - (t - c["gaze.t"][i]));
+      g.globalAlpha = 0.7 * (1 - (now - raw["gaze.t"][i]));
       g.beginPath(); g.moveTo(...previous); g.lineTo(...point); g.stroke();
     }
     previous = point;
   }
   g.globalAlpha = 1;
-  const [x, y] = toCanvas(c["gaze.x"][last], c["gaze.y"][last]);
+  const [x, y] = toCanvas(c["gaze.x"][last], c["gaze.y"][last], s.rect);
   g.fillStyle = s.colour; g.strokeStyle = "#fff"; g.lineWidth = 2;
   g.beginPath(); g.arc(x, y, 8, 0, 2 * Math.PI); g.fill(); g.stroke();
 }
@@ -239,7 +268,7 @@ function paintHeatmap(g, canvas) {
     if (!s.visible) continue;
     const c = s.series.columns, t = state.t + s.offset;
     for (let i = indexAt(c["gaze.t"], t); i >= 0 && c["gaze.t"][i] >= t - 1; i--) {
-      const [x, y] = toCanvas(c["gaze.x"][i], c["gaze.y"][i]);
+      const [x, y] = toCanvas(c["gaze.x"][i], c["gaze.y"][i], s.rect);
       const cx = x / cell, cy = y / cell;
       for (let gy = Math.max(0, Math.floor(cy - reach)); gy < Math.min(rows, cy + reach); gy++) {
         for (let gx = Math.max(0, Math.floor(cx - reach)); gx < Math.min(cols, cx + reach); gx++) {
@@ -407,8 +436,9 @@ async function listAreaFiles() {
 
 async function metrics() {
   if (!state.stimulus) throw new Error("choose a stimulus first");
-  const body = { ids: state.open.filter(s => s.visible).map(s => s.id), stimulus: state.stimulus.name, rect: state.rect,
-    start: state.startLabel, aois: aoiDocument(state.areas) };
+  const ids = [...new Set(state.open.filter(s => s.visible).map(s => s.id))];
+  const body = state.stimulus.presented ? { ids, presented: state.stimulus.presented, aois: aoiDocument(state.areas) }
+    : { ids, stimulus: state.stimulus.name, rect: state.rect, start: state.startLabel, aois: aoiDocument(state.areas) };
   const answer = await (await api("/api/aoi/metrics", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
   state.lastMetrics = answer;
   const rows = answer.table;
@@ -424,6 +454,172 @@ async function metrics() {
   for (const s of answer.skipped) { const p = document.createElement("p"); p.textContent = s; $("metrics").append(p); }
 }
 
+// ---- presentations (`gazerec start --present`) ----
+// The screen view of a session that stored presentations: at the cursor, the one on the screen is
+// drawn at its recorded rectangle, a video at the position the library's clock gives (pauses,
+// stalls and seeks followed), found in the --stimuli folders by its content hash.
+function focusShowing() {
+  const focus = state.open.find(s => s.visible);
+  return focus && focus.presentations ? showingAt(focus.presentations, state.t) : null;
+}
+
+function foundFile(p) { return p && p.stimulus && p.stimulus.id ? p.stimulus : null; }
+
+// Loads presented file `found` into the video element (once per file; concurrent callers share it).
+function loadPresentedVideo(found) {
+  if (state.videoFor === found.id && state.videoLoading) return state.videoLoading;
+  const video = $("video");
+  state.videoFor = found.id;
+  video.src = `/api/stimulus?presented=${found.id}`;
+  state.videoLoading = new Promise((resolve, reject) => {
+    video.onloadeddata = resolve;
+    video.onerror = () => reject(new Error(`the browser cannot play ${found.name}`));
+  });
+  return state.videoLoading;
+}
+
+async function loadPresentedImage(found) {
+  if (!state.images[found.id]) {
+    const image = new Image();
+    image.src = `/api/stimulus?presented=${found.id}`;
+    state.images[found.id] = image;
+    await image.decode();
+  }
+}
+
+// The held (rate 0) or playing state of the clock at t.
+function heldAt(clock, t) {
+  let held = false;
+  for (const s of clock.segments) if (s.start <= t) held = s.rate === 0;
+  return held;
+}
+
+// Puts the shown presentation's picture at the cursor: precisely (awaiting the seek) when
+// scrubbing; while playing, the video plays and is set again when it drifts over 0.2 s.
+async function syncShown(playing) {
+  const p = focusShowing(), found = foundFile(p), video = $("video");
+  state.shown = p;
+  if (!found || p.kind !== "video") {
+    if (!video.paused) video.pause();
+    if (found) await loadPresentedImage(found);
+    return;
+  }
+  await loadPresentedVideo(found);
+  const target = stimulusSecondsAt(p.clock, state.t);
+  if (playing && !heldAt(p.clock, state.t)) {
+    video.playbackRate = state.speed;
+    if (Math.abs(video.currentTime - target) > 0.2) video.currentTime = target;
+    if (video.paused) video.play().catch(() => {});
+    return;
+  }
+  if (!video.paused) video.pause();
+  if (Math.abs(video.currentTime - target) > 1e-6) {
+    const seeked = new Promise(resolve => { video.onseeked = resolve; });
+    video.currentTime = target;
+    if (!playing) await seeked;
+  }
+}
+
+function paintShown(g) {
+  const p = state.shown;
+  if (!p) return;
+  g.fillStyle = "#fff"; g.font = "14px sans-serif";
+  if (!p.rect) { g.fillText(`${p.kind} ${p.label}`, 12, 22); return; }
+  const [x0, y0] = toCanvas(p.rect[0], p.rect[1]), [x1, y1] = toCanvas(p.rect[0] + p.rect[2], p.rect[1] + p.rect[3]);
+  const found = foundFile(p), image = found && state.images[found.id];
+  if (found && p.kind === "video" && state.videoFor === found.id) g.drawImage($("video"), x0, y0, x1 - x0, y1 - y0);
+  else if (image && image.complete) g.drawImage(image, x0, y0, x1 - x0, y1 - y0);
+  else {
+    g.fillStyle = "#222"; g.fillRect(x0, y0, x1 - x0, y1 - y0);
+    g.fillStyle = "#fff";
+    g.fillText(p.stimulus && p.stimulus.missing ? `${p.fileName}: not in the --stimuli folders` : p.label, x0 + 8, y0 + 20);
+  }
+  g.strokeStyle = "#ccc"; g.lineWidth = 1; g.strokeRect(x0, y0, x1 - x0, y1 - y0);
+}
+
+function cell(row, text, className) {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+// The focused session's presentations: what, where, when, what happened, and its file's place.
+function renderPresentations() {
+  const focus = state.open.length === 1 ? state.open[0] : null, list = focus ? focus.presentations || [] : [];
+  $("presentations-box").hidden = list.length === 0;
+  const body = $("presentations").querySelector("tbody");
+  body.textContent = "";
+  const seconds = x => x === null ? "–" : x.toFixed(3);
+  for (const p of list) {
+    const row = body.insertRow();
+    const at = cell(row, "", "text"), go = document.createElement("button");
+    go.type = "button"; go.dataset.onset = String(p.onset); go.textContent = String(p.index + 1);
+    at.append(go);
+    [p.label, p.kind, p.fileName || "–", p.sha256 ? p.sha256.slice(0, 12) + "…" : "–"].forEach(t => cell(row, t, "text"));
+    cell(row, seconds(p.onset)); cell(row, seconds(p.offset));
+    cell(row, p.rect ? p.rect.map(v => Math.round(v * 10) / 10).join(", ") : "–", "text");
+    cell(row, p.events.map(e => `${e.t.toFixed(2)} s ${eventText(e)}`).join("; ") || "none", "text");
+    const where = cell(row, p.kind === "blank" ? "–" : foundFile(p) ? foundFile(p).name : "not in the --stimuli folders", "text");
+    if (p.stimulus && p.stimulus.missing) { where.className = "text missing"; where.title = p.stimulus.missing; }
+    if (p.sha256) {
+      const compare = document.createElement("button");
+      compare.type = "button"; compare.dataset.sha256 = p.sha256; compare.textContent = "All sessions that presented it";
+      cell(row, "", "text").append(compare);
+    } else cell(row, "");
+  }
+}
+
+// The sessions panel's list of presented files, each with the sessions that presented it.
+function renderPresentedList() {
+  $("presented-box").hidden = state.presented.length === 0;
+  const list = $("presented-list");
+  list.textContent = "";
+  for (const f of state.presented) {
+    const item = document.createElement("li"), button = document.createElement("button");
+    const found = f.stimulus && f.stimulus.id ? `found as ${f.stimulus.name}` : "not in the --stimuli folders";
+    item.append(`${f.fileNames.join(", ") || f.kind} (SHA-256 ${f.sha256.slice(0, 12)}…), presented in ${f.sessions.length} session${f.sessions.length === 1 ? "" : "s"}, ${found} `);
+    button.type = "button"; button.dataset.sha256 = f.sha256; button.textContent = "Replay them over it";
+    item.append(button);
+    list.append(item);
+  }
+}
+
+// Every session that presented the file with this SHA-256, each showing aligned on its own
+// playback seconds and drawn through its own rectangle; the time axis is the stimulus's seconds.
+async function openPresented(sha256) {
+  say("loading…");
+  const file = state.presented.find(f => f.sha256 === sha256);
+  if (!file) throw new Error("no stored session presented that file");
+  const ids = file.sessions.filter(id => !(state.sessions.find(s => s.id === id) || {}).damage);
+  const loaded = await Promise.all(ids.map(async id => {
+    const series = parseSeries(await (await api(`/api/sessions/${encodeURIComponent(id)}/series`)).arrayBuffer());
+    const presentations = await (await api(`/api/sessions/${encodeURIComponent(id)}/presentations`)).json();
+    return { id, series, showings: presentations.filter(p => p.sha256 === sha256) };
+  }));
+  state.open = loaded.flatMap(({ id, series, showings }) => showings.map((p, n) => ({
+    id, info: state.sessions.find(s => s.id === id) || { id, appID: "" }, series: alignSeries(series, p), raw: series, presentation: p,
+    rect: p.rect || [0, 0, ...series.screen], showing: showings.length > 1 ? n + 1 : null, visible: true, offset: 0,
+  })));
+  state.open.forEach((s, i) => { s.colour = colours[i % colours.length]; });
+  if (!state.open.length) throw new Error("none of the sessions that presented it can be opened");
+  setPlaying(false);
+  $("video").pause();
+  $("sessions-panel").hidden = true; $("replay-panel").hidden = false;
+  renderPresentations();
+  const found = foundFile(file), first = state.open[0].presentation, names = file.fileNames.join(", ") || sha256.slice(0, 12);
+  const measured = found && found.width ? found
+    : { width: first.widthPixels || 1920, height: first.heightPixels || 1080, durationSeconds: first.durationSeconds, framesPerSecond: first.frameRate };
+  state.stimulus = { ...measured, name: names, presented: sha256, url: found ? `/api/stimulus?presented=${sha256}` : null,
+    isVideo: !!found && file.kind === "video", missing: found ? null : `${names}: not in the --stimuli folders (no file there has its SHA-256)` };
+  state.startLabel = "";
+  await loadStimulusMedia();
+  await showStimulus();
+  renderLegend();
+  updateFigureLinks();
+  say(`${state.open.length} showing${state.open.length === 1 ? "" : "s"} of ${names} in ${ids.length} session${ids.length === 1 ? "" : "s"}`);
+}
+
 // ---- legend, figures ----
 function renderLegend() {
   const legend = $("legend");
@@ -435,7 +631,7 @@ function renderLegend() {
     box.addEventListener("change", () => { s.visible = box.checked; drawTracks($("tracks"), state.open.find(o => o.visible), state, true); paint(); });
     const swatch = document.createElement("span");
     swatch.className = "swatch"; swatch.style.background = s.colour;
-    item.append(box, swatch, `${s.info.appID || ""} ${s.id.slice(0, 8)}`);
+    item.append(box, swatch, `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""));
     legend.append(item);
   }
 }
@@ -466,6 +662,15 @@ async function start() {
     if (ids.length) openSessions(ids).catch(e => say(e.message));
   });
   $("back").addEventListener("click", () => { setPlaying(false); $("replay-panel").hidden = true; $("sessions-panel").hidden = false; });
+  $("presentations").addEventListener("click", event => {
+    const button = event.target.closest("button");
+    if (button && button.dataset.sha256) openPresented(button.dataset.sha256).catch(e => say(e.message));
+    else if (button && button.dataset.onset) seek(Number(button.dataset.onset));
+  });
+  $("presented-list").addEventListener("click", event => {
+    const button = event.target.closest("button");
+    if (button) openPresented(button.dataset.sha256).catch(e => say(e.message));
+  });
   $("apply-stimulus").addEventListener("click", () => applyStimulus($("stimulus").value, $("rect").value, $("start-marker").value).catch(e => say(e.message)));
   $("play").addEventListener("click", () => setPlaying(!state.playing));
   $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); setPlaying(state.playing); });
@@ -491,10 +696,13 @@ async function start() {
   state.sessions = await (await api("/api/sessions")).json();
   renderSessions();
   for (const s of await (await api("/api/stimuli")).json()) $("stimulus").append(new Option(s.name, s.name));
+  state.presented = await (await api("/api/presented")).json();
+  renderPresentedList();
   await listAreaFiles();
   say(`${state.sessions.length} sessions`);
   requestAnimationFrame(tick);
 }
 
 // What the tests and the benchmark read and drive.
-window.gazerecView = { state, openSessions, seek, toCanvas, setPlaying, metrics, saveAreas, loadAreas, ready: start().catch(e => say(e.message)) };
+window.gazerecView = { state, openSessions, openPresented, stimulusSecondsAt, seek, toCanvas, setPlaying, metrics, saveAreas, loadAreas,
+  ready: start().catch(e => say(e.message)) };

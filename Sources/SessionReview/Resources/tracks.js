@@ -1,5 +1,6 @@
-// The tracks under the stage on one time axis (the timeline's seconds): markers, blinks, each eye's
-// openness, head pose, expressions and smile, attention; a cursor at the current time.
+// The tracks under the stage on one time axis (the timeline's seconds): markers and presentations
+// (with their pause, resume, seek and stall events), blinks, each eye's openness, head pose,
+// expressions and smile, attention; a cursor at the current time.
 import { indexAt } from "/page/series.js";
 
 const left = 90;
@@ -43,6 +44,7 @@ function paintTracks(g, canvas, session, state) {
     g.fillStyle = "#000"; g.fillRect(x, markers.top, 1, markers.height);
     g.fillText(m.label, x + 2, markers.top + 18);
   }
+  presentationMarks(g, session, markers, toX, state);
   for (let i = 0; i < c["blink.start"].length; i++) {
     g.fillStyle = c["blink.long"][i] ? "#a00" : "#333";
     g.fillRect(toX(c["blink.start"][i]), blinks.top + 2, Math.max(1, toX(c["blink.end"][i]) - toX(c["blink.start"][i])), blinks.height - 4);
@@ -94,4 +96,28 @@ function dominant(g, c, row, offset, state, width) {
     for (const n of names) if (c["expr." + n] && c["expr." + n][i] > value) { value = c["expr." + n][i]; best = n; }
     if (best) { g.fillStyle = expressionColours[best]; g.fillRect(x, row.top, 1, row.height); }
   });
+}
+
+// Letters for a presentation's events on the markers track.
+const eventLetters = { pause: "P", resume: "R", seek: "S", stall: "W", stallEnd: "w" };
+
+// The presentations as bands under the markers, each event a tick with its letter: over the
+// screen, the session's presentations at their times; over a presented stimulus, the showing
+// itself across the axis and its events at their positions in the stimulus (a seek where it landed).
+function presentationMarks(g, session, row, toX, state) {
+  const marks = session.presentation
+    ? [{ from: session.offset, to: session.offset + state.duration, label: session.presentation.label,
+      events: session.presentation.events.map(e => ({ t: e.stimulusSeconds + session.offset, kind: e.kind })) }]
+    : (session.presentations || []).map(p => ({ from: p.onset, to: p.offset === null ? session.offset + state.duration : p.offset,
+      label: p.label, events: p.events }));
+  for (const m of marks) {
+    const x0 = toX(m.from), x1 = toX(m.to);
+    g.fillStyle = "rgba(70, 130, 220, 0.25)"; g.fillRect(x0, row.top + 1, Math.max(1, x1 - x0), 9);
+    g.fillStyle = "#246"; g.fillText(m.label, x0 + 2, row.top + 9);
+    for (const e of m.events) {
+      const x = toX(e.t);
+      g.fillStyle = "#c00"; g.fillRect(x, row.top, 1, row.height);
+      g.fillText(eventLetters[e.kind] || "?", x + 2, row.top + 20);
+    }
+  }
 }
