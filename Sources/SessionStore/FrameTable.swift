@@ -51,9 +51,9 @@ enum FrameTable {
     private static let drawn = [Columns.timestamp, .trackingState].map(\.rawValue) + optionalColumns[0...1] + optionalColumns[6...11]
 
     /// A session's frames as `FrameColumns`, stepped straight from SQLite into the arrays (no frame
-    /// value is made; every row is read, so their count is the rows read). Throws `FrameColumnError` (with the frame's
-    /// index) for a row `frame(timestamp:state:confidence:optional:)` would refuse on these columns
-    /// (an unknown tracking state, part of a head pose).
+    /// value is made; every row is read, so their count is the rows read). Throws
+    /// `FrameColumnError` (with the frame's index) for a row `frame(timestamp:state:confidence:optional:)`
+    /// would refuse on these columns (an unknown tracking state, part of a head pose).
     static func drawnColumns(_ db: Database, sessionRowID: Int64) throws -> FrameColumns {
         let statement = try db.makeStatement(sql: """
             SELECT \(drawn.joined(separator: ", ")) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
@@ -190,8 +190,8 @@ enum FrameTable {
 extension FrameTable {
     /// A stored tracking state outside gazerec's vocabulary.
     static func unknownState(_ state: String) -> FrameColumnError {
-        FrameColumnError(column: "trackingState",
-                         reason: "unknown tracking state '\(state)' (expected " + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        FrameColumnError(column: "trackingState", reason: "unknown tracking state '\(state)' (expected "
+                             + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
     }
 
     /// Some of a head pose's six values without the others.
