@@ -46,11 +46,10 @@ public struct ReviewCatalog: Sendable {
         })
     }
 
-    /// Session `id`'s series (`SeriesEncoding`); a damaged session is refused as `show` refuses it.
+    /// Session `id`'s series (`SeriesEncoding`), read column by column (`sessionColumns`); a
+    /// damaged session is refused as `show` refuses it (that read checks it whole).
     public func series(id: String) throws -> [UInt8] {
-        let canonical = try database.canonicalID(id)
-        try database.verify(id: canonical)
-        return try SeriesEncoding.document(try database.storedSession(id: canonical))
+        try SeriesEncoding.document(try database.sessionColumns(id: try database.canonicalID(id)))
     }
 
     /// The stimulus files of the folders, each with its size, frame rate and duration as the stimulus

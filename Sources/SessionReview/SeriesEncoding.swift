@@ -19,14 +19,33 @@ import SessionStore
 /// `smile.t/v`; `blink.start/end` and `blink.long` (1 for a long closure); `fix.start/end/x/y`
 /// (fixations by the session's default detector, as `gazerec fixations` and `plot` find them).
 public enum SeriesEncoding {
+    /// One column: its name, whether it holds `f64` (else `f32`) values, how many, and the value at each index.
     struct Column {
         var name: String
-        var values: [Double]
         var double: Bool
+        var count: Int
+        var value: (Int) -> Double
+
+        /// `f64` seconds since `begin` of `times`.
+        static func times(_ name: String, _ count: Int, begin: Double, _ time: @escaping (Int) -> Double) -> Column {
+            Column(name: name, double: true, count: count) { time($0) - begin }
+        }
+
+        /// `f32` values, NaN where absent.
+        static func floats(_ name: String, _ values: [Double?]) -> Column {
+            Column(name: name, double: false, count: values.count) { values[$0] ?? .nan }
+        }
+
+        static func floats(_ name: String, _ count: Int, _ value: @escaping (Int) -> Double) -> Column {
+            Column(name: name, double: false, count: count, value: value)
+        }
+
+        /// Its bytes in the document, padded to a multiple of 8.
+        var paddedSize: Int { (count * (double ? 8 : 4) + 7) / 8 * 8 }
     }
 
-    /// The document of `session`.
-    public static func document(_ session: StoredSession) throws -> [UInt8] {
+    /// The document of `session`'s columns.
+    public static func document(_ session: SessionColumns) throws -> [UInt8] {
         let begin = session.header.beginTimeSeconds
         let width = session.header.deviceInfo.screenWidth, height = session.header.deviceInfo.screenHeight
         var columns = gazeColumns(session.gaze, begin: begin, width: width, height: height)
@@ -41,59 +60,56 @@ public enum SeriesEncoding {
     }
 
     static func gazeColumns(_ gaze: [GazeSample], begin: Double, width: Double, height: Double) -> [Column] {
-        [Column(name: "gaze.t", values: gaze.map { $0.timestampSeconds - begin }, double: true),
-         Column(name: "gaze.x", values: gaze.map(\.x), double: false),
-         Column(name: "gaze.y", values: gaze.map(\.y), double: false),
-         Column(name: "attention.onScreen",
-                values: gaze.map { isOnScreen(x: $0.x, y: $0.y, width: width, height: height) ? 1 : 0 }, double: false)]
+        [.times("gaze.t", gaze.count, begin: begin) { gaze[$0].timestampSeconds },
+         .floats("gaze.x", gaze.count) { gaze[$0].x },
+         .floats("gaze.y", gaze.count) { gaze[$0].y },
+         .floats("attention.onScreen", gaze.count) { isOnScreen(x: gaze[$0].x, y: gaze[$0].y, width: width, height: height) ? 1 : 0 }]
     }
 
-    static func frameColumns(_ frames: [FrameMeasurement], begin: Double) -> [Column] {
-        func values(_ value: (FrameMeasurement) -> Double?) -> [Double] { frames.map { value($0) ?? .nan } }
-        return [Column(name: "frame.t", values: frames.map { $0.timestampSeconds - begin }, double: true),
-                Column(name: "frame.face", values: frames.map { $0.hasFace ? 1 : 0 }, double: false),
-                Column(name: "frame.openL", values: values(\.opennessLeft), double: false),
-                Column(name: "frame.openR", values: values(\.opennessRight), double: false),
-                Column(name: "frame.yaw", values: values { $0.headPose?.yawDegrees }, double: false),
-                Column(name: "frame.pitch", values: values { $0.headPose?.pitchDegrees }, double: false),
-                Column(name: "frame.roll", values: values { $0.headPose?.rollDegrees }, double: false)]
+    static func frameColumns(_ frames: FrameColumns, begin: Double) -> [Column] {
+        [.times("frame.t", frames.count, begin: begin) { frames.timestamps[$0] },
+         .floats("frame.face", frames.count) { frames.trackingStates[$0] != .missing ? 1 : 0 },
+         .floats("frame.openL", frames.opennessLeft), .floats("frame.openR", frames.opennessRight),
+         .floats("frame.yaw", frames.yawDegrees), .floats("frame.pitch", frames.pitchDegrees), .floats("frame.roll", frames.rollDegrees)]
     }
 
-    static func expressionColumns(_ session: StoredSession, begin: Double) -> [Column] {
-        var columns = [Column(name: "expr.t", values: session.expressions.map { $0.timestampSeconds - begin }, double: true)]
+    static func expressionColumns(_ session: SessionColumns, begin: Double) -> [Column] {
+        let expressions = session.expressions, smile = session.smile
+        var columns: [Column] = [.times("expr.t", expressions.count, begin: begin) { expressions.timestamps[$0] }]
         for name in ExpressionName.allCases {
-            columns.append(Column(name: "expr." + name.rawValue, values: session.expressions.map { $0.probabilities[name] },
-                                  double: false))
+            let values = expressions.values(name)
+            columns.append(.floats("expr." + name.rawValue, values.count) { values[$0] })
         }
-        columns.append(Column(name: "smile.t", values: session.smile.map { $0.timestampSeconds - begin }, double: true))
-        columns.append(Column(name: "smile.v", values: session.smile.map(\.value), double: false))
+        columns.append(.times("smile.t", smile.count, begin: begin) { smile[$0].timestampSeconds })
+        columns.append(.floats("smile.v", smile.count) { smile[$0].value })
         return columns
     }
 
-    static func eventColumns(_ session: StoredSession, begin: Double) -> [Column] {
-        let fixations = session.header.fixationScale().defaultDetector.detect(session.gaze).fixations
-        return [Column(name: "blink.start", values: session.blinks.map { $0.startSeconds - begin }, double: true),
-                Column(name: "blink.end", values: session.blinks.map { $0.endSeconds - begin }, double: true),
-                Column(name: "blink.long", values: session.blinks.map { $0.kind == .longClosure ? 1 : 0 }, double: false),
-                Column(name: "fix.start", values: fixations.map { $0.startSeconds - begin }, double: true),
-                Column(name: "fix.end", values: fixations.map { $0.endSeconds - begin }, double: true),
-                Column(name: "fix.x", values: fixations.map(\.x), double: false),
-                Column(name: "fix.y", values: fixations.map(\.y), double: false)]
+    static func eventColumns(_ session: SessionColumns, begin: Double) -> [Column] {
+        let fixations = session.header.fixationScale().defaultDetector.detect(session.gaze).fixations, blinks = session.blinks
+        return [.times("blink.start", blinks.count, begin: begin) { blinks[$0].startSeconds },
+                .times("blink.end", blinks.count, begin: begin) { blinks[$0].endSeconds },
+                .floats("blink.long", blinks.count) { blinks[$0].kind == .longClosure ? 1 : 0 },
+                .times("fix.start", fixations.count, begin: begin) { fixations[$0].startSeconds },
+                .times("fix.end", fixations.count, begin: begin) { fixations[$0].endSeconds },
+                .floats("fix.x", fixations.count) { fixations[$0].x },
+                .floats("fix.y", fixations.count) { fixations[$0].y }]
     }
 
-    /// The magic, the header and the columns, each column 8-byte aligned.
+    /// The magic, the header and the columns, each column 8-byte aligned: written once into a
+    /// buffer of the document's size (no value is copied through an intermediate array).
     static func pack(_ columns: [Column], header members: [(String, JSONValue)]) throws -> [UInt8] {
-        var descriptions: [JSONValue] = [], offsets: [Int] = []
+        var offsets: [Int] = []
         // Offsets relative to the end of the header; fixed up once the header's length is known.
         var offset = 0
         for column in columns {
             offsets.append(offset)
-            offset += (column.values.count * (column.double ? 8 : 4) + 7) / 8 * 8
+            offset += column.paddedSize
         }
         func headerBytes(base: Int) throws -> [UInt8] {
-            descriptions = zip(columns, offsets).map { column, start in
+            let descriptions: [JSONValue] = zip(columns, offsets).map { column, start in
                 .object([("name", .string(column.name)), ("type", .string(column.double ? "f64" : "f32")),
-                         ("count", .number(Double(column.values.count))), ("offset", .number(Double(base + start)))])
+                         ("count", .number(Double(column.count))), ("offset", .number(Double(base + start)))])
             }
             return Array(try JSONDocument.text(.object(members + [("columns", .array(descriptions))]), pretty: false).utf8)
         }
@@ -106,20 +122,33 @@ public enum SeriesEncoding {
             base = next
         }
         header += [UInt8](repeating: 0x20, count: base - 8 - header.count)
-        var bytes: [UInt8] = Array("GZRV".utf8)
-        bytes.reserveCapacity(base + offset)
-        withUnsafeBytes(of: UInt32(header.count).littleEndian) { bytes += $0 }
-        bytes += header
-        for column in columns { append(column, to: &bytes) }
-        return bytes
+        return [UInt8](unsafeUninitializedCapacity: base + offset) { buffer, initialized in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            bytes.copyBytes(from: Array("GZRV".utf8))
+            bytes.storeBytes(of: UInt32(header.count).littleEndian, toByteOffset: 4, as: UInt32.self)
+            UnsafeMutableRawBufferPointer(rebasing: bytes[8..<base]).copyBytes(from: header)
+            for (column, start) in zip(columns, offsets) {
+                write(column, into: UnsafeMutableRawBufferPointer(rebasing: bytes[(base + start)...]))
+            }
+            initialized = base + offset
+        }
     }
 
-    static func append(_ column: Column, to bytes: inout [UInt8]) {
+    /// `column`'s values, little-endian, at the start of `bytes`.
+    static func write(_ column: Column, into bytes: UnsafeMutableRawBufferPointer) {
+        // Plain loops over raw stores: this runs for every value of the document.
+        var index = 0
         if column.double {
-            for value in column.values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+            while index < column.count {
+                bytes.storeBytes(of: column.value(index).bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+                index += 1
+            }
         } else {
-            for value in column.values { withUnsafeBytes(of: Float(value).bitPattern.littleEndian) { bytes += $0 } }
+            while index < column.count {
+                bytes.storeBytes(of: Float(column.value(index)).bitPattern.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                index += 1
+            }
         }
-        while bytes.count % 8 != 0 { bytes.append(0) }
     }
 }

@@ -51,6 +51,18 @@ enum ExpressionTable {
         }
     }
 
+    /// A session's samples as `ExpressionColumns`, stepped straight from SQLite into the arrays.
+    static func columns(_ db: Database, sessionRowID: Int64) throws -> ExpressionColumns {
+        let statement = try makeOrderedStatement(db)
+        let row = StoredExpressionRow(handle: statement.sqliteStatement)
+        var columns = ExpressionColumns()
+        _ = try SequenceTable.forEachRow(statement, ownerRowID: sessionRowID) {
+            columns.timestamps.append(row.timestamp)
+            for index in columns.probabilities.indices { columns.probabilities[index].append(row.probability(index)) }
+        }
+        return columns
+    }
+
     /// Number of a session's samples.
     static func count(_ db: Database, sessionRowID: Int64) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM expressionSample WHERE \(Columns.sessionRowID) = ?",

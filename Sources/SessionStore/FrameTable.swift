@@ -46,6 +46,45 @@ enum FrameTable {
         return try db.makeStatement(sql: "SELECT \(columns) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)")
     }
 
+    /// The columns `FrameColumns` is read from, in order: time, tracking state, each eye's openness,
+    /// then the head pose's six values (yaw, pitch, roll, tx, ty, tz).
+    private static let drawn = [Columns.timestamp, .trackingState].map(\.rawValue) + optionalColumns[0...1] + optionalColumns[6...11]
+
+    /// A session's frames as `FrameColumns`, stepped straight from SQLite into the arrays (no frame
+    /// value is made; every row is read, so their count is the rows read). Throws
+    /// `FrameColumnError` (with the frame's index) for a row `frame(timestamp:state:confidence:optional:)`
+    /// would refuse on these columns (an unknown tracking state, part of a head pose).
+    static func drawnColumns(_ db: Database, sessionRowID: Int64) throws -> FrameColumns {
+        let statement = try db.makeStatement(sql: """
+            SELECT \(drawn.joined(separator: ", ")) FROM frameSample WHERE \(Columns.sessionRowID) = ? ORDER BY \(Columns.seq)
+            """)
+        let handle = statement.sqliteStatement
+        var columns = FrameColumns()
+        func value(_ column: Int32) -> Double? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+        }
+        _ = try SequenceTable.forEachRow(statement, ownerRowID: sessionRowID) {
+            do {
+                let text = String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(handle, 1),
+                                                                count: Int(sqlite3_column_bytes(handle, 1))), as: UTF8.self)
+                guard let state = TrackingState(rawValue: text) else { throw unknownState(text) }
+                // All six pose values or none (a plain loop: this runs for every frame).
+                let poseless = sqlite3_column_type(handle, 4) == SQLITE_NULL
+                var column: Int32 = 5
+                while column <= 9 {
+                    guard (sqlite3_column_type(handle, column) == SQLITE_NULL) == poseless else { throw partialPose }
+                    column += 1
+                }
+                columns.append(timestamp: sqlite3_column_double(handle, 0), state: state, opennessLeft: value(2),
+                               opennessRight: value(3), yawDegrees: value(4), pitchDegrees: value(5), rollDegrees: value(6))
+            } catch var error as FrameColumnError {
+                error.reason = "frame \(columns.timestamps.count): \(error.reason)"
+                throw error
+            }
+        }
+        return columns
+    }
+
     /// A session's frames in order; throws `FrameColumnError` (with the frame's index) for a row
     /// that does not make a frame.
     static func frames(_ db: Database, sessionRowID: Int64) throws -> [FrameMeasurement] {
@@ -125,11 +164,7 @@ enum FrameTable {
     /// make a frame (an unknown tracking state, half a pupil, part of a head pose).
     static func frame(timestamp: Double, state: String, confidence: Double, optional v: [Double?],
                       appearance: EyeAppearance? = nil) throws -> FrameMeasurement {
-        guard let trackingState = TrackingState(rawValue: state) else {
-            throw FrameColumnError(column: "trackingState",
-                                   reason: "unknown tracking state '\(state)' (expected "
-                                       + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-        }
+        guard let trackingState = TrackingState(rawValue: state) else { throw unknownState(state) }
         func point(_ u: Int, _ names: String) throws -> Point2? {
             switch (v[u], v[u + 1]) {
             case let (x?, y?): return Point2(x, y)
@@ -143,14 +178,25 @@ enum FrameTable {
             pose = HeadPoseMeasurement(yawDegrees: v[6]!, pitchDegrees: v[7]!, rollDegrees: v[8]!,
                                        translation: Vector3(v[9]!, v[10]!, v[11]!))
         } else if poseValues.contains(where: { $0 != nil }) {
-            throw FrameColumnError(column: "yawDegrees", reason: "a head pose needs all of yawDegrees, pitchDegrees, "
-                                   + "rollDegrees, tx, ty and tz")
+            throw partialPose
         }
         return FrameMeasurement(timestampSeconds: timestamp, trackingState: trackingState, confidence: confidence,
                                 opennessLeft: v[0], opennessRight: v[1], pupilLeft: try point(2, "pupilLeftU and pupilLeftV"),
                                 pupilRight: try point(4, "pupilRightU and pupilRightV"), headPose: pose,
                                 appearance: appearance)
     }
+}
+
+extension FrameTable {
+    /// A stored tracking state outside gazerec's vocabulary.
+    static func unknownState(_ state: String) -> FrameColumnError {
+        FrameColumnError(column: "trackingState", reason: "unknown tracking state '\(state)' (expected "
+                             + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+    }
+
+    /// Some of a head pose's six values without the others.
+    static let partialPose = FrameColumnError(column: "yawDegrees", reason: "a head pose needs all of yawDegrees, pitchDegrees, "
+                                              + "rollDegrees, tx, ty and tz")
 }
 
 /// One row of `FrameTable.makeOrderedStatement`, read in place from the stepped statement (no copy).

@@ -1,6 +1,7 @@
 import Foundation
 import GazeModel
 import GRDB
+import GRDBSQLite
 
 /// The `gazeSample` table: a session's scan path, one row per sample.
 ///
@@ -47,6 +48,24 @@ enum GazeSampleTable {
         while let row = try rows.next() {
             samples.append(GazeSample(timestampSeconds: try row.decode(forColumn: Columns.timestamp), x: try row.decode(forColumn: Columns.x), y: try row.decode(forColumn: Columns.y),
                                       orientation: try row.decode(forColumn: Columns.orientation), trackingState: state(stored: try row.decode(forColumn: Columns.trackingState))))
+        }
+        return samples
+    }
+
+    /// A session's scan path in recorded order, as `samples` reads it, stepped straight from SQLite
+    /// into the array (no row value is made: the bulk read of a long session).
+    static func steppedSamples(_ db: Database, sessionRowID: Int64) throws -> [GazeSample] {
+        let statement = try db.makeStatement(sql: orderedSelectSQL)
+        let handle = statement.sqliteStatement
+        var samples: [GazeSample] = []
+        _ = try SequenceTable.forEachRow(statement, ownerRowID: sessionRowID) {
+            // Columns: `selected` (timestamp, x, y, orientation, trackingState).
+            let stored = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil
+                : String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(handle, 4), count: Int(sqlite3_column_bytes(handle, 4))),
+                         as: UTF8.self)
+            samples.append(GazeSample(timestampSeconds: sqlite3_column_double(handle, 0), x: sqlite3_column_double(handle, 1),
+                                      y: sqlite3_column_double(handle, 2), orientation: Int(sqlite3_column_int64(handle, 3)),
+                                      trackingState: state(stored: stored)))
         }
         return samples
     }
