@@ -157,6 +157,7 @@ async function seek(t, fromVideo = false, playing = false) {
       const seeked = new Promise(resolve => { video.onseeked = resolve; });
       video.currentTime = target;
       await seeked;
+      await frameReady(video);
     }
   }
   $("scrub").value = String(state.t);
@@ -516,8 +517,22 @@ async function syncShown(playing) {
   if (Math.abs(video.currentTime - target) > 1e-6) {
     const seeked = new Promise(resolve => { video.onseeked = resolve; });
     video.currentTime = target;
-    if (!playing) await seeked;
+    if (!playing) {
+      await seeked;
+      await frameReady(video);
+    }
   }
+}
+
+// Resolves once the video has handed the frame at its new position to be drawn: Chromium can
+// fire `seeked` before a hidden video's canvas copy shows the new frame, so a paint right then may
+// draw the frame before the seek. Waits for the video's frame callback, at most 200 ms.
+function frameReady(video) {
+  if (!video.requestVideoFrameCallback) return Promise.resolve();
+  return new Promise(resolve => {
+    const timer = setTimeout(resolve, 200);
+    video.requestVideoFrameCallback(() => { clearTimeout(timer); resolve(); });
+  });
 }
 
 function paintShown(g) {
