@@ -169,12 +169,16 @@ public final class StimulusPresenter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Shows the grey standby screen and waits (up to the start timeout) for the display's size.
+    /// Shows the grey standby screen and waits (up to the start timeout) until it is shown, with the
+    /// display's size and the player's video output known.
     private func standBy() {
         connection.send([.string("loadfile"), .string(PresenterSettings.standbySource())])
         let deadline = Date().addingTimeInterval(settings.startTimeoutSeconds)
         state.lock()
-        while (displayPixels == nil || videoOutput == nil) && !closed && !standbyFailed && state.wait(until: deadline) {}
+        // The standby's own start is waited for too: mpv may tell the display's size before it (the
+        // gpu output does), and a standby starting after the first item's tracker would be taken for it.
+        while (displayPixels == nil || videoOutput == nil || !standbyShown) && !closed && !standbyFailed
+            && state.wait(until: deadline) {}
         state.unlock()
     }
 
@@ -192,7 +196,6 @@ public final class StimulusPresenter: @unchecked Sendable {
         case let .property("osd-dimensions", .dimensions(dimensions)?) where dimensions.videoRect != nil && standbyShown:
             displayWidth = displayWidth ?? Int(dimensions.width)
             displayHeight = displayHeight ?? Int(dimensions.height)
-        case .event("playback-restart", _): standbyShown = true
         default: break
         }
         if let displayWidth, let displayHeight {
@@ -210,6 +213,9 @@ public final class StimulusPresenter: @unchecked Sendable {
             state.broadcast()
         case .event("end-file", _) where !standbyShown && tracker == nil:
             standbyFailed = true
+            state.broadcast()
+        case .event("playback-restart", _) where tracker == nil:
+            standbyShown = true
             state.broadcast()
         default: break
         }
