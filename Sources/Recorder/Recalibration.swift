@@ -8,7 +8,8 @@ import SessionStore
 ///
 /// The stored frames go through the same `GazeStream` a live recording with that calibration would
 /// have used; the session's scan path, calibration members and screen size (the calibration's: its
-/// points are in that screen's coordinates) are replaced in one transaction.
+/// points are in that screen's coordinates) are replaced in one transaction, and the presentations'
+/// rectangles (screen points) scaled from the old screen to the new one.
 public enum Recalibration {
     /// What a recalibration did.
     public struct Result: Sendable {
@@ -44,9 +45,11 @@ public enum Recalibration {
         var reference = applied.reference
         reference.recalibratedAtSeconds = SystemClock.unixTime()
         gazerecExtension.applyCalibration(reference, smoothing: chosenSmoothing)
-        try database.replaceScanPath(id: id, samples: samples, gazerecExtension: gazerecExtension,
-                                     screenWidth: record.screenWidth, screenHeight: record.screenHeight)
         let device = stored.header.deviceInfo
+        // The presentations' rectangles are in the session's screen points: they follow the screen.
+        try database.replaceScanPath(id: id, samples: samples, gazerecExtension: gazerecExtension,
+                                     screenWidth: record.screenWidth, screenHeight: record.screenHeight,
+                                     previousScreen: (device.screenWidth, device.screenHeight))
         let screenChanged = device.screenWidth != record.screenWidth || device.screenHeight != record.screenHeight
         return Result(sessionID: id, calibration: record, frames: stored.frames.count, gazeSamples: samples.count,
                       previousScreen: screenChanged ? (device.screenWidth, device.screenHeight) : nil)

@@ -16,6 +16,9 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var blendShapes: [BlendShapeName]
     public var screenWidth: Double
     public var screenHeight: Double
+    /// Whether the screen is `RecordingSetup.defaultScreen` for want of a calibration or a screen
+    /// given: a presenter's display then sets it (its pixels as points).
+    public var screenIsDefault = false
     /// UIInterfaceOrientation raw value written with every sample.
     public var orientation: Int
     public var maximumDurationSeconds: Double?
@@ -49,7 +52,7 @@ public struct RecordingConfiguration: @unchecked Sendable {
     /// The stimuli to present while recording (`StimulusPresenter`), nil for none: the player opens
     /// on a grey screen before the session begins, shows the items once it has begun, and the
     /// recording ends when the last item ends (or the participant quits it, or the player dies).
-    /// Its screen points are set from the session's screen by `run`.
+    /// Its screen points are set from the session's screen by `run`; a default screen becomes the display's size.
     public var presentation: PresenterSettings?
     /// Warnings about the whole recording known before it starts (a calibration flagged poor): told
     /// through `run`'s `warning` once it holds the recorder lock (a background recorder's log starts

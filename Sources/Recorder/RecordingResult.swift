@@ -21,6 +21,9 @@ public struct RecordingResult: Sendable {
     /// Whether the session could be closed (false when the store itself failed: the committed
     /// samples stay readable and a repair closes it later).
     public var closed: Bool
+    /// Why the recording ended before it was stopped or showed every item, as stored in the
+    /// session's `endedBy` (the participant quit the presentation, the stimulus player died); nil otherwise.
+    public var endedBy: String?
     /// Whether the database's write-ahead log was folded into the database file when the recording
     /// ended (false on a disk too full for the file to grow: the file alone then lacks the session,
     /// which is in the `-wal` file beside it until a later command folds it in).

@@ -66,7 +66,8 @@ public final class RecordingRun {
         defer { if let presenter, presenter.outcome == nil { presenter.stop() } }
         // 3. The session (and, before it, its LSL streams: a client may be awaited).
         let labStreams = try configuration.labStreaming.map { try LabStreams($0, input: input, note: warning) }
-        let active = try ActiveRecording(configuration, input: input, database: database, labStreams: labStreams)
+        let active = try ActiveRecording(sessionConfiguration(presenter: presenter), input: input, database: database,
+                                         labStreams: labStreams)
         try lock.publish(RecorderInfo(pid: getpid(), sessionID: active.session.id, startedAt: active.begin))
         active.startMarkers(database: database)
         // 4. The frames.
@@ -130,18 +131,35 @@ public final class RecordingRun {
 
     /// Starts the player on its grey screen, with the session's screen as its points, and says when
     /// the display's size differs from that screen.
+    ///
+    /// A session with neither a calibration nor a screen given takes the display's size as its
+    /// screen (`sessionConfiguration`): the presenter keeps display pixels as points (its screen
+    /// points nil), so a rectangle is never in a screen the session does not have.
     private func launchPresenter(_ settings: PresenterSettings, warning: (String) -> Void) throws -> StimulusPresenter {
         var settings = settings
         let screen = (width: configuration.screenWidth, height: configuration.screenHeight)
-        settings.screenPoints = screen
+        settings.screenPoints = configuration.screenIsDefault ? nil : screen
         let presenter = try StimulusPresenter.launch(settings, clock: { SystemClock.unixTime() })
-        if let display = presenter.displayPixels, let text = PresenterChecks.screenMismatch(display: display, screen: screen) {
+        if configuration.screenIsDefault, presenter.displayPixels != nil { return presenter }
+        if let display = presenter.displayPixels,
+           let text = PresenterChecks.screenMismatch(display: display, screen: screen, calibrated: configuration.calibration != nil) {
             warning(text)
         } else if presenter.displayPixels == nil {
             warning("the display's size could not be read from the player: the stimulus's place is taken as display pixels "
                     + "equal to the session's screen points")
         }
         return presenter
+    }
+
+    /// The configuration the session is made with: a default screen (no calibration, no screen
+    /// given) replaced by the presenter's display, in pixels as points.
+    private func sessionConfiguration(presenter: StimulusPresenter?) -> RecordingConfiguration {
+        var session = configuration
+        if configuration.screenIsDefault, let display = presenter?.displayPixels {
+            session.screenWidth = Double(display.width)
+            session.screenHeight = Double(display.height)
+        }
+        return session
     }
 
     /// The configured blend shapes' values for a frame with a face (none without one): the gaze
@@ -192,9 +210,9 @@ public final class RecordingRun {
         facts.savedVideo = video?.video
         facts.seatingAdvice = tally.seatingAdvice
         var closed = true
+        let endedBy = failure == nil ? presenter?.outcome?.endedBy : nil
         do {
-            try session.close(endTimeSeconds: endTime, facts: facts,
-                              endedBy: failure.map { "\($0)" } ?? presenter?.outcome?.endedBy)
+            try session.close(endTimeSeconds: endTime, facts: facts, endedBy: failure.map { "\($0)" } ?? endedBy)
         } catch {
             failure = failure ?? error
             closed = false
@@ -203,7 +221,8 @@ public final class RecordingRun {
         return RecordingResult(sessionID: session.id, frames: session.frames, framesWithFace: session.framesWithFace,
                                blinks: session.blinks, eyes: session.eyeStatistics.summary, gazeSamples: session.gazeSamples,
                                droppedFrames: final.droppedFrames, durationSeconds: endTime - active.begin,
-                               savedVideo: video?.video, videoFailure: video?.failure, failure: failure, closed: closed)
+                               savedVideo: video?.video, videoFailure: video?.failure, failure: failure, closed: closed,
+                               endedBy: endedBy)
     }
 }
 

@@ -68,6 +68,7 @@ public struct RecordingSetup: Sendable {
             orientation: orientation, maximumDurationSeconds: maximumDurationSeconds,
             focalLengthPixels: FocalLength.pixels(given: focalLengthPixels, calibration: applied?.focalLengthPixels))
         configuration.calibration = applied
+        configuration.screenIsDefault = self.screen == nil && applied == nil
         configuration.expressions = expressions
         let quality = record?.validation?.quality(screenWidth: record!.screenWidth, screenHeight: record!.screenHeight)
         return Plan(configuration: configuration, calibration: record,

@@ -132,10 +132,18 @@ extension SessionDatabase {
     }
 
     /// Replaces a session's scan path, its extension object and its screen size, in one transaction.
+    ///
+    /// `previousScreen`, when the screen changes, is the session's screen before: the presentations'
+    /// rectangles (in screen points) are scaled from it to the new one in the same transaction.
     public func replaceScanPath(id: String, samples: [GazeSample], gazerecExtension: SessionExtension, screenWidth: Double,
-                                screenHeight: Double) throws {
+                                screenHeight: Double, previousScreen: (width: Double, height: Double)? = nil) throws {
         try write("replace the scan path of session \(id)") { db in
             let rowid = try sessionRowID(db, id: id)
+            if let previousScreen, previousScreen.width > 0, previousScreen.height > 0,
+               previousScreen.width != screenWidth || previousScreen.height != screenHeight {
+                try PresentationTable.rescaleRects(db, sessionRowID: rowid, x: screenWidth / previousScreen.width,
+                                                   y: screenHeight / previousScreen.height)
+            }
             try GazeSampleTable.delete(db, sessionRowID: rowid)
             for (seq, sample) in samples.enumerated() {
                 try GazeSampleTable.insert(db, sample, sessionRowID: rowid, seq: seq)

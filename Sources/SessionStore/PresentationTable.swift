@@ -77,6 +77,17 @@ enum PresentationTable {
         return logs
     }
 
+    /// Scales every stored rectangle of the session by `x` and `y` (a new screen's points over the
+    /// old one's): a rectangle is in the session's screen points, and the presenter scaled the
+    /// display to that screen whole, so another screen of the same display scales it alike.
+    static func rescaleRects(_ db: Database, sessionRowID: Int64, x: Double, y: Double) throws {
+        try db.execute(sql: """
+            UPDATE presentation SET \(Columns.rectX) = \(Columns.rectX) * ?, \(Columns.rectY) = \(Columns.rectY) * ?,
+            \(Columns.rectWidth) = \(Columns.rectWidth) * ?, \(Columns.rectHeight) = \(Columns.rectHeight) * ?
+            WHERE \(Columns.sessionRowID) = ? AND \(Columns.rectX) IS NOT NULL
+            """, arguments: [x, y, x, y, sessionRowID])
+    }
+
     /// A presentation's row values by column.
     private static func row(_ p: Presentation, sessionRowID: Int64) -> [Columns: (any DatabaseValueConvertible)?] {
         var ending: String?, reason: String?

@@ -18,11 +18,13 @@ extension HighlightFinder {
         let majority = (0..<steps).map { step in Double(active.filter { $0[step] }.count) > needed }
         let sharedRuns = trueRuns(majority)
         let share = String(format: "%g %%", criteria.majority * 100)
-        let who = "more than \(share) of the \(withExpressions.count) participants with expression data"
+        let one = withExpressions.count == 1
+        let who = one ? "the one participant with expression data"
+            : "more than \(share) of the \(withExpressions.count) participants with expression data"
         let long = sharedRuns.filter { Double($0.count) * criteria.stepSeconds >= criteria.minimumSeconds - 1e-9 }
         guard !long.isEmpty else {
             let longest = Double(sharedRuns.map(\.count).max() ?? 0) * criteria.stepSeconds
-            return "no highlight: \(who) were never in a run of \(name) at once for \(StimulusError.number(criteria.minimumSeconds)) s "
+            return "no highlight: \(who) \(one ? "was" : "were") never in a run of \(name) at once for \(StimulusError.number(criteria.minimumSeconds)) s "
                 + "(the longest such time was \(String(format: "%.1f", longest)) s)"
         }
         let threshold = criteria.maximumDispersionPixels ?? Double(Swift.min(placement.widthPixels, placement.heightPixels)) / 4

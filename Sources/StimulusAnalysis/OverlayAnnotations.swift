@@ -56,7 +56,8 @@ extension GazeOverlay {
     }
 
     /// Draws each area of interest that exists at `seconds` as its outline there (keyframed areas
-    /// where their motion has them), white on a dark edge, its name above its top-left corner.
+    /// where their motion has them), white on a dark edge, its name above its top-left corner (right
+    /// of the legend where the legend would cover it).
     func drawAreas(on frame: inout PlanarFrame, at seconds: Double, conversion: YCbCrConversion) {
         let dark = conversion.ycbcr(RGBColour(0, 0, 0)), white = conversion.ycbcr(RGBColour(255, 255, 255))
         let s = textScale, width = Double(2 * s)
@@ -68,10 +69,21 @@ extension GazeOverlay {
             }
             let box = shape.bounds, textHeight = OverlayFont.glyphHeight * s
             let top = Swift.max(0, Int(box.minY) - textHeight - 2 * s)
-            frame.fill(x: Int(box.minX), y: top, width: OverlayFont.width(area.name, scale: s) + s, height: textHeight + 2 * s,
-                       colour: dark, opacity: 0.6)
-            frame.text(area.name, x: Int(box.minX) + s, y: top + s, scale: s, colour: white)
+            let label = OverlayBox(x: Swift.max(0, Int(box.minX)), y: top, width: OverlayFont.width(area.name, scale: s) + s,
+                                   height: textHeight + 2 * s)
+            let left = nameLeft(label)
+            frame.fill(x: left, y: top, width: label.width, height: label.height, colour: dark, opacity: 0.6)
+            frame.text(area.name, x: left + s, y: top + s, scale: s, colour: white)
         }
+    }
+
+    /// Where an area's name starts: above its top-left corner, or, where the legend (drawn over the
+    /// picture after the areas, at the top-left) would cover it there, just right of the legend.
+    func nameLeft(_ label: OverlayBox) -> Int {
+        let legend = legendBox
+        let covered = label.x < legend.x + legend.width && label.x + label.width > legend.x
+            && label.y < legend.y + legend.height && label.y + label.height > legend.y
+        return covered ? legend.x + legend.width : label.x
     }
 
     /// The corners of a shape's outline in order (an ellipse as 48 points around it).

@@ -9,11 +9,12 @@ enum PlayerMessage: Equatable {
     /// The answer to the command sent with `requestID`: "success" or mpv's error text.
     case reply(requestID: Int, error: String)
 
-    /// The values the presenter reads: numbers, flags, and `osd-dimensions`.
+    /// The values the presenter reads: numbers, flags, texts (`current-vo`) and `osd-dimensions`.
     enum PropertyValue: Equatable {
         case number(Double)
         case flag(Bool)
         case dimensions(OSDDimensions)
+        case text(String)
         case other
     }
 
@@ -39,6 +40,7 @@ enum PlayerMessage: Equatable {
         switch data {
         case .number(let number): return .number(number)
         case .bool(let flag): return .flag(flag)
+        case .string(let text): return .text(text)
         case .object(let members): return OSDDimensions(members).map { .dimensions($0) } ?? .other
         default: return .other
         }

@@ -49,6 +49,9 @@ public struct PresentationItem: Sendable, Equatable {
         let source: VideoFileSource
         do {
             source = try VideoFileSource(path: path)
+        } catch CaptureError.cannotOpenVideo(_, let reason) {
+            // FFmpeg's reason alone: the capture error's own advice is about a camera's video.
+            throw PresenterError.unplayableItem(path: path, reason: reason)
         } catch {
             throw PresenterError.unplayableItem(path: path, reason: "\(error)")
         }
@@ -88,10 +91,24 @@ public enum Playlist {
                 continue
             }
             let file = first.hasPrefix("/") || folder.isEmpty ? first : (folder as NSString).appendingPathComponent(first)
-            items.append(try PresentationItem.file(file, label: label, seconds: seconds, imageSeconds: imageSeconds))
+            items.append(try item(file, label: label, seconds: seconds, imageSeconds: imageSeconds, path: path, line: number + 1))
         }
         guard !items.isEmpty else { throw PresenterError.emptyPlaylist(path: path) }
         return items
+    }
+
+    /// A line's file: refused as `FILE:LINE: why` when it is missing, unplayable or a playlist itself.
+    private static func item(_ file: String, label: String?, seconds: Double?, imageSeconds: Double, path: String, line: Int) throws
+        -> PresentationItem {
+        if PresentationItem.playlistExtensions.contains((file as NSString).pathExtension.lowercased()) {
+            throw PresenterError.badPlaylistLine(path: path, line: line, reason: "\((file as NSString).lastPathComponent) is a "
+                                                 + "playlist, and playlists cannot nest: list its items here instead")
+        }
+        do {
+            return try PresentationItem.file(file, label: label, seconds: seconds, imageSeconds: imageSeconds)
+        } catch let error as PresenterError {
+            throw PresenterError.badPlaylistLine(path: path, line: line, reason: error.description)
+        }
     }
 
     /// A line's fields: apart by spaces or tabs, a double-quoted field may hold spaces.

@@ -6,7 +6,8 @@ import GazeModel
 /// clock when it arrived: the onset at the first `playback-restart` after the file loaded (its first
 /// frame is on the screen), the offset at `end-file`, pauses and resumes from `pause`, stalls from
 /// `paused-for-cache`, seeks from the `seek` event to the `playback-restart` that ends it (landing at
-/// the first `time-pos` after it), a playback sample per `time-pos` change, the rectangle from
+/// the position mpv told for it, or, when that is its requested target beyond the stimulus, the first
+/// `time-pos` after the restart; always within 0 … the duration), a playback sample per `time-pos` change, the rectangle from
 /// `osd-dimensions` and the stimulus's own figures from `duration`, `container-fps` (else
 /// `estimated-vf-fps`), `width` and `height`.
 ///
@@ -65,14 +66,18 @@ struct PresentationTracker {
                 if presentation.rect == nil, let latestDimensions { place(latestDimensions) }
                 if let lastPosition { presentation.playback.append(PlaybackSample(timestampSeconds: time, stimulusSeconds: lastPosition)) }
             } else if let seek {
-                if let landed = seek.landed {
+                if let landed = seek.landed, isWithinStimulus(landed) {
                     recordSeek(at: time, landed: landed)
                 } else {
+                    // No position yet, or mpv's requested target beyond the stimulus (before its start,
+                    // past its end): where it landed is the first position told after the restart.
                     self.seek?.restartedAt = time
                 }
             }
         case "seek":
-            if hasOnset, seek == nil { seek = (from: lastPosition ?? 0, landed: nil, restartedAt: nil) }
+            guard hasOnset else { return }
+            settleRestartedSeek()
+            if seek == nil { seek = (from: lastPosition ?? 0, landed: nil, restartedAt: nil) }
         case "end-file":
             end(at: time, ending: Self.ending(reason: reason))
         default: break
@@ -114,9 +119,27 @@ struct PresentationTracker {
         }
     }
 
-    /// The seek under way ended at `time`, its picture at `landed`.
-    private mutating func recordSeek(at time: Double, landed: Double) {
+    /// Whether a position lies within the stimulus: from 0 to its duration (when known).
+    private func isWithinStimulus(_ position: Double) -> Bool {
+        position >= 0 && position <= (presentation.durationSeconds ?? .infinity)
+    }
+
+    /// A position brought within the stimulus (0 … its duration): where a seek beyond it lands.
+    private func clamped(_ position: Double) -> Double {
+        max(0, min(position, presentation.durationSeconds ?? position))
+    }
+
+    /// A seek that ended (restarted) but whose landing was not told yet is recorded before anything
+    /// else is, at its target brought within the stimulus.
+    private mutating func settleRestartedSeek() {
+        guard let seek, let restartedAt = seek.restartedAt else { return }
+        recordSeek(at: restartedAt, landed: seek.landed ?? lastPosition ?? seek.from)
+    }
+
+    /// The seek under way ended at `time`, its picture at `landed` (brought within the stimulus).
+    private mutating func recordSeek(at time: Double, landed requested: Double) {
         guard let seek else { return }
+        let landed = clamped(requested)
         presentation.events.append(PresentationEvent(kind: .seek, timestampSeconds: time, stimulusSeconds: landed,
                                                      fromStimulusSeconds: seek.from))
         presentation.playback.append(PlaybackSample(timestampSeconds: time, stimulusSeconds: landed))
@@ -149,6 +172,7 @@ struct PresentationTracker {
     /// A pause, resume, stall or stall's end at the last position, once shown.
     private mutating func record(_ kind: PresentationEvent.Kind, at time: Double) {
         guard hasOnset else { return }
+        settleRestartedSeek()
         presentation.events.append(PresentationEvent(kind: kind, timestampSeconds: time, stimulusSeconds: lastPosition ?? 0))
     }
 

@@ -12,6 +12,10 @@ public enum PresenterError: Error, Equatable, CustomStringConvertible {
     case badSeconds(value: Double)
     /// Neither DISPLAY nor WAYLAND_DISPLAY is set: there is no screen to show on.
     case noDisplay
+    /// DISPLAY names an X display that cannot be opened (no X server answers there, or it refuses this user).
+    case displayUnavailable(display: String)
+    /// The display asked for is past the X display's screens (0-based; `count` of them).
+    case noSuchScreen(index: Int, count: Int, display: String)
     /// The mpv program is not on PATH.
     case playerMissing
     /// mpv did not start, or its control socket did not answer.
@@ -28,6 +32,12 @@ public enum PresenterError: Error, Equatable, CustomStringConvertible {
         case .noDisplay:
             "there is no display to present on: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in the desktop session "
                 + "of the screen the participant sees (or under Xvfb for a test)."
+        case let .displayUnavailable(display):
+            "cannot open the X display \(display) to present on: no X server answers there, or it refuses this user. Run it in "
+                + "the desktop session of the screen the participant sees, or set DISPLAY to that screen's display."
+        case let .noSuchScreen(index, count, display):
+            "there is no screen \(index) on the X display \(display): it has \(count) (numbered from 0 to \(count - 1)), "
+                + "so the stimuli would be shown on another."
         case .playerMissing:
             "the stimulus player mpv is not installed: install Debian's package mpv (apt-get install mpv)."
         case let .playerDidNotStart(reason): "the stimulus player mpv did not start: \(reason)"

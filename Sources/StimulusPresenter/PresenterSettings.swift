@@ -27,7 +27,11 @@ public struct PresenterSettings: Sendable {
     /// size at its origin, for an X server without a window manager, where full screen is not granted), no on-screen display or controller, the grey
     /// background, each file closed at its end (keep-open off), the keys of `inputConfiguration` only,
     /// exact seeks, no user configuration (so a researcher's mpv.conf cannot change what is shown).
-    func playerArguments(folder: String) -> [String] {
+    ///
+    /// The video outputs are the window system's only (`windowSystemOptions`): left to choose, mpv
+    /// falls back to outputs on no screen the participant sees (SDL's off-screen window, the
+    /// console's KMS) when the display cannot be opened, and the items would be recorded as shown.
+    func playerArguments(folder: String, onX11: Bool) -> [String] {
         var options: [(String, String?)] = [
             ("idle", "yes"), ("force-window", "yes"), ("fullscreen", nil), ("geometry", "100%x100%+0+0"), ("no-border", nil),
             ("no-config", nil), ("no-terminal", nil), ("no-osc", nil), ("osd-level", "0"), ("no-osd-bar", nil),
@@ -35,10 +39,25 @@ public struct PresenterSettings: Sendable {
             ("no-input-default-bindings", nil), ("input-conf", "\(folder)/input.conf"), ("input-ipc-server", "\(folder)/mpv.sock"),
             ("hr-seek", "yes"), ("log-file", "\(folder)/mpv.log"), ("title", "Stimulus (gazerec)"), ("no-resume-playback", nil),
         ]
+        options += Self.windowSystemOptions(onX11: onX11).map { ($0.0, $0.1) }
         if let screenIndex { options += [("screen", "\(screenIndex)"), ("fs-screen", "\(screenIndex)")] }
         // mpv's options are written "--name=value"; the names here are mpv's, not gazerec's.
         return options.map { name, value in "--" + name + (value.map { "=" + $0 } ?? "") }
     }
+
+    /// mpv's video outputs and GPU context for the window system shown on: X11's (`DISPLAY`) or
+    /// Wayland's; SDL's output is kept, its driver set to the same window system (`sdlDriver`).
+    static func windowSystemOptions(onX11: Bool) -> [(String, String)] {
+        onX11 ? [("vo", x11Outputs.joined(separator: ",")), ("gpu-context", "x11egl")]
+            : [("vo", waylandOutputs.joined(separator: ",")), ("gpu-context", "wayland")]
+    }
+
+    /// The video outputs that draw a window on an X display, and on a Wayland one, in mpv's order.
+    static let x11Outputs = ["gpu", "gpu-next", "xv", "sdl", "x11"]
+    static let waylandOutputs = ["gpu", "gpu-next", "wlshm", "dmabuf-wayland", "sdl"]
+
+    /// SDL's video driver for the window system (its own fallback is an off-screen window).
+    static func sdlDriver(onX11: Bool) -> String { onX11 ? "x11" : "wayland" }
 
     /// The player's only keys: Esc and q end the presentation (mpv exits with status 4).
     static let inputConfiguration = "ESC quit 4\nq quit 4\nQ quit 4\n"

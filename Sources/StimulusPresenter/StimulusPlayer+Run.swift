@@ -48,7 +48,7 @@ extension StimulusPresenter {
         while outcomeValue == nil && controlThreadStarted { _ = state.wait(until: Date().addingTimeInterval(0.1)) }
         if outcomeValue == nil { outcomeValue = .stopped }
         state.unlock()
-        try? FileManager.default.removeItem(atPath: folder)
+        Self.removeTemporaryFiles(folder)
     }
 
     /// Ends the current presentation (with the lock held) and queues it for `takeUpdates`.
@@ -117,10 +117,13 @@ extension StimulusPresenter {
 }
 
 extension StimulusPresenter {
-    /// The run's end: the player asked to quit (and terminated after 2 s), the outcome published.
+    /// The run's end: the player asked to quit (and terminated after 2 s), its temporary folder
+    /// removed, the outcome published.
     func finish(_ outcome: PresenterOutcome) {
         connection.send([.string("quit"), .number(0)])
         waitForExit(seconds: 2)
+        // The player is gone and its death (if it died) told from its log: its folder goes now.
+        Self.removeTemporaryFiles(folder)
         state.lock()
         if outcomeValue == nil { outcomeValue = outcome }
         state.broadcast()
@@ -153,6 +156,8 @@ extension StimulusPresenter {
         }
         if !controlThreadStarted && outcomeValue == nil {
             outcomeValue = deathReason.map { .playerDied(reason: $0) } ?? .participantQuit
+            // No run will finish: the folder of a player that is gone goes now.
+            if !process.isRunning { Self.removeTemporaryFiles(folder) }
         }
         state.broadcast()
     }

@@ -41,6 +41,8 @@ public final class StimulusPresenter: @unchecked Sendable {
     public let socketPath: String
     /// The display's size in pixels as the player measured it on its full-screen window; nil if unknown.
     public internal(set) var displayPixels: (width: Int, height: Int)?
+    /// The player's video output (mpv's `current-vo`), nil while it has none.
+    public internal(set) var videoOutput: String?
 
     let clock: @Sendable () -> Double
     let folder: String
@@ -58,6 +60,8 @@ public final class StimulusPresenter: @unchecked Sendable {
     /// Each item's file size and SHA-256 (nil for a blank or a file that could not be read).
     var fileFacts: [FileDigest?] = []
     private var standbyShown = false
+    /// The standby screen ended before it was shown: the player opened no video output.
+    private var standbyFailed = false
     /// How the player died, when it did not exit because it was asked to.
     var deathReason: String?
 
@@ -69,16 +73,17 @@ public final class StimulusPresenter: @unchecked Sendable {
         var bytes = Array(template.utf8CString)
         guard bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { throw PresenterError.playerDidNotStart(reason: String(cString: strerror(errno))) }
         let folder = bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        Self.registerTemporaryFiles(folder)
         do {
             try PresenterSettings.inputConfiguration.write(toFile: folder + "/input.conf", atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = settings.playerArguments(folder: folder)
-            if let display = settings.display {
-                var environment = ProcessInfo.processInfo.environment
-                environment["DISPLAY"] = display
-                process.environment = environment
-            }
+            var environment = ProcessInfo.processInfo.environment
+            if let display = settings.display { environment["DISPLAY"] = display }
+            let onX11 = !(environment["DISPLAY"] ?? "").isEmpty
+            environment["SDL_VIDEODRIVER"] = PresenterSettings.sdlDriver(onX11: onX11)
+            process.environment = environment
+            process.arguments = settings.playerArguments(folder: folder, onX11: onX11)
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -97,11 +102,43 @@ public final class StimulusPresenter: @unchecked Sendable {
             presenter.fileFacts = settings.items.map { item in item.path.flatMap { try? FileDigest(path: $0) } }
             presenter.startReading()
             presenter.standBy()
+            try presenter.checkWindow(onX11: onX11, display: environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? "")
             return presenter
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
+            Self.removeTemporaryFiles(folder)
             throw (error as? PresenterError) ?? PresenterError.playerDidNotStart(reason: "\(error)")
         }
+    }
+
+    /// Throws `playerDidNotStart` (the player stopped) unless the player opened a window with one of
+    /// the window system's video outputs: one that did not (the display cannot be opened) shows nothing.
+    private func checkWindow(onX11: Bool, display: String) throws {
+        state.lock()
+        let output = videoOutput
+        state.unlock()
+        let accepted = onX11 ? PresenterSettings.x11Outputs : PresenterSettings.waylandOutputs
+        guard let output, accepted.contains(output) else {
+            stop()
+            throw PresenterError.playerDidNotStart(reason: "it opened no window on the display \(display) (its video output: "
+                                                   + "\(videoOutput ?? "none")); check that this display is the participant's screen")
+        }
+    }
+
+    /// The player's private folder and the files it holds, registered so that a signal ending this
+    /// process removes them too (`TemporaryFiles`).
+    static let folderFiles = ["mpv.sock", "mpv.log", "input.conf"]
+
+    private static func registerTemporaryFiles(_ folder: String) {
+        for name in folderFiles { TemporaryFiles.register(folder + "/" + name) }
+        TemporaryFiles.register(folder)
+    }
+
+    /// Removes the player's private folder (socket, log, key bindings) and its registration: once
+    /// the player has exited, on every ending (the last item, Esc or q, the player's death, a stop).
+    static func removeTemporaryFiles(_ folder: String) {
+        try? FileManager.default.removeItem(atPath: folder)
+        for name in folderFiles { TemporaryFiles.unregister(folder + "/" + name) }
+        TemporaryFiles.unregister(folder)
     }
 
     private init(settings: PresenterSettings, folder: String, process: Process, connection: PlayerConnection,
@@ -118,7 +155,7 @@ public final class StimulusPresenter: @unchecked Sendable {
     /// order they were observed in, so `pause` comes before `time-pos`: a resume is told before the
     /// position moves on from where it was paused.
     static let observed = ["pause", "paused-for-cache", "seeking", "osd-dimensions", "duration", "container-fps",
-                           "estimated-vf-fps", "width", "height", "display-width", "display-height", "time-pos"]
+                           "estimated-vf-fps", "width", "height", "display-width", "display-height", "time-pos", "current-vo"]
 
     private func startReading() {
         for (number, name) in Self.observed.enumerated() {
@@ -132,12 +169,16 @@ public final class StimulusPresenter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Shows the grey standby screen and waits (up to the start timeout) for the display's size.
+    /// Shows the grey standby screen and waits (up to the start timeout) until it is shown, with the
+    /// display's size and the player's video output known.
     private func standBy() {
         connection.send([.string("loadfile"), .string(PresenterSettings.standbySource())])
         let deadline = Date().addingTimeInterval(settings.startTimeoutSeconds)
         state.lock()
-        while displayPixels == nil && !closed && state.wait(until: deadline) {}
+        // The standby's own start is waited for too: mpv may tell the display's size before it (the
+        // gpu output does), and a standby starting after the first item's tracker would be taken for it.
+        while (displayPixels == nil || videoOutput == nil || !standbyShown) && !closed && !standbyFailed
+            && state.wait(until: deadline) {}
         state.unlock()
     }
 
@@ -155,7 +196,6 @@ public final class StimulusPresenter: @unchecked Sendable {
         case let .property("osd-dimensions", .dimensions(dimensions)?) where dimensions.videoRect != nil && standbyShown:
             displayWidth = displayWidth ?? Int(dimensions.width)
             displayHeight = displayHeight ?? Int(dimensions.height)
-        case .event("playback-restart", _): standbyShown = true
         default: break
         }
         if let displayWidth, let displayHeight {
@@ -167,6 +207,18 @@ public final class StimulusPresenter: @unchecked Sendable {
     private func observe(_ message: PlayerMessage, at time: Double) {
         state.lock()
         defer { state.unlock() }
+        switch message {
+        case let .property("current-vo", value):
+            if case let .text(name)? = value { videoOutput = name } else { videoOutput = nil }
+            state.broadcast()
+        case .event("end-file", _) where !standbyShown && tracker == nil:
+            standbyFailed = true
+            state.broadcast()
+        case .event("playback-restart", _) where tracker == nil:
+            standbyShown = true
+            state.broadcast()
+        default: break
+        }
         measureDisplay(message)
         if case let .property("osd-dimensions", .dimensions(dimensions)?) = message { latestDimensions = dimensions }
         guard tracker != nil, tracker?.ended == false else { return }

@@ -42,18 +42,52 @@ extension StimulusFile {
 
 extension StimulusStudy {
     /// A study of the sessions' presentations of `stimulus`: those of a file with its SHA-256.
-    /// The study's placement (the pixel grid a highlight's crop and the overlay use) is the first
-    /// matching presentation's rectangle; each session is read at its own presentation's.
-    /// Throws `notPresented` when no session presented it.
+    /// The study's placement (the pixel grid a highlight's crop and the overlay use) is the
+    /// rectangle most of the matching presentations had among those of the stimulus's aspect (a tie:
+    /// the one nearest the screen's top-left), whatever the order of `ids`; each session is read at
+    /// its own presentation's, and one whose rectangle is unusable is left out, named.
+    /// Throws `notPresented` when no session presented it, `noUsableSession` when none placed it usably.
     public init(stimulus: StimulusFile, presented selection: ShowingSelection, database: SessionDatabase, ids: [String]) throws {
         let sha256 = try StimulusFile.sha256(path: stimulus.path)
-        var rect: PresentationRect?
-        for id in ids where rect == nil {
-            rect = try database.presentations(id: id).first { $0.sha256 == sha256 && $0.rect != nil }?.rect
+        var placed: [(id: String, number: Int, rect: PresentationRect)] = []
+        for id in ids {
+            let showings = try database.presentations(id: id).filter { $0.sha256 == sha256 }
+            placed += showings.enumerated().compactMap { item in item.element.rect.map { (id, item.offset + 1, $0) } }
         }
-        guard let rect else { throw StimulusStudyError.notPresented(path: stimulus.path, sha256: sha256) }
+        guard !placed.isEmpty else { throw StimulusStudyError.notPresented(path: stimulus.path, sha256: sha256) }
+        var reasons: [String] = [], counts: [PresentationRect: Int] = [:]
+        for item in placed {
+            do {
+                _ = try Self.placement(item.rect, stimulus: stimulus, sessionID: item.id, showing: item.number)
+                counts[item.rect, default: 0] += 1
+            } catch {
+                reasons.append("\(error)")
+            }
+        }
+        let order = { (a: PresentationRect, b: PresentationRect) in (a.y, a.x, a.width, a.height) < (b.y, b.x, b.width, b.height) }
+        guard let rect = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : order($1.key, $0.key) })?.key else {
+            throw StimulusStudyError.noUsableSession(reasons: reasons)
+        }
         try self.init(stimulus: stimulus, screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height)
         presented = PresentedStimulus(sha256: sha256, selection: selection)
+    }
+
+    /// The stimulus placed at a showing's recorded rectangle; a rectangle without area or of another
+    /// aspect than the stimulus's leaves the session out (`sessionUnusable`, naming it and the showing).
+    static func placement(_ rect: PresentationRect, stimulus: StimulusFile, sessionID: String, showing: Int) throws
+        -> StimulusPlacement {
+        let place = "\(StimulusError.number(rect.width))×\(StimulusError.number(rect.height)) points"
+        do {
+            return try StimulusPlacement(screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height,
+                                         widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels)
+        } catch StimulusError.aspectMismatch {
+            throw StimulusError.sessionUnusable(sessionID: sessionID, reason: "its showing \(showing) was recorded at a \(place) "
+                + "rectangle, not of the stimulus's aspect (\(stimulus.widthPixels)×\(stimulus.heightPixels) pixels): "
+                + "the picture was not shown at its own shape there")
+        } catch {
+            throw StimulusError.sessionUnusable(sessionID: sessionID, reason: "its showing \(showing)'s recorded place on the "
+                + "screen (\(place)) is unusable")
+        }
     }
 
     /// The selected showings of the stimulus in each session, each aligned by its presentation,
@@ -94,8 +128,7 @@ extension StimulusStudy {
         guard let rect = p.rect else {
             throw StimulusError.sessionUnusable(sessionID: id, reason: "its showing \(showing.number) has no recorded place on the screen")
         }
-        let placement = try StimulusPlacement(screenX: rect.x, screenY: rect.y, screenWidth: rect.width, screenHeight: rect.height,
-                                              widthPixels: stimulus.widthPixels, heightPixels: stimulus.heightPixels)
+        let placement = try Self.placement(rect, stimulus: stimulus, sessionID: id, showing: showing.number)
         var viewing = StimulusViewing(sessionID: id, placement: placement, presentation: p, gaze: streams.gaze,
                                       detector: streams.header.fixationScale().defaultDetector, blinks: streams.blinks,
                                       expressions: streams.expressions, smile: streams.smile)

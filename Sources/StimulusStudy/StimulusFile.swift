@@ -68,9 +68,9 @@ public enum StimulusStudyError: Error, Equatable, CustomStringConvertible {
         case let .imageHasNoClips(path): "the stimulus \(path) is an image: there is no video to cut highlight clips from."
         case let .notPresented(path, sha256):
             "none of the sessions presented \(path) (no presentation of a file with its SHA-256 \(sha256.prefix(12))…): "
-                + "where and when it was shown must be given"
+                + "where and when it was shown must be given."
         case let .severalShowings(id, count):
-            "session \(id) showed the stimulus \(count) times and this analysis takes one viewing per participant: choose one showing"
+            "session \(id) showed the stimulus \(count) times and this analysis takes one viewing per participant."
         }
     }
 }

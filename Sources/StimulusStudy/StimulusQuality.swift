@@ -95,7 +95,8 @@ extension StimulusStudy {
         }
     }
 
-    /// The warnings the viewings' qualities call for (in the sessions' order).
+    /// The warnings the viewings' qualities call for (in the sessions' order); an assumed scale only
+    /// for a viewing with gaze.
     static func warnings(_ viewings: [StimulusViewing]) -> [StimulusWarning] {
         var warnings: [StimulusWarning] = viewings.compactMap { viewing in
             guard let share = viewing.quality.rectangleOnScreenShare, share < 1 - 1e-9 else { return nil }
@@ -103,7 +104,8 @@ extension StimulusStudy {
                                              screenWidth: viewing.quality.screenWidthPoints ?? 0,
                                              screenHeight: viewing.quality.screenHeightPoints ?? 0)
         }
-        for viewing in viewings where viewing.quality.scaleAssumed {
+        // Only where there is gaze to measure in degrees: a session without (uncalibrated) is told about once, for that.
+        for viewing in viewings where viewing.quality.scaleAssumed && viewing.hasGaze {
             warnings.append(.assumedScale(sessionID: viewing.sessionID, pointsPerDegree: ScreenGeometry.assumedPointsPerDegree))
         }
         return warnings

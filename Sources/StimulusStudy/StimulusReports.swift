@@ -122,6 +122,8 @@ extension StimulusStudy {
         usable.viewings = kept.map { usable.viewings[$0] }
         usable.showings = usable.showings.map { showings in kept.map { showings[$0] } }
         guard !usable.viewings.isEmpty else { throw Self.noneUsable(usable) }
+        // The warnings of the sessions analysed only: one left out is told about once, as left out.
+        usable.warnings = Self.warnings(usable.viewings)
         return usable
     }
 

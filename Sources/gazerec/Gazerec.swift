@@ -55,18 +55,23 @@ enum Main {
         do {
             try command.run()
         } catch let error as UsageError {
-            Console.error(error.message)
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+            usageExit(error.message, arguments: arguments)
         } catch let error as any UsageFailure {
-            Console.error(ErrorHints.message(for: error))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+            usageExit(ErrorHints.message(for: error), arguments: arguments)
         } catch let error as any RuntimeFailure {
+            if ErrorHints.isUsage(error) { usageExit(ErrorHints.message(for: error), arguments: arguments) }
             Console.error(ErrorHints.message(for: error))
-            Foundation.exit(ErrorHints.isUsage(error) ? ExitCode.validationFailure.rawValue : EXIT_FAILURE)
+            Foundation.exit(EXIT_FAILURE)
         } catch {
             // Help, version, validation errors and exit codes.
             exit(with: error, arguments: arguments)
         }
+    }
+
+    /// A usage error (exit 64): one line ending by naming the command's help, as README promises.
+    static func usageExit(_ message: String, arguments: [String]) -> Never {
+        Console.error(ArgumentCheck.usageLine(message, arguments: arguments, root: Gazerec.self))
+        Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 
     /// ArgumentParser's errors as every other error of gazerec: help and version on stdout as it
@@ -84,12 +89,8 @@ enum Main {
             }
             Gazerec.exit(withError: error)
         }
-        var line = message
-        if code == .validationFailure {
-            if let last = line.last, !".!?".contains(last) { line += "." }
-            line += " See '\(ArgumentCheck.commandPath(in: arguments, root: Gazerec.self)) --help'."
-        }
-        Console.error(line)
+        if code == .validationFailure { usageExit(message, arguments: arguments) }
+        Console.error(message)
         Foundation.exit(code.rawValue)
     }
 }

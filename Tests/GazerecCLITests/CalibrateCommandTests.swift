@@ -357,7 +357,8 @@ struct CalibrateCommandTests {
         let tooFew = try gazerec(["calibrate", "--input", "x.mp4", "--script", four], database: database)
         #expect(tooFew.status == 64)
         #expect(tooFew.stderr == "gazerec: error: cannot read calibration script \(four): it lists 4 calibration targets; "
-                + "a mapping needs at least 5. Add calibrate lines. See docs/Calibration.md for the script format.\n")
+                + "a mapping needs at least 5. Add calibrate lines. See docs/Calibration.md for the script format. "
+                + "See 'gazerec calibrate --help'.\n")
         let noScreen = folder.path("noscreen.txt")
         try "calibrate 10% 10% 0 1\n".write(toFile: noScreen, atomically: true, encoding: .utf8)
         let half = try gazerec(["calibrate", "--input", "x.mp4", "--script", noScreen, "--distance-mm", "600"], database: database)

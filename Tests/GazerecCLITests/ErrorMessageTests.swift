@@ -44,6 +44,27 @@ struct ErrorMessageTests {
                 + "List the stored calibrations with 'gazerec calibrations list', or make one with 'gazerec calibrate'.\n")
     }
 
+    @Test("every usage error ends by naming its command's help, and a too short id prefix says how long one must be",
+          .enabled(if: Fixtures.available, Fixtures.missingReason))
+    func usageErrorsNameTheHelp() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        #expect(try Self.run(["import", Fixtures.iosSession], database: database).status == 0)
+        // A mistyped subcommand, a BIDS export without its subject or task (refused in the command's run).
+        for (arguments, help) in [(["exprot", "--all"], "gazerec"), (["calibrations", "lst"], "gazerec calibrations"),
+                                  (["export", "--all", "--format", "bids", "--output", folder.path("bids")], "gazerec export"),
+                                  (["export", "--all", "--format", "bids", "--subject", "01", "--output", folder.path("bids")], "gazerec export")] {
+            let result = try Self.run(arguments, database: database)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasSuffix(" See '\(help) --help'.\n") && result.stderr.split(separator: "\n").count == 1,
+                    "\(arguments): \(result.stderr)")
+        }
+        let short = try Self.run(["delete", "9", "--yes"], database: database)
+        #expect(short.status == 1)
+        #expect(short.stderr.contains("no session 9 in") && short.stderr.contains("at least 4 characters"), "\(short.stderr)")
+    }
+
     @Test("known options, option groups, hidden options and values after -- pass the check")
     func knownOptionsPass() throws {
         // These reach the command itself (and fail there for the missing database, exit 1).

@@ -50,6 +50,11 @@ struct PresentCommandTests {
         return nil
     }
 
+    /// The player's temporary folders left in `temporary`.
+    static func playerFolders(in temporary: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("gazerec-present-") }
+    }
+
     /// The player's playback position as its IPC reports it, read on a thread of its own.
     final class PositionWatch: @unchecked Sendable {
         private let lock = NSLock()
@@ -123,6 +128,8 @@ struct PresentCommandTests {
         #expect(recorder.terminationStatus == 0, "\(stderr)")
         // No warning about the display: it is the calibration's screen.
         #expect(!stderr.contains("the display is"), "\(stderr)")
+        // The player's temporary folder went with it (the recording ended with its last item).
+        #expect(Self.playerFolders(in: temporary).isEmpty, "left behind: \(Self.playerFolders(in: temporary))")
         let id = ((try? String(contentsOfFile: output.path("stdout"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         try checkStored(workspace, id: id, screen: screen, stimulus: stimulus)
     }
@@ -161,6 +168,69 @@ struct PresentCommandTests {
         #expect(!seconds.isEmpty && seconds.allSatisfy { $0 >= 0 && $0 < 4 })
     }
 
+    /// A 2 s 640x480 stimulus: pillarboxed on a 1600x900 display to 1200x900 at x = 200.
+    static func shortStimulus(in workspace: Workspace) throws -> String {
+        let stimulus = workspace.folder.path("short.mp4")
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x480:r=30:d=2",
+                                                             "-pix_fmt", "yuv420p", stimulus])
+        try #require(made.status == 0, "\(made.stderr)")
+        return stimulus
+    }
+
+    /// The session's screen and its first presentation's rectangle, as exported.
+    static func screenAndRect(_ workspace: Workspace, id: String) throws -> (screen: [Double], rect: [Double]) {
+        let exported = try workspace.run(["export", id])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        let session = try JSONValue.parse(Array(exported.stdoutData))
+        let screen = (session["deviceInfo"]?["screenSize"]?.arrayValue ?? []).map { number($0) ?? -1 }
+        let rect = session["gazerec"]?["presentations"]?.arrayValue?.first?["rect"]
+        return (screen, ["x", "y", "width", "height"].map { number(rect?[$0]) ?? -1 })
+    }
+
+    @Test("an uncalibrated session takes the display's size as its screen, so its rectangle is the display's; recalibrating to another screen scales the rectangles with it")
+    func rectanglesFollowTheScreen() throws {
+        if let missing = Self.missing {
+            print("skipped: \(missing)")
+            return
+        }
+        let display = try VirtualDisplay(width: 1600, height: 900)
+        defer { display.stop() }
+        let workspace = try Workspace()
+        let stimulus = try Self.shortStimulus(in: workspace)
+        let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
+        let temporary = workspace.folder.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let environment = ["DISPLAY": display.name, "TMPDIR": temporary]
+        // A screen the one-screen display does not have is refused before anything is recorded.
+        let noScreen = try workspace.run(["start", "--input", clip, "--present", stimulus, "--present-screen", "5"], environment: environment)
+        #expect(noScreen.status == 64)
+        #expect(noScreen.stderr.hasPrefix("gazerec: error: there is no screen 5 on the X display \(display.name): it has 1 (numbered from 0 to 0)"),
+                "\(noScreen.stderr)")
+        // Given a recording with no calibration and no --screen on a 1600x900 display.
+        let plain = try workspace.run(["start", "--input", clip, "--calibration", "none", "--present", stimulus], environment: environment)
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let uncalibrated = try Self.screenAndRect(workspace, id: plain.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(uncalibrated.screen == [1600, 900] && uncalibrated.rect == [200, 0, 1200, 900], "\(uncalibrated)")
+        #expect(!plain.stderr.contains("the display is"), "\(plain.stderr)")
+        #expect(Self.playerFolders(in: temporary).isEmpty, "left behind: \(Self.playerFolders(in: temporary))")
+        // Given one with --screen 1920x1080: the rectangle is in those points, and the warning names the screen given.
+        let given = try workspace.run(["start", "--input", clip, "--calibration", "none", "--screen", "1920x1080", "--present", stimulus],
+                                      environment: environment)
+        try #require(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.contains("the session's screen (the one given) is 1920x1080"), "\(given.stderr)")
+        let id = given.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try Self.screenAndRect(workspace, id: id).rect == [240, 0, 1440, 1080])
+        // When it is recalibrated with a calibration of the 1600x900 screen.
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Scripts/calibration-headturns-20s.txt").path
+        let calibrated = try workspace.run(["calibrate", "--input", Fixtures.path("video/cap12_headturns_20s.mp4"), "--script", script])
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let recalibrated = try workspace.run(["recalibrate", id, "--calibration", "latest"])
+        try #require(recalibrated.status == 0, "\(recalibrated.stderr)")
+        // Then the rectangle is the same part of the display in the new screen's points.
+        let after = try Self.screenAndRect(workspace, id: id)
+        #expect(after.screen == [1600, 900] && after.rect == [200, 0, 1200, 900], "\(after)")
+    }
+
     @Test("a player killed mid-item leaves every sample stored, the item cut short saying how, and the session closed with endedBy")
     func playerDies() throws {
         if let missing = Self.missing {
@@ -191,8 +261,10 @@ struct PresentCommandTests {
         #expect(killed.status == 0)
         recorder.waitUntilExit()
         let stderr = (try? String(contentsOfFile: output.path("stderr"), encoding: .utf8)) ?? ""
-        // Then the recording ended cleanly, with its samples and the reason.
+        // Then the recording ended cleanly, with its samples and the reason, said on stderr too.
         #expect(recorder.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("the recording ended: the stimulus player died: it was killed by signal 9"), "\(stderr)")
+        #expect(Self.playerFolders(in: temporary).isEmpty, "left behind: \(Self.playerFolders(in: temporary))")
         let id = ((try? String(contentsOfFile: output.path("stdout"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let exported = try workspace.run(["export", id])
         try #require(exported.status == 0, "\(exported.stderr)")
@@ -207,7 +279,7 @@ struct PresentCommandTests {
         #expect((played.max() ?? 0) >= 1.0 && (played.max() ?? 99) < 14)
     }
 
-    @Test("no display, a missing item and an empty playlist are refused with one line and exit 64 before anything is recorded")
+    @Test("no display, a display that cannot be opened, a missing item and an empty playlist are refused with one line and exit 64 before anything is recorded")
     func refusals() throws {
         let workspace = try Workspace()
         let clip = Fixtures.path("video/cap13_blinks_20s.mp4")
@@ -218,7 +290,17 @@ struct PresentCommandTests {
         let missing = try workspace.run(["start", "--input", clip, "--present", workspace.folder.path("gone.mp4")],
                                         environment: ["DISPLAY": ":1234"])
         #expect(missing.status == 64)
-        #expect(missing.stderr == "gazerec: error: cannot read the stimulus \(workspace.folder.path("gone.mp4")): no such file\n")
+        #expect(missing.stderr == "gazerec: error: cannot read the stimulus \(workspace.folder.path("gone.mp4")): no such file. "
+                + "See 'gazerec start --help'.\n")
+        // A DISPLAY no X server answers on: refused before the player could fall back to a window on no screen.
+        if VirtualDisplay.missingReason == nil {
+            let unopenable = VirtualDisplay.unusedName()
+            let closed = try workspace.run(["start", "--input", clip, "--present", clip, "--calibration", "none"],
+                                           environment: ["DISPLAY": unopenable])
+            #expect(closed.status == 64)
+            #expect(closed.stderr.hasPrefix("gazerec: error: cannot open the X display \(unopenable) to present on")
+                    && closed.stderr.split(separator: "\n").count == 1, "\(closed.stderr)")
+        }
         let empty = workspace.folder.path("empty.txt")
         try "# to do\n".write(toFile: empty, atomically: true, encoding: .utf8)
         let emptyList = try workspace.run(["start", "--input", clip, "--present", empty], environment: ["DISPLAY": ":1234"])

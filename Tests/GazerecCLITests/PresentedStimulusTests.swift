@@ -136,6 +136,9 @@ struct PresentedStimulusTests {
         let highlights = try workspace.run(["stimulus", "highlights", id, "--stimulus", stimulus])
         StimulusCommandTests.oneLine(highlights, 64, "showed the stimulus 2 times")
         #expect(highlights.stderr.contains("--showing N"))
+        // One sentence each, then the help named, as every usage error ends.
+        #expect(highlights.stderr.hasSuffix("per participant. Choose one with --showing N. See 'gazerec stimulus highlights --help'.\n"),
+                "\(highlights.stderr)")
         let one = try workspace.run(["stimulus", "highlights", id, "--stimulus", stimulus, "--showing", "1"])
         #expect(one.status == 0, "\(one.stderr)")
 

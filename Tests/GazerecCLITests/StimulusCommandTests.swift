@@ -150,7 +150,9 @@ struct StimulusCommandTests {
                               + (command == "aoi" ? ["--aois", areas] : []) + extra)
         }
         // Another aspect than the stimulus's, a malformed rectangle.
-        Self.oneLine(try run(["--rect", "100,50,640,480"]), 64, "the stimulus is 320×180 pixels")
+        let aspect = try run(["--rect", "100,50,640,480"])
+        Self.oneLine(aspect, 64, "the stimulus is 320×180 pixels")
+        #expect(aspect.stderr.hasSuffix(" See 'gazerec stimulus aoi --help'.\n"), "\(aspect.stderr)")
         Self.oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
         // Keyframes out of order.
         let backwards = try Self.aois(workspace, #"[{"name": "b", "keyframes": [{"t": 2, "rect": [0,0,1,1]}, {"t": 1, "rect": [0,0,1,1]}]}]"#)

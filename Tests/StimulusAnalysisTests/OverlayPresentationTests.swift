@@ -81,6 +81,21 @@ import Testing
         #expect((1...3).allSatisfy { first.sample(x: textLeft + $0, y: 2).y == white } && first.sample(x: textLeft, y: 2).y != white)
     }
 
+    @Test func anAreasNameAtTheTopLeftIsNotHiddenUnderTheLegend() throws {
+        let viewing = try StimulusTestData.viewing("a", seconds: 2, gaze: StimulusTestData.gaze(seconds: 2) { _ in nil })
+        let corner = AreaOfInterest(name: "TOP", shape: .rect(x: 0, y: 0, width: 120, height: 80))
+        let overlay = GazeOverlay(viewings: [viewing], width: 320, height: 180, areas: [corner])
+        var frame = PlanarFrame(width: 320, height: 180, y: 120, cb: 128, cr: 128)
+        // As the overlay draws a frame: the areas, then the legend and readout over them.
+        overlay.draw(on: &frame, at: 1, conversion: conversion)
+        overlay.annotate(&frame, at: 1, conversion: conversion)
+        // The name's glyph rows (below the area's top outline) right of the legend hold white text.
+        let white = conversion.ycbcr(RGBColour(255, 255, 255)).y, legend = overlay.legendBox
+        let text = (4...7).flatMap { y in (legend.width + 1..<legend.width + OverlayFont.width("TOP", scale: 1)).map { (x: $0, y: y) } }
+        #expect(text.filter { frame.sample(x: $0.x, y: $0.y).y == white }.count > 5,
+                "legend \(legend): \((4...7).map { y in (legend.width..<legend.width + 20).map { frame.sample(x: $0, y: y).y } })")
+    }
+
     @Test func aKeyframedAreaIsDrawnWhereItsMotionHasItAndNotOutsideItsLife() throws {
         let viewing = try StimulusTestData.viewing("a", seconds: 4, gaze: StimulusTestData.gaze(seconds: 4) { _ in nil })
         let box = try AreaOfInterest(name: "ball", keyframes: [.init(seconds: 1, shape: .rect(x: 40, y: 60, width: 40, height: 40)),

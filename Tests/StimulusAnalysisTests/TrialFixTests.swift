@@ -87,7 +87,7 @@ import Testing
         let placement = try StimulusTestData.placement()
         #expect(try HighlightFinder.highlights([viewing], placement: placement).isEmpty)
         #expect(HighlightFinder.whyNone([viewing], placement: placement)
-            == "no highlight: more than 50 % of the 1 participants with expression data were never in a run of happy at once for 2 s (the longest such time was 0.0 s)")
+            == "no highlight: the one participant with expression data was never in a run of happy at once for 2 s (the longest such time was 0.0 s)")
         let faceless = try StimulusTestData.viewing("s", seconds: 4, gaze: gaze)
         #expect(HighlightFinder.whyNone([faceless], placement: placement)
             == "no highlight: none of the 1 sessions has expression data while the stimulus was shown")

@@ -60,6 +60,23 @@ import TestSupport
         #expect(throws: PresenterError.badPlaylistLine(path: bad, line: 1, reason: "-2 is not a positive number of seconds")) {
             try PresentationItem.items(arguments: [bad], imageSeconds: 5)
         }
+        // A missing file on a playlist's line is told as FILE:LINE: why; a playlist on a line cannot nest.
+        try "blank 1\nnone.mp4 2\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(throws: PresenterError.badPlaylistLine(path: bad, line: 2,
+                                                       reason: "cannot read the stimulus \(folder.path("none.mp4")): no such file")) {
+            try PresentationItem.items(arguments: [bad], imageSeconds: 5)
+        }
+        try "blank 1\n\nempty.txt\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(throws: PresenterError.badPlaylistLine(path: bad, line: 3, reason: "empty.txt is a playlist, and playlists cannot "
+                                                       + "nest: list its items here instead")) {
+            try PresentationItem.items(arguments: [bad], imageSeconds: 5)
+        }
+        // A file FFmpeg cannot read: one sentence about it, not the camera input's advice inside it.
+        do {
+            _ = try PresentationItem.items(arguments: [text], imageSeconds: 5)
+        } catch {
+            #expect(!"\(error)".contains(").).") && !"\(error)".contains("Give a video file FFmpeg can read"), "\(error)")
+        }
     }
 
     @Test("no display and no mpv are told before anything starts, naming Debian's package")

@@ -21,6 +21,31 @@ import TestSupport
         return path
     }
 
+    @Test("a display that cannot be opened is refused: the player may not fall back to a window on no screen (SDL's off-screen one)")
+    func unopenableDisplay() throws {
+        if let reason = VirtualDisplay.missingReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.stimulus(in: folder)
+        var settings = PresenterSettings(items: try PresentationItem.items(arguments: [path], imageSeconds: 5), screenPoints: (1280, 720))
+        settings.display = VirtualDisplay.unusedName()
+        do {
+            let presenter = try StimulusPresenter.launch(settings, clock: { Date().timeIntervalSince1970 })
+            presenter.stop()
+            let size = presenter.displayPixels.map { "\($0.width)x\($0.height)" } ?? "no size"
+            let started = "the player started on \(settings.display!) with the video output \(presenter.videoOutput ?? "none") and a display of \(size)"
+            Issue.record(Comment(rawValue: started))
+        } catch let PresenterError.playerDidNotStart(reason) {
+            #expect(reason.hasPrefix("it opened no window on the display \(settings.display!)"), "\(reason)")
+        }
+        #expect(throws: PresenterError.displayUnavailable(display: settings.display!)) {
+            try PresenterChecks.checkDisplay(environment: ["DISPLAY": settings.display!])
+        }
+    }
+
     @Test("a paused and sought video is recorded with its onset, rectangle, events and playback; the screen shows it at that rectangle")
     func pauseSeekAndRectangle() throws {
         if let reason = VirtualDisplay.missingReason {
@@ -84,6 +109,53 @@ import TestSupport
                                                        width: rect.width, height: rect.height)
             #expect(problems.isEmpty, "\(problems)")
         }
+    }
+
+    @Test("a seek before the start and one past the end are stored where the player landed (0, the last frame), not at the requested target")
+    func seekBeyondTheStimulus() throws {
+        if let reason = VirtualDisplay.missingReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let display = try VirtualDisplay(width: 1280, height: 720)
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.stimulus(in: folder)
+        var settings = PresenterSettings(items: try PresentationItem.items(arguments: [path], imageSeconds: 5), screenPoints: (1280, 720))
+        settings.display = display.name
+        let presenter = try StimulusPresenter.launch(settings, clock: { Date().timeIntervalSince1970 })
+        let control = try PlayerConnection(socketPath: presenter.socketPath, timeoutSeconds: 5, alive: { true })
+        presenter.play()
+        // When the test seeks 3 s back at about 1 s (a target of about -2 s), then 10 s on at about 1 s
+        // (about 11 s, past the 4 s stimulus's end).
+        func waitFor(_ condition: (Presentation) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            var latest: Presentation?
+            while Date() < deadline && presenter.outcome == nil {
+                latest = presenter.takeUpdates().last ?? latest
+                if let latest, condition(latest) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        try #require(waitFor { ($0.playback.last?.stimulusSeconds ?? 0) >= 1 }, "the stimulus never reached 1 s")
+        control.send([.string("seek"), .number(-3), .string("relative")])
+        try #require(waitFor { $0.events.contains { $0.kind == .seek } && ($0.playback.last?.stimulusSeconds ?? 0) >= 1 },
+                     "the stimulus never played on to 1 s after the seek back")
+        control.send([.string("seek"), .number(10), .string("relative")])
+        let deadline = Date().addingTimeInterval(15)
+        while presenter.outcome == nil && Date() < deadline { usleep(50_000) }
+        let shown = try #require(presenter.takeUpdates().last)
+        // Then each seek is stored where the player landed: within the stimulus, as are its playback samples.
+        let seeks = shown.events.filter { $0.kind == .seek }
+        #expect(seeks.count == 2, "\(shown.events)")
+        if seeks.count == 2 {
+            #expect(seeks[0].stimulusSeconds >= 0 && seeks[0].stimulusSeconds < 0.1, "the seek back: \(seeks[0])")
+            #expect(seeks[1].stimulusSeconds > 3.8 && seeks[1].stimulusSeconds <= 4, "the seek past the end: \(seeks[1])")
+        }
+        #expect(shown.playback.allSatisfy { $0.stimulusSeconds >= 0 && $0.stimulusSeconds <= 4 },
+                "\(shown.playback.map(\.stimulusSeconds).filter { $0 < 0 || $0 > 4 })")
     }
 
     @Test("a playlist's image, blank and video are shown one after another, each for its seconds, and each recorded whole")

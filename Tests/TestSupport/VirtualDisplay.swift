@@ -14,6 +14,15 @@ public final class VirtualDisplay {
         return nil
     }
 
+    /// The name of an X display no server listens on (no socket, no lock file), from :4321 on.
+    public static func unusedName() -> String {
+        var number = 4321
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            number += 1
+        }
+        return ":\(number)"
+    }
+
     /// Starts Xvfb on the first free display number from 60 with one screen of `width`×`height`×24.
     public init(width: Int, height: Int) throws {
         var number = 60 + Int(getpid() % 200)

@@ -35,6 +35,7 @@ struct PresentOptions: ParsableArguments {
         do {
             try PresenterChecks.check()
             let items = try PresentationItem.items(arguments: present, imageSeconds: imageSeconds ?? 5)
+            try PresenterChecks.checkDisplay(screenIndex: presentScreen)
             return PresenterSettings(items: items, screenIndex: presentScreen)
         } catch let error as PresenterError {
             throw UsageError(message: ErrorHints.message(for: error))

@@ -33,7 +33,8 @@ extension Gazerec {
             let record = result.calibration
             if let previous = result.previousScreen {
                 Console.note("screen size \(Int(previous.width))x\(Int(previous.height)) becomes the calibration's "
-                             + "\(Int(record.screenWidth))x\(Int(record.screenHeight))")
+                             + "\(Int(record.screenWidth))x\(Int(record.screenHeight))"
+                             + " (the presented stimuli's rectangles are scaled with it)")
             }
             Console.note("session \(result.sessionID): \(result.gazeSamples) gaze samples from \(result.frames) frames "
                          + "with calibration \(record.id)\(CalibrationReport.accuracyText(record))")

@@ -350,6 +350,10 @@ extension Gazerec {
             if let videoFailure = result.videoFailure {
                 Console.note("warning: the video ended early: \(videoFailure)")
             }
+            // The recording ended early but cleanly, every sample kept (exit 0): said, as in the session's endedBy.
+            if let endedBy = result.endedBy, result.failure == nil {
+                Console.note("the recording ended: \(endedBy); every sample so far is stored")
+            }
         }
 
         /// Starts a copy of this command in the background and returns once it reports its session id.

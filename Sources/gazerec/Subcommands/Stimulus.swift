@@ -34,7 +34,7 @@ struct StimulusTimelineCommand: ParsableCommand {
 
     @OptionGroup var options: StimulusOptions
 
-    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+    @Option(help: ArgumentHelp("With --rect: the marker that ended the stimulus (default: a video's duration, else the session's end).",
                                valueName: "label"))
     var end: String?
 
@@ -76,7 +76,7 @@ struct StimulusAOICommand: ParsableCommand {
     @Option(help: ArgumentHelp("The areas of interest (JSON).", valueName: "file"))
     var aois: String
 
-    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+    @Option(help: ArgumentHelp("With --rect: the marker that ended the stimulus (default: a video's duration, else the session's end).",
                                valueName: "label"))
     var end: String?
 
@@ -198,7 +198,7 @@ struct StimulusOverlayCommand: ParsableCommand {
 
     @OptionGroup var options: StimulusOptions
 
-    @Option(help: ArgumentHelp("The marker that ended the stimulus (default: a video's duration, else the session's end).",
+    @Option(help: ArgumentHelp("With --rect: the marker that ended the stimulus (default: a video's duration, else the session's end).",
                                valueName: "label"))
     var end: String?
 

@@ -27,6 +27,7 @@ enum ArgumentCheck {
                 let names = subcommands.map(name(of:))
                 return "unknown command '\(word)' for '\(path.joined(separator: " "))'"
                     + (nearest(word, in: names).map { ". Did you mean '\($0)'?" } ?? ". Commands: \(names.joined(separator: ", ")).")
+                    + " See '\(path.joined(separator: " ")) --help'."
             }
             command = next
             path.append(word)
@@ -43,6 +44,15 @@ enum ArgumentCheck {
                 + " See '\(path.joined(separator: " ")) --help'."
         }
         return nil
+    }
+
+    /// A usage error's line: `message` ending in a full stop, then the command's help named
+    /// (`See 'gazerec start --help'.`), unless it names it already.
+    static func usageLine(_ message: String, arguments: [String], root: any ParsableCommand.Type) -> String {
+        guard !message.contains(" --help'") else { return message }
+        var line = message
+        if let last = line.last, !".!?".contains(last) { line += "." }
+        return line + " See '\(commandPath(in: arguments, root: root)) --help'."
     }
 
     /// The words of the command `arguments` run (`gazerec calibrations export`), for messages.

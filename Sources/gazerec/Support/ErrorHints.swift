@@ -41,7 +41,8 @@ enum ErrorHints {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
         case SessionPlotError.notAnImage: return true
-        case PresenterError.noDisplay, PresenterError.playerMissing, PresenterError.unreadableItem, PresenterError.unplayableItem,
+        case PresenterError.noDisplay, PresenterError.displayUnavailable, PresenterError.noSuchScreen, PresenterError.playerMissing,
+             PresenterError.unreadableItem, PresenterError.unplayableItem,
              PresenterError.emptyPlaylist, PresenterError.badPlaylistLine, PresenterError.badSeconds: return true
         case ReviewError.notAFolder: return true
         case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
@@ -54,6 +55,8 @@ enum ErrorHints {
     static func hint(for error: Any) -> String? {
         if let hint = stimulusHint(for: error) { return hint }
         switch error {
+        case StoreError.unknownSession(let id, _) where id.count < 4:
+            return "A prefix of a session id names one only with at least 4 characters; list the stored sessions with 'gazerec list'."
         case StoreError.unknownSession:
             return "List the stored sessions with 'gazerec list'."
         case StoreError.unknownCalibration:
@@ -119,6 +122,9 @@ enum ErrorHints {
             return "Give it with --rect X,Y,W,H (and --start LABEL), or the file the sessions presented as --stimulus."
         case StimulusStudyError.severalShowings:
             return "Choose one with --showing N."
+        case PresenterError.noSuchScreen:
+            return "Give --present-screen a screen of it, or leave it out."
+
         default:
             return nil
         }
