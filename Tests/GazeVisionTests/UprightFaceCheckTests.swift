@@ -306,6 +306,21 @@ extension UprightFaceCheckTests {
         #expect(!fronts.isEmpty && fronts.allSatisfy { !$0.filter.isTurned }, "\(fronts)")
     }
 
+    @Test("the default on the head-turn clip: every frame keeps its face, none is flagged",
+          .enabled(if: available, reason))
+    func headTurnsKeptByDefault() throws {
+        let source = try VideoFileSource(path: Fixtures.path("video/cap12_headturns_20s.mp4"))
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height,
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        var frames = 0, withFace = 0
+        while let frame = try source.nextFrame() {
+            frames += 1
+            if try pipeline.process(frame).0.headPose != nil { withFace += 1 }
+        }
+        #expect(frames == 500 && withFace == frames && pipeline.framesNotUpright == 0,
+                "\(withFace) of \(frames) with a face, \(pipeline.framesNotUpright) not upright")
+    }
+
     @Test("turnedOutlines: a side filter's find with a fit not turned its way is unconfirmed only when the fit's outline is turned that way by 0.15 or more")
     func turnedOutlinesVerdicts() {
         let rule = UprightRule.turnedOutlines
