@@ -188,6 +188,10 @@ public struct RecordingFacts: Sendable, Equatable {
     /// The blink rule the session's blink events were found with (`BlinkRule`'s name); nil in
     /// sessions recorded before it was named.
     public var blinkRule: String?
+    /// The rule of the upright check faces were judged by (`UprightRule`'s name: which faces a
+    /// detector found are reported, which flagged as not upright); nil in sessions recorded before
+    /// it was named.
+    public var uprightRule: String?
     /// The focal length head poses were measured with, in pixels (nil: the frame width).
     public var focalLengthPixels: Double?
     /// Why frames were turned back left to right before analysis (nil: they were not).

@@ -33,13 +33,21 @@ public final class FaceDetector {
         }
     }
 
-    /// Faces in `image` as `detect` finds them, each with the filter that found it.
-    public func detections(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0) throws -> [HOGDetection] {
+    /// Faces in `image` as `detect` finds them, each with the filter that found it. With `filters`,
+    /// only those filters look (the baseline build): of overlapping faces dlib keeps the best-scoring
+    /// one whichever filter found it, so this says whether they find a face another filter outscores.
+    public func detections(_ image: GrayImage, upsample: Bool = false, threshold: Double = 0,
+                           filters: Set<HOGFilter>? = nil) throws -> [HOGDetection] {
         var boxes = [gz_rect](repeating: gz_rect(), count: 16)
         var error = [CChar](repeating: 0, count: 256)
+        let mask = filters.map { $0.reduce(Int32(0)) { $0 | Int32(1 << $1.rawValue) } }
         let count = image.pixels.withUnsafeBufferPointer { pixels in
-            gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
-                               threshold, &boxes, Int32(boxes.count), &error, error.count)
+            if let mask {
+                return gz_detector_detect_filters(handle, pixels.baseAddress, image.width, image.height, image.width,
+                                                  upsample ? 1 : 0, threshold, mask, &boxes, Int32(boxes.count), &error, error.count)
+            }
+            return gz_detector_detect(handle, pixels.baseAddress, image.width, image.height, image.width, upsample ? 1 : 0,
+                                      threshold, &boxes, Int32(boxes.count), &error, error.count)
         }
         guard count >= 0 else { throw VisionError.detectorFailed(reason: text(error)) }
         return boxes.prefix(Int(min(count, 16))).map {

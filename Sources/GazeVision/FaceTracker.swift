@@ -13,7 +13,7 @@ public struct FaceFinding: Sendable, Equatable {
     /// How a face only the CNN found is judged upright (`UprightFaceCheck`).
     public var uprightRule: UprightRule
 
-    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .frontFilters) {
+    public init(cnnModelPath: String? = nil, background: Bool = false, uprightRule: UprightRule = .turnedOutlines) {
         self.cnnModelPath = cnnModelPath
         self.background = background
         self.uprightRule = uprightRule
@@ -40,8 +40,9 @@ public struct FaceFinding: Sendable, Equatable {
 ///    HOG detector, or where it sees no face the CNN and HOG at a lowered threshold, must find it
 ///    as the frame shows it. Until it is confirmed (the check, or a later look around the face),
 ///    `uprightness` says it is not upright and its fits are not reported. A face a HOG look found
-///    with a filter for faces turned to one side is, under the candidate rule `turnedFits`, upright
-///    only when its fit is turned that way: a near-frontal fit of it is a collapsed one.
+///    with a filter for faces turned to one side is, under the default rule `turnedOutlines`,
+///    unconfirmed when its fit's pose is not turned that way while the fit's outline is: a
+///    collapsed fit, inconsistent with itself.
 ///
 /// Not thread-safe: one tracker per stream (it owns its detectors).
 public final class FaceTracker {
@@ -136,13 +137,16 @@ public final class FaceTracker {
         lastFound = found
         if found.stage == .hogNearby, uprightness == .upright { return }
         // The fit's yaw (one pose estimate, once per find), only where the rule uses it.
-        let yaw: Double? = uprightCheck.rule == .turnedFits
+        let yaw: Double? = uprightCheck.rule.judgesFits
             ? HeadPoseEstimator(intrinsics: CameraIntrinsics(width: image.width, height: image.height)).estimate(fit).yawDegrees
             : nil
+        let outline = yaw.map { _ in UprightRule.outlineTurn(of: fit) }
         switch found.stage {
         case .hogShrunk, .hogNearby, .hogFull, .hogEqualized:
-            uprightness = yaw.map { uprightCheck.rule.verdict(filter: found.box.hogFilter, fitYawDegrees: $0) } ?? .upright
-        case .cnnShrunk, .cnnFull: uprightness = try uprightCheck.uprightness(of: found.box, in: image, fitYawDegrees: yaw)
+            uprightness = try uprightCheck.verdict(onFind: found.box, filter: found.box.hogFilter, in: image, fitYawDegrees: yaw,
+                                                   outlineTurn: outline)
+        case .cnnShrunk, .cnnFull:
+            uprightness = try uprightCheck.uprightness(of: found.box, in: image, fitYawDegrees: yaw, outlineTurn: outline)
         }
     }
 

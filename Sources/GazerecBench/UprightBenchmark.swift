@@ -51,12 +51,23 @@ enum UprightBenchmark {
         if let uprightness = tracker.uprightness, !uprightness.isTrusted {
             switch uprightness {
             case .turned(let degrees): return Verdict(kind: "flagged", text: "turned \(degrees)")
-            default: return Verdict(kind: "flagged", text: "unconfirmed")
+            default: return Verdict(kind: "flagged", text: "unconfirmed" + finder(tracker) + sideFind(tracker, frame.image, fit: face.fit))
             }
         }
         let estimator = HeadPoseEstimator(intrinsics: CameraIntrinsics(width: source.width, height: source.height))
         let yaw = estimator.estimate(face.landmarks).yawDegrees
-        return Verdict(kind: "tracked", text: "yaw " + HeadPoseBenchmark.text(yaw) + finder(tracker))
+        return Verdict(kind: "tracked", text: "yaw " + HeadPoseBenchmark.text(yaw) + finder(tracker) + sideFind(tracker, frame.image, fit: face.fit))
+    }
+
+    /// For a face a side filter found: " outline T front S", the fit's outline turn
+    /// (`UprightRule.outlineTurn`, what `turnedOutlines` weighs) and the best score of HOG's front
+    /// filters alone around it (what `turnedFitsOrFront` compares with
+    /// `UprightFaceCheck.frontThreshold`; "none" when they find nothing).
+    static func sideFind(_ tracker: FaceTracker, _ image: GrayImage, fit: FaceLandmarks) -> String {
+        guard let found = tracker.lastFound, found.box.hogFilter?.isTurned == true else { return "" }
+        let score = (try? UprightFaceCheck().frontFilterScore(found.box, in: image)) ?? nil
+        return " outline " + String(format: "%.2f", UprightRule.outlineTurn(of: fit))
+            + " front " + (score.map { String(format: "%.2f", $0) } ?? "none")
     }
 
     /// The stage that found the face and, for HOG's, the filter: " (stage/filter)".

@@ -34,6 +34,7 @@ final class ActiveRecording {
             requestedFramesPerSecond: input.requestedFramesPerSecond, modelPath: configuration.modelPath)
         facts.headPoseModel = configuration.headPoseModel
         facts.blinkRule = configuration.blinkRule
+        facts.uprightRule = configuration.uprightRule
         facts.focalLengthPixels = configuration.focalLengthPixels
         facts.mirrored = input.mirrored
         if let camera = input.camera, !camera.appliedControls.isEmpty {

@@ -132,6 +132,8 @@ public enum Reanalysis {
         gazerecExtension.recorder?.headPoseModel = redone?.recorder?.headPoseModel
         // So are the blinks, with this version's rule.
         gazerecExtension.recorder?.blinkRule = redone?.recorder?.blinkRule
+        // And the faces are judged upright by this version's rule.
+        gazerecExtension.recorder?.uprightRule = redone?.recorder?.uprightRule
         gazerecExtension.applyCalibration(request.calibration?.reference, smoothing: request.smoothing)
         var facts = ReanalysisFacts(atSeconds: SystemClock.unixTime().rounded(toDecimals: 3), version: GazerecVersion.current,
                                     videoPath: request.videoPath)

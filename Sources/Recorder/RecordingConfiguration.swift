@@ -35,6 +35,8 @@ public struct RecordingConfiguration: @unchecked Sendable {
     public var smoothing: GazeSmoothing = .none
     /// How faces are found where none is tracked (the CNN stages, off the frame thread for cameras).
     public var faceFinding = FaceFinding()
+    /// The upright check's rule faces are judged by (`faceFinding`'s).
+    public var uprightRule: String { faceFinding.uprightRule.rawValue }
     /// Where to keep the analysed frames as a lossless video: a file, or a folder to hold
     /// `<session id>.mkv`; nil keeps none.
     public var videoDestination: VideoDestination?

@@ -97,6 +97,7 @@ extension RecordingFacts {
     /// writes them (`camera` or `input` names the source, as `source` says).
     enum Key: String {
         case version, source, camera, input, resolution, requestedFramesPerSecond, model, headPoseModel, blinkRule
+        case uprightRule
         case focalLengthPixels, mirrored, cameraControls, savedVideo, grantedFramesPerSecond, achievedFramesPerSecond, frames, framesWithFace
         case droppedFrames, detectorRuns, lagMedianMilliseconds, lagP95Milliseconds, cpuSeconds, cpuPercentOfOneCore
         case seatingAdvice
@@ -128,6 +129,7 @@ extension RecordingFacts {
         add(.model, .string(modelPath))
         add(.headPoseModel, headPoseModel.map(JSONValue.string))
         add(.blinkRule, blinkRule.map(JSONValue.string))
+        add(.uprightRule, uprightRule.map(JSONValue.string))
         add(.focalLengthPixels, focalLengthPixels.map(JSONValue.number))
         add(.mirrored, mirrored.map { .string($0.rawValue) })
         add(.cameraControls, cameraControls.map { .object($0.map { ($0.name, .number(Double($0.value))) }) })
@@ -154,6 +156,7 @@ extension RecordingFacts {
                   requestedFramesPerSecond: requested, modelPath: model)
         if case .string(let headPoseModel)? = member(.headPoseModel) { self.headPoseModel = headPoseModel }
         if case .string(let blinkRule)? = member(.blinkRule) { self.blinkRule = blinkRule }
+        if case .string(let uprightRule)? = member(.uprightRule) { self.uprightRule = uprightRule }
         focalLengthPixels = number(.focalLengthPixels)
         if case .string(let reason)? = member(.mirrored) {
             guard let mirrored = MirrorReason(rawValue: reason) else { return nil }

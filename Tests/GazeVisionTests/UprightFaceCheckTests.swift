@@ -241,7 +241,7 @@ extension UprightFaceCheckTests {
         #expect(features.face == nil && features.headPose == nil && pipeline.tracker.uprightness == .unconfirmed,
                 "\(String(describing: pipeline.tracker.uprightness))")
         #expect(pipeline.framesNotUpright == 1)
-        // The rule before (and still the default) tracks it with the collapsed fit.
+        // frontFilters (the default before turnedOutlines) tracks it with the collapsed fit.
         let before = try report(turned, rule: .frontFilters)
         #expect(before.tracked && before.uprightness == .upright, "\(before)")
         // The portrait as it is stays tracked.
@@ -264,5 +264,100 @@ extension UprightFaceCheckTests {
         }
         #expect(frames == 500 && withFace == frames && pipeline.framesNotUpright == 0,
                 "\(withFace) of \(frames) with a face, \(pipeline.framesNotUpright) not upright")
+    }
+}
+
+/// A fit at odds with a side filter is a profile only when the front filters do not find the face
+/// either (`UprightRule.turnedFitsOrFront`, the default).
+extension UprightFaceCheckTests {
+    @Test("the default rule flags the portrait turned 50°, found by a side filter with a fit collapsed towards frontal, and keeps both portraits as they are",
+          .enabled(if: available, reason))
+    func defaultFlagsCollapsedSideFit() throws {
+        let rule = FaceFinding().uprightRule
+        let turned = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 50)
+        // Before, the default (frontFilters) tracked it at about −9° of yaw.
+        let now = try report(turned, rule: rule)
+        #expect(!now.tracked && now.uprightness == .unconfirmed, "\(rule): \(now)")
+        for name in ["faces/sergey.png", "faces/astronaut.png"] {
+            let kept = try report(VisionFixtures.image(name), rule: rule)
+            #expect(kept.tracked && kept.uprightness == .upright, "\(name): \(kept)")
+        }
+    }
+
+    @Test("HOG's front filters alone find the portrait as it is and, scoring above dlib's threshold, turned 50° too (where the looking-right filter outscores them): a front look cannot tell it from a frontal face",
+          .enabled(if: available, reason))
+    func frontFiltersAlone() throws {
+        let check = UprightFaceCheck(rule: .turnedFitsOrFront)
+        let detector = try FaceDetector()
+        let portrait = try VisionFixtures.image("faces/sergey.png")
+        let box = try #require(try detector.detect(portrait).first)
+        #expect(try check.frontFiltersFind(box, in: portrait))
+        let turned = try Self.turnedFace("faces/sergey.png", frame: 0, degrees: 50)
+        let tracker = try FaceTracker(model: VisionFixtures.model(), finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        _ = try tracker.process(turned, timeSeconds: 0)
+        let side = try #require(tracker.lastFound).box
+        #expect(side.hogFilter == .lookingRight, "\(side)")
+        let score = try #require(try check.frontFilterScore(side, in: turned))
+        #expect(score > check.frontThreshold, "\(score)")
+        // So turnedFitsOrFront tracks it; the default (its outline reads turned) flags it.
+        #expect(try report(turned, rule: .turnedFitsOrFront).tracked)
+        // The subset look reports the detector's own filter numbers: only front ones here.
+        let fronts = try detector.detections(portrait, threshold: -1, filters: [.frontRotatedLeft, .frontRotatedRight, .front])
+        #expect(!fronts.isEmpty && fronts.allSatisfy { !$0.filter.isTurned }, "\(fronts)")
+    }
+
+    @Test("the default on the head-turn clip: every frame keeps its face, none is flagged",
+          .enabled(if: available, reason))
+    func headTurnsKeptByDefault() throws {
+        let source = try VideoFileSource(path: Fixtures.path("video/cap12_headturns_20s.mp4"))
+        let pipeline = try FramePipeline(model: VisionFixtures.model(), width: source.width, height: source.height,
+                                         finding: FaceFinding(cnnModelPath: Self.cnnPath))
+        var frames = 0, withFace = 0
+        while let frame = try source.nextFrame() {
+            frames += 1
+            if try pipeline.process(frame).0.headPose != nil { withFace += 1 }
+        }
+        #expect(frames == 500 && withFace == frames && pipeline.framesNotUpright == 0,
+                "\(withFace) of \(frames) with a face, \(pipeline.framesNotUpright) not upright")
+    }
+
+    @Test("turnedOutlines: a side filter's find with a fit not turned its way is unconfirmed only when the fit's outline is turned that way by 0.15 or more")
+    func turnedOutlinesVerdicts() {
+        let rule = UprightRule.turnedOutlines
+        // The portrait turned 50°: looking right, yaw −9.0°, the nose 0.41 eye distances right of the jaw's middle.
+        #expect(rule.verdict(filter: .lookingRight, fitYawDegrees: -9.0, outlineTurn: -0.41) == .unconfirmed)
+        // A frontal face seen from below that the looking-left filter outscores: a symmetric fit.
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: 2.6, outlineTurn: 0.05) == .upright)
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: 2.6, outlineTurn: -0.3) == .upright)
+        #expect(rule.verdict(filter: .lookingLeft, fitYawDegrees: 2.6, outlineTurn: 0.3) == .unconfirmed)
+        // A fit turned the filter's way is upright whatever its outline; front filters take any fit.
+        #expect(rule.verdict(filter: .lookingRight, fitYawDegrees: -21.3, outlineTurn: -0.38) == .upright)
+        #expect(rule.verdict(filter: .front, fitYawDegrees: 0, outlineTurn: 0.5) == .upright)
+        #expect(UprightRule.turnedFits.verdict(filter: .lookingLeft, fitYawDegrees: 2.6, outlineTurn: 0.05) == .unconfirmed)
+    }
+
+    @Test("the blink clip seen from below: frames a side filter finds with a symmetric, near-frontal fit are flagged by turnedFits and kept by the default",
+          .enabled(if: available, reason))
+    func fromBelowKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let clip = try ForeshortenedBlinkTests().lookingUp("cap12_headturns_20s", in: folder)
+        let source = try VideoFileSource(path: clip)
+        var index = 0
+        var sideFinds = 0
+        while let frame = try source.nextFrame() {
+            defer { index += 1 }
+            guard [75, 100, 225].contains(index) else { continue }
+            let before = try report(frame.image, rule: .turnedFits)
+            let now = try report(frame.image, rule: FaceFinding().uprightRule)
+            let tracker = try FaceTracker(model: VisionFixtures.model(), finding: FaceFinding(cnnModelPath: Self.cnnPath))
+            let fit = try #require(try tracker.process(frame.image, timeSeconds: 0)).fit
+            guard tracker.lastFound?.box.hogFilter?.isTurned == true else { continue }
+            sideFinds += 1
+            #expect(abs(UprightRule.outlineTurn(of: fit)) < UprightRule.minimumOutlineTurn, "frame \(index)")
+            #expect(!before.tracked && before.uprightness == .unconfirmed, "frame \(index), turnedFits: \(before)")
+            #expect(now.tracked && now.uprightness == .upright, "frame \(index): \(now)")
+        }
+        #expect(sideFinds >= 2, "\(sideFinds) of the frames found by a side filter")
     }
 }

@@ -51,6 +51,8 @@ struct BlinkCommandTests {
         let stored = session["gazerec"]?["blinks"]?.arrayValue ?? []
         // The session names the rule its blinks were found with.
         #expect(session["gazerec"]?["recorder"]?["blinkRule"] == .string("round2"))
+        // And the rule of the upright check its faces were judged by.
+        #expect(session["gazerec"]?["recorder"]?["uprightRule"] == .string("turnedOutlines"))
         #expect(stored.compactMap { if case .string(let kind)? = $0["kind"] { kind } else { nil } } == rows.map { $0[4] })
         // The same closures, at the same times from the clip's start.
         guard case .number(let begin)? = session["beginTime"] else { Issue.record("no beginTime"); return }

@@ -71,6 +71,16 @@ void gz_detector_drop_wide(gz_detector *detector);
 int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
                        int upsample, double threshold, gz_rect *out, int capacity, char *error, size_t error_size);
 
+/// Finds faces as gz_detector_detect does with only some of the detector's five filters: those
+/// whose bit (1 << filter, the filter numbers of gz_rect) is set in `filters`. dlib keeps, of
+/// overlapping faces, only the best-scoring one, whichever filter found it; looking with a subset
+/// says whether those filters find a face another filter outscores. Runs the baseline build.
+///   requires: as gz_detector_detect; filters has at least one of the bits 0-4 set.
+///   ensures:  as gz_detector_detect; each rectangle's `filter` is the detector's own filter number.
+int gz_detector_detect_filters(gz_detector *detector, const uint8_t *pixels, long width, long height, long stride,
+                               int upsample, double threshold, int filters, gz_rect *out, int capacity, char *error,
+                               size_t error_size);
+
 typedef struct gz_cnn_detector gz_cnn_detector;
 
 /// Loads dlib's CNN face detector (the MMOD model `mmod_human_face_detector.dat`).

@@ -38,6 +38,14 @@ struct gz_detector {
     /// The same detector built for AVX2 (gazerec_dlib_hog_wide.h), when the processor has it and
     /// it is not switched off; used in place of `detector`.
     gzshim::wide_hog *wide = nullptr;
+    /// Detectors holding only some of `detector`'s filters, made on first use (the filter bit
+    /// mask, the detector, and the filter numbers its own filters had in `detector`).
+    struct subset {
+        int filters;
+        dlib::frontal_face_detector detector;
+        std::vector<int> numbers;
+    };
+    std::vector<subset> subsets;
 
     gz_detector() = default;
     gz_detector(const gz_detector &) = delete;
@@ -48,6 +56,30 @@ struct gz_detector {
 struct gz_predictor {
     dlib::shape_predictor predictor;
 };
+
+namespace {
+
+/// Writes `found` (most confident first) to `out` in the caller's pixels, each filter number mapped
+/// through `numbers` when given; returns how many faces were found.
+int write_faces(std::vector<gzshim::found_face> &found, double scale, const std::vector<int> *numbers, gz_rect *out,
+                int capacity) {
+    std::sort(found.begin(), found.end(), [](const gzshim::found_face &a, const gzshim::found_face &b) {
+        if (a.confidence != b.confidence) return a.confidence > b.confidence;
+        return a.left != b.left ? a.left < b.left : a.top < b.top;
+    });
+    const int count = static_cast<int>(found.size());
+    for (int i = 0; i < count && i < capacity; ++i) {
+        out[i].left = static_cast<long>(found[i].left / scale);
+        out[i].top = static_cast<long>(found[i].top / scale);
+        out[i].right = static_cast<long>(found[i].right / scale);
+        out[i].bottom = static_cast<long>(found[i].bottom / scale);
+        out[i].score = found[i].confidence;
+        out[i].filter = numbers != nullptr ? (*numbers)[static_cast<size_t>(found[i].filter)] : found[i].filter;
+    }
+    return count;
+}
+
+} // namespace
 
 extern "C" gz_detector *gz_detector_create(char *error, size_t error_size) {
     try {
@@ -100,20 +132,45 @@ extern "C" int gz_detector_detect(gz_detector *detector, const uint8_t *pixels, 
             gzshim::detect_faces(detector->detector, gray_view{pixels, height, width, stride}, upsample > 0, threshold, found,
                                  scale);
         }
-        std::sort(found.begin(), found.end(), [](const gzshim::found_face &a, const gzshim::found_face &b) {
-            if (a.confidence != b.confidence) return a.confidence > b.confidence;
-            return a.left != b.left ? a.left < b.left : a.top < b.top;
-        });
-        const int count = static_cast<int>(found.size());
-        for (int i = 0; i < count && i < capacity; ++i) {
-            out[i].left = static_cast<long>(found[i].left / scale);
-            out[i].top = static_cast<long>(found[i].top / scale);
-            out[i].right = static_cast<long>(found[i].right / scale);
-            out[i].bottom = static_cast<long>(found[i].bottom / scale);
-            out[i].score = found[i].confidence;
-            out[i].filter = found[i].filter;
+        return write_faces(found, scale, nullptr, out, capacity);
+    });
+}
+
+extern "C" int gz_detector_detect_filters(gz_detector *detector, const uint8_t *pixels, long width, long height,
+                                          long stride, int upsample, double threshold, int filters, gz_rect *out,
+                                          int capacity, char *error, size_t error_size) {
+    if (detector == nullptr) {
+        set_error(error, error_size, "no detector");
+        return -1;
+    }
+    const int all = (1 << static_cast<int>(detector->detector.num_detectors())) - 1;
+    if ((filters & all) == 0) {
+        set_error(error, error_size, "no filter chosen");
+        return -1;
+    }
+    if (!valid_image(pixels, width, height, stride, error, error_size)) return -1;
+    return gzshim_errors::detect_faces_or_fail(error, error_size, [&] {
+        auto chosen = std::find_if(detector->subsets.begin(), detector->subsets.end(),
+                                   [&](const gz_detector::subset &s) { return s.filters == (filters & all); });
+        if (chosen == detector->subsets.end()) {
+            gz_detector::subset made{filters & all, {}, {}};
+            std::vector<dlib::frontal_face_detector::feature_vector_type> weights;
+            for (unsigned long i = 0; i < detector->detector.num_detectors(); ++i) {
+                if ((made.filters >> i) & 1) {
+                    weights.push_back(detector->detector.get_w(i));
+                    made.numbers.push_back(static_cast<int>(i));
+                }
+            }
+            made.detector = dlib::frontal_face_detector(detector->detector.get_scanner(),
+                                                        detector->detector.get_overlap_tester(), weights);
+            detector->subsets.push_back(std::move(made));
+            chosen = detector->subsets.end() - 1;
         }
-        return count;
+        std::vector<gzshim::found_face> found;
+        double scale = 1.0;
+        gzshim::detect_faces(chosen->detector, gray_view{pixels, height, width, stride}, upsample > 0, threshold, found,
+                             scale);
+        return write_faces(found, scale, &chosen->numbers, out, capacity);
     });
 }
 

@@ -53,7 +53,20 @@ struct VisionOptions: ParsableArguments {
             Console.note("no CNN face detector model at \(CNNFaceDetector.installedPath): faces the HOG detector misses "
                          + "(glasses, a fringe, a hand on the chin) stay unfound. Scripts/setup-models.sh installs it.")
         }
-        return FaceFinding(cnnModelPath: path, background: live)
+        let rule = try Self.benchmarkUprightRule() ?? FaceFinding().uprightRule
+        return FaceFinding(cnnModelPath: path, background: live, uprightRule: rule)
+    }
+
+    /// The upright check's rule `GAZEREC_BENCH_UPRIGHT_RULE` names (`UprightRule`), so the rules
+    /// before and the candidates can be counted on labelled clips (nil: this version's). Not a
+    /// documented option; a session names the rule it was recorded with.
+    static func benchmarkUprightRule() throws -> UprightRule? {
+        guard let name = ProcessInfo.processInfo.environment["GAZEREC_BENCH_UPRIGHT_RULE"], !name.isEmpty else { return nil }
+        guard let rule = UprightRule(rawValue: name) else {
+            throw UsageError(message: "GAZEREC_BENCH_UPRIGHT_RULE=\(name) is no upright rule; use one of "
+                             + UprightRule.allCases.map(\.rawValue).joined(separator: ", ") + ", or unset it.")
+        }
+        return rule
     }
 }
 
