@@ -4,36 +4,16 @@ extension GazeFeatureSet {
     /// A candidate for glasses: `patches` with each patch's specular pixels (saturated, or more than
     /// 3 robust deviations above its median: a reflection of the screen, a glint) replaced by its
     /// median before normalising: 262 features, linear. Not tried by default.
-    public static let patchClipped = GazeFeatureSet(
-        name: "patchClipped", featureCount: headFeatureCount + 2 * EyeAppearance.patchPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        writeHead(features, EyeFrame(appearance), into: output)
-        EyePatchFilters.clippedPatches(appearance, into: output + headFeatureCount)
-    }
+    public static let patchClipped = filteredPatches("patchClipped") { _ = EyePatchFilters.clippedPatches($0, into: $1) }
 
     /// A candidate for glasses: `patches` with each patch's pixels replaced by their ranks within it
     /// (a brightness- and contrast-free patch: a lens's haze keeps the pixels' order): 262 features,
     /// linear. Not tried by default.
-    public static let patchRank = GazeFeatureSet(
-        name: "patchRank", featureCount: headFeatureCount + 2 * EyeAppearance.patchPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        writeHead(features, EyeFrame(appearance), into: output)
-        EyePatchFilters.rankedPatches(appearance, into: output + headFeatureCount)
-    }
+    public static let patchRank = filteredPatches("patchRank") { EyePatchFilters.rankedPatches($0, into: $1) }
 
     /// A candidate for glasses: `appearance` with the patches of `patchClipped`: 364 features,
     /// linear. Not tried by default.
-    public static let appearanceClipped = GazeFeatureSet(
-        name: "appearanceClipped", featureCount: headFeatureCount + shapeFeatureCount + 2 * EyeAppearance.patchPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        let frame = EyeFrame(appearance)
-        writeHead(features, frame, into: output)
-        writeShape(appearance, frame, into: output + headFeatureCount)
-        EyePatchFilters.clippedPatches(appearance, into: output + headFeatureCount + shapeFeatureCount)
-    }
+    public static let appearanceClipped = filteredAppearance("appearanceClipped") { _ = EyePatchFilters.clippedPatches($0, into: $1) }
 
     /// A candidate for a hand at the chin: `appearance` with the face's shape read from the brows,
     /// nose and eyes only (landmarks 17–47, 62 values), not the mouth a hand under the chin pushes:

@@ -75,35 +75,15 @@ extension GazeFeatureSet {
     /// mean of its 3 × 3 neighbourhood, the patch's edge repeated) before normalising: a lens's haze
     /// and the smooth body of a reflection drop out, the iris's and lids' edges stay. 262 features,
     /// linear. Not tried by default.
-    public static let patchContrast = GazeFeatureSet(
-        name: "patchContrast", featureCount: headFeatureCount + 2 * EyeAppearance.patchPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        writeHead(features, EyeFrame(appearance), into: output)
-        EyePatchFilters.highPassedPatches(appearance, into: output + headFeatureCount)
-    }
+    public static let patchContrast = filteredPatches("patchContrast") { EyePatchFilters.highPassedPatches($0, into: $1) }
 
     /// A candidate for round rims: `appearance` with the patches of `patchContrast` (the face's
     /// shape and the high-passed patches, the two parts rims disturb least on the stand-ins:
     /// docs/Calibration.md): 364 features, linear. Not tried by default.
-    public static let appearanceContrast = GazeFeatureSet(
-        name: "appearanceContrast", featureCount: headFeatureCount + shapeFeatureCount + 2 * EyeAppearance.patchPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        let frame = EyeFrame(appearance)
-        writeHead(features, frame, into: output)
-        writeShape(appearance, frame, into: output + headFeatureCount)
-        EyePatchFilters.highPassedPatches(appearance, into: output + headFeatureCount + shapeFeatureCount)
-    }
+    public static let appearanceContrast = filteredAppearance("appearanceContrast") { EyePatchFilters.highPassedPatches($0, into: $1) }
 
     /// A candidate for rims dragged into the patch: `patches` with each patch's inner 12 × 6 pixels
     /// only (the outer two columns each side and the top and bottom rows, where a rim or the lids'
     /// far ends show, left out), normalised over themselves: 150 features, linear. Not tried by default.
-    public static let patchInner = GazeFeatureSet(
-        name: "patchInner", featureCount: headFeatureCount + 2 * EyePatchFilters.innerPixels
-    ) { features, output in
-        let appearance = features.appearance!
-        writeHead(features, EyeFrame(appearance), into: output)
-        EyePatchFilters.innerPatches(appearance, into: output + headFeatureCount)
-    }
+    public static let patchInner = filteredPatches("patchInner", perEye: EyePatchFilters.innerPixels) { EyePatchFilters.innerPatches($0, into: $1) }
 }
