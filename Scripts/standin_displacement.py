@@ -20,10 +20,10 @@ import argparse
 import csv
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
+
+from standin_landmarks import analysed_frames
 
 GROUPS = {"corners": [36, 39, 42, 45], "inner": [39, 42], "bridge": [27, 28, 29, 30],
           "jaw": list(range(17)), "mouth": list(range(48, 68))}
@@ -32,20 +32,7 @@ MEDIA = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".mp4", ".avi", ".mkv", ".mov
 
 def analysed(gazerec, path):
     """Per frame: (68 x 2 landmarks, (yaw, pitch, roll)) or None without a face."""
-    result = subprocess.run([gazerec, "analyze", "--input", path, "--landmarks", "--quiet"], capture_output=True,
-                            text=True)
-    if result.returncode != 0:
-        sys.exit(f"standin_displacement: gazerec analyze failed on {path}: {result.stderr.strip()[-200:]}")
-    frames = []
-    for line in result.stdout.splitlines():
-        row = json.loads(line)
-        if not row.get("face") or row.get("x0") is None:
-            frames.append(None)
-            continue
-        points = np.array([[row[f"x{i}"], row[f"y{i}"]] for i in range(68)], dtype=float)
-        frames.append((points, np.array([row.get("yawDegrees", np.nan), row.get("pitchDegrees", np.nan),
-                                         row.get("rollDegrees", np.nan)], dtype=float)))
-    return frames
+    return analysed_frames(gazerec, path, "standin_displacement")
 
 
 def files_of(folder):
