@@ -79,7 +79,28 @@ public struct ReviewCatalog: Sendable {
                                       startLabel: request.startLabel, endLabel: request.endLabel)
         let ids = try request.ids.map { try database.canonicalID($0) }
         let report = try study.areasOfInterest(database, ids: ids, areas: areas)
-        return .object([("table", report.table.json), ("skipped", .array(report.skipped.map { .string("\($0)") }))])
+        return .object([("table", report.table.json), ("skipped", .array(report.skipped.map { .string("\($0)") })),
+                        ("warnings", .array(report.warnings.map { .string($0.description) }))])
+    }
+
+    /// Where the page is to show stimulus `name` over sessions `ids`: the rectangle typed (`x,y,w,h`
+    /// in screen points) and the start marker, checked by the library as `stimulus aoi --rect --start`
+    /// checks them (the rectangle's numbers, area and aspect by `StimulusPlacement`; each session's
+    /// marker and interval by `StimulusStudy.viewings`); the first refusal is thrown, its sentence
+    /// the command's. Answers `{"rect": [x, y, w, h]}`.
+    public func placement(ids: [String], stimulus name: String, rect text: String, start: String?) throws -> JSONValue {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+              [x, y, width, height].allSatisfy(\.isFinite) else {
+            throw StimulusError.badRectangle(reason: "\"\(text)\" is not four numbers x,y,w,h (left, top, width and height in screen points)")
+        }
+        let file = try StimulusFile.read(path: try folders.stimulus(named: name))
+        let study = try StimulusStudy(stimulus: file, screenX: x, screenY: y, screenWidth: width, screenHeight: height,
+                                      startLabel: start?.isEmpty == false ? start : nil)
+        var canonical: [String] = []
+        for id in try ids.map({ try database.canonicalID($0) }) where !canonical.contains(id) { canonical.append(id) }
+        if let refusal = try study.viewings(database, ids: canonical).skipped.first { throw refusal }
+        return .object([("rect", .array([x, y, width, height].map { .number($0) }))])
     }
 
     /// The figure `plot` draws of session `id` (or its marker interval `between`): SVG, or PNG when `png`.
@@ -147,5 +168,31 @@ public struct AOIRequest: Sendable {
         self.stimulus = stimulus
         if case let .string(label)? = member("start"), !label.isEmpty { startLabel = label }
         if case let .string(label)? = member("end"), !label.isEmpty { endLabel = label }
+    }
+}
+
+/// The page's question before showing a stimulus: `{"ids": [...], "stimulus": name, "rect": "x,y,w,h", "start": label?}`,
+/// the rectangle as typed (`ReviewCatalog.placement` reads it).
+public struct PlacementRequest: Sendable {
+    public var ids: [String]
+    public var stimulus: String
+    public var rect: String
+    public var start: String?
+
+    public init(json bytes: [UInt8]) throws {
+        guard case let .object(members) = try JSONValue.parse(bytes, name: "the placement request") else {
+            throw ReviewError.badRequest("the placement request is not a JSON object")
+        }
+        func string(_ key: String) -> String? {
+            if case let .string(value)? = members.first(where: { $0.0 == key })?.1 { value } else { nil }
+        }
+        guard case let .array(idValues)? = members.first(where: { $0.0 == "ids" })?.1, let stimulus = string("stimulus"),
+              let rect = string("rect") else {
+            throw ReviewError.badRequest("the placement request needs ids, stimulus and rect")
+        }
+        ids = idValues.compactMap { if case let .string(id) = $0 { id } else { nil } }
+        self.stimulus = stimulus
+        self.rect = rect
+        start = string("start")
     }
 }

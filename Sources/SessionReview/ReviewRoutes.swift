@@ -38,6 +38,15 @@ struct ReviewRoutes: Sendable {
                 ReviewResponse.json(try JSONDocument.text(try catalog.aoiMetrics(try AOIRequest(json: Array(body.readableBytesView))), pretty: false))
             }
         }
+        router.post("/api/placement") { request, _ in
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 20)
+            return try answer {
+                let asked = try PlacementRequest(json: Array(body.readableBytesView))
+                let answer = try catalog.placement(ids: asked.ids, stimulus: asked.stimulus, rect: asked.rect, start: asked.start)
+                return ReviewResponse.json(try JSONDocument.text(answer, pretty: false))
+            }
+        }
         addAOIFiles(to: router)
     }
 

@@ -60,18 +60,37 @@ async function openSessions(ids, stimulusName = $("stimulus").value, rectText = 
     return { id, info, series, presentations, colour: colours[i % colours.length], visible: true, offset: 0 };
   }));
   state.open = loaded;
+  state.stimulus = null;
+  clearMetrics();
   renderPresentations();
   $("stimulus").value = stimulusName; $("rect").value = rectText; $("start-marker").value = startLabel;
   $("sessions-panel").hidden = true;
   $("replay-panel").hidden = false;
-  await applyStimulus(stimulusName, rectText, startLabel);
   renderLegend();
+  // A refused stimulus or marker: the sessions over the screen, and the refusal said.
+  const refused = await applyStimulus(stimulusName, rectText, startLabel).then(() => null, e => e);
+  if (refused) { await applyStimulus("", "", ""); throw refused; }
   updateFigureLinks();
   say(`${ids.length} session${ids.length === 1 ? "" : "s"}`);
 }
 
+// Shows stimulus `name` (none: the screen) where `rectText` says, from marker `startLabel`: the
+// server checks both as `stimulus aoi --rect --start` does and the page refuses what it refuses,
+// keeping the view; an empty rectangle is the first session's whole screen.
 async function applyStimulus(name, rectText, startLabel) {
-  state.startLabel = startLabel.trim();
+  const label = startLabel.trim(), ids = [...new Set(state.open.map(s => s.id))];
+  let rect = null;
+  if (name) {
+    const text = rectText.trim() || [0, 0, ...state.open[0].series.screen].join(",");
+    rect = (await (await api("/api/placement", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ids, stimulus: name, rect: text, start: label }) })).json()).rect;
+    $("rect").value = text;
+  } else if (label) {
+    const without = state.open.find(s => !s.series.markers.some(m => m.label === label));
+    if (without) throw new Error(markerMissing(without, label));
+  }
+  clearMetrics();
+  state.startLabel = label;
   for (const s of state.open) {
     const marker = state.startLabel ? s.series.markers.find(m => m.label === state.startLabel) : null;
     s.offset = marker ? marker.t : 0;
@@ -82,13 +101,26 @@ async function applyStimulus(name, rectText, startLabel) {
   if (name) {
     const info = (await (await api("/api/stimuli")).json()).find(s => s.name === name);
     if (!info || !info.width) throw new Error(`cannot read stimulus ${name}`);
-    const rect = rectText.split(",").map(Number);
-    state.rect = rect.length === 4 && rect.every(Number.isFinite) && rect[2] > 0 && rect[3] > 0 ? rect : [0, 0, ...state.open[0].series.screen];
+    state.rect = rect;
     const url = `/api/stimulus?name=${encodeURIComponent(name)}`;
     state.stimulus = { ...info, url, isVideo: !/\.(png|jpe?g|gif|webp)$/i.test(name) };
     await loadStimulusMedia();
   }
   await showStimulus();
+  say(name ? `${name} shown at ${state.rect.join(",")}${label ? ` from marker ${label}` : ""}` : `the screen${label ? ` from marker ${label}` : ""}`);
+}
+
+// The sentence of StimulusStudy for a session without the start marker (over the screen there is
+// no stimulus for the server to check it with).
+function markerMissing(s, label) {
+  const known = [...new Set(s.series.markers.map(m => m.label))];
+  return `session ${s.id} cannot be analysed: it has no marker "${label}" (its markers: ${known.length ? known.join(", ") : "none"})`;
+}
+
+// The metrics table and its notes go when what they were computed for changes.
+function clearMetrics() {
+  state.lastMetrics = null;
+  $("metrics").textContent = "";
 }
 
 // The chosen (or presented) stimulus's picture: the video loaded, or the image decoded.
@@ -409,7 +441,7 @@ function setupEditor() {
   $("aoi-delete").addEventListener("click", () => { if (state.chosen >= 0) { state.areas.splice(state.chosen, 1); state.chosen = -1; renderAreas(); paint(); } });
   $("aoi-save").addEventListener("click", () => saveAreas($("aoi-file").value).catch(e => say(e.message)));
   $("aoi-load").addEventListener("click", () => loadAreas($("aoi-files").value).catch(e => say(e.message)));
-  $("aoi-metrics").addEventListener("click", () => metrics().catch(e => say(e.message)));
+  $("aoi-metrics").addEventListener("click", () => metrics().catch(e => { clearMetrics(); say(e.message); }));
 }
 
 async function saveAreas(name) {
@@ -618,6 +650,7 @@ async function openPresented(sha256) {
   })));
   state.open.forEach((s, i) => { s.colour = colours[i % colours.length]; });
   if (!state.open.length) throw new Error("none of the sessions that presented it can be opened");
+  clearMetrics();
   setPlaying(false);
   $("video").pause();
   $("sessions-panel").hidden = true; $("replay-panel").hidden = false;

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What a new user's trial of `gazerec view` found, each checked in the page (headless Chromium) or
+/// on the server as the user met it: over the two sessions of `ReviewPageTests.prepare()`.
+extension ReviewPageTests {
+    /// Polls `script` in the page until it returns true (at most 15 s); its last answer.
+    @discardableResult
+    func waitUntil(_ browser: WebDriver, _ script: String, _ args: [Any] = []) throws -> Bool {
+        for _ in 0..<150 {
+            if try browser.run(script, args) as? Bool == true { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    func status(_ browser: WebDriver) throws -> String {
+        try browser.run("return document.getElementById('status').textContent;") as? String ?? ""
+    }
+
+    /// The text controls set and *Apply* pressed, as a user does; true once the status line no longer says "applying".
+    func apply(_ browser: WebDriver, stimulus: String, rect: String, start: String) throws {
+        try browser.run("""
+            document.getElementById('status').textContent = 'applying';
+            document.getElementById('stimulus').value = arguments[0]; document.getElementById('rect').value = arguments[1];
+            document.getElementById('start-marker').value = arguments[2]; return 1;
+            """, [stimulus, rect, start])
+        try browser.click("#apply-stimulus")
+        try waitUntil(browser, "return document.getElementById('status').textContent !== 'applying';")
+    }
+
+    func openBrowser(_ setup: Setup) throws -> WebDriver {
+        let browser = try WebDriver()
+        try browser.open(setup.server.address)
+        try browser.run("return window.gazerecView.ready;")
+        return browser
+    }
+
+    @Test("Apply refuses a bad 'shown at' rectangle and an unknown start marker with the library's sentence (the one 'stimulus aoi' gives) and keeps the view",
+          .enabled(if: ready, reason))
+    func applyRefusesBadPlacement() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let areas = setup.workspace.folder.path("one.json")
+        try #"[{"name": "all", "rect": [0, 0, 320, 180]}]"#.write(toFile: areas, atomically: true, encoding: .utf8)
+        let browser = try openBrowser(setup)
+        try browser.run("return window.gazerecView.openSessions([arguments[0]], '', '', '');", [Self.ids[0]])
+        // A trailing comma: not four numbers.
+        try apply(browser, stimulus: "0/box.webm", rect: "100,50,640,360,", start: "")
+        let refusedText = try status(browser)
+        #expect(refusedText.contains("screen rectangle is unusable"), "\(refusedText)")
+        #expect(try browser.run("return window.gazerecView.state.stimulus === null;") as? Bool == true)
+        for text in ["abc", "0,0,0,0"] {
+            try apply(browser, stimulus: "0/box.webm", rect: text, start: "")
+            let said = try status(browser)
+            #expect(said.contains("screen rectangle is unusable"), "\(text): \(said)")
+            #expect(try browser.run("return window.gazerecView.state.stimulus === null;") as? Bool == true, "\(text)")
+        }
+        // Another aspect: the CLI's sentence.
+        let aspect = try setup.workspace.run(["stimulus", "aoi", Self.ids[0], "--stimulus", setup.stimuli + "/box.webm",
+                                              "--rect", "0,0,100,100", "--aois", areas])
+        #expect(aspect.status == 64)
+        let aspectLine = try #require(aspect.stderr.split(separator: "\n").first { $0.contains("aspect") })
+        try apply(browser, stimulus: "0/box.webm", rect: "0,0,100,100", start: "")
+        let refusedAspect = try status(browser)
+        #expect(!refusedAspect.isEmpty && aspectLine.contains(refusedAspect), "page: \(refusedAspect) cli: \(aspectLine)")
+        #expect(try browser.run("return window.gazerecView.state.stimulus === null;") as? Bool == true)
+        // A marker the session does not have: the CLI's warning, here a refusal.
+        let marker = try setup.workspace.run(["stimulus", "aoi", Self.ids[0], "--stimulus", setup.stimuli + "/box.webm",
+                                              "--rect", "100,50,640,360", "--start", "nosuch", "--aois", areas])
+        let markerLine = try #require(marker.stderr.split(separator: "\n").first { $0.contains("no marker") })
+        try apply(browser, stimulus: "0/box.webm", rect: "100,50,640,360", start: "nosuch")
+        let refusedMarker = try status(browser)
+        #expect(!refusedMarker.isEmpty && markerLine.contains(refusedMarker), "page: \(refusedMarker) cli: \(markerLine)")
+        #expect(try browser.run("return window.gazerecView.state.stimulus === null;") as? Bool == true)
+        // A good one is applied.
+        try apply(browser, stimulus: "0/box.webm", rect: "100,50,640,360", start: "video")
+        #expect(try browser.run("return window.gazerecView.state.stimulus !== null && window.gazerecView.state.rect.join();") as? String
+                == "100,50,640,360")
+    }
+}
