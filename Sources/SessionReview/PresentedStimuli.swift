@@ -173,6 +173,7 @@ extension ReviewCatalog {
         let study = try StimulusStudy(stimulus: file, presented: .all, database: database, ids: ids)
         let report = try study.areasOfInterest(database, ids: ids, areas: areas)
         let skipped: [JSONValue] = report.skipped.map { .string("\($0)") }
-        return .object([("table", report.table.json), ("skipped", .array(skipped))])
+        return .object([("table", report.table.json), ("skipped", .array(skipped)),
+                        ("warnings", .array(report.warnings.map { .string($0.description) }))])
     }
 }

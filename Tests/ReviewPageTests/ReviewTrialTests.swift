@@ -79,4 +79,64 @@ extension ReviewPageTests {
         #expect(try browser.run("return window.gazerecView.state.stimulus !== null && window.gazerecView.state.rect.join();") as? String
                 == "100,50,640,360")
     }
+
+    @Test("the figure links follow the legend: they name the first shown participant", .enabled(if: ready, reason))
+    func figureLinksFollowTheLegend() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        try browser.run("return window.gazerecView.openSessions(arguments[0], '', '', '');", [Self.ids])
+        #expect((try browser.run("return document.getElementById('figure-svg').href;") as? String ?? "").contains(Self.ids[0]))
+        try browser.click("#legend li:first-child input")
+        for link in ["figure-svg", "figure-png"] {
+            let href = try browser.run("return document.getElementById(arguments[0]).href;", [link]) as? String ?? ""
+            #expect(href.contains(Self.ids[1]), "\(link): \(href)")
+        }
+        // The tracks say whose they are.
+        let caption = try browser.run("return document.getElementById('tracks-of').textContent;") as? String ?? ""
+        #expect(caption.contains(String(Self.ids[1].prefix(8))), "\(caption)")
+    }
+
+    @Test("the metrics table goes when it no longer applies (another view, a failed request) and the status line with it",
+          .enabled(if: ready, reason))
+    func staleMetricsCleared() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        let metricsShown = "return document.querySelectorAll('#metrics tr').length > 0;"
+        try browser.run("""
+            return window.gazerecView.openSessions(arguments[0], '0/box.webm', '100,50,640,360', 'video').then(() => {
+              window.gazerecView.state.areas.push({ name: 'all', keyframed: false, keyframes: [{ t: 0, shape: { kind: 'rect', v: [0, 0, 320, 180] } }] });
+              return window.gazerecView.metrics(); });
+            """, [Self.ids])
+        #expect(try browser.run(metricsShown) as? Bool == true)
+        // The command's warnings come with the table.
+        let areas = setup.workspace.folder.path("all.json")
+        try #"[{"name": "all", "rect": [0, 0, 320, 180]}]"#.write(toFile: areas, atomically: true, encoding: .utf8)
+        let cli = try setup.workspace.run(["stimulus", "aoi"] + Self.ids + ["--stimulus", setup.stimuli + "/box.webm", "--rect", "100,50,640,360",
+                                                                             "--start", "video", "--aois", areas, "--format", "json"])
+        let document = try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any]
+        let warnings = document?["warnings"] as? [String] ?? []
+        #expect(!warnings.isEmpty, "\(cli.stdout)")
+        #expect(try browser.run("return window.gazerecView.state.lastMetrics.warnings;") as? [String] == warnings)
+        let shown = try browser.run("return document.getElementById('metrics').textContent;") as? String ?? ""
+        #expect(warnings.allSatisfy { shown.contains("warning: " + $0) }, "\(shown)")
+        // Another view: one session over the screen.
+        try browser.run("return window.gazerecView.openSessions([arguments[0]], '', '', '');", [Self.ids[1]])
+        #expect(try browser.run(metricsShown) as? Bool == false)
+        #expect(try browser.run("return window.gazerecView.state.lastMetrics;") == nil || (try browser.run("return window.gazerecView.state.lastMetrics === null;") as? Bool == true))
+        // A failed request leaves no table of before.
+        try apply(browser, stimulus: "0/box.webm", rect: "100,50,640,360", start: "video")
+        try browser.run("return window.gazerecView.metrics();")
+        #expect(try browser.run(metricsShown) as? Bool == true)
+        try browser.run("window.gazerecView.state.areas[0].name = ''; document.getElementById('status').textContent = 'asking'; return 1;")
+        try browser.click("#aoi-metrics")
+        try waitUntil(browser, "return document.getElementById('status').textContent !== 'asking';")
+        #expect(try browser.run(metricsShown) as? Bool == false)
+        let failed = try status(browser)
+        #expect(!failed.isEmpty)
+        // The status line's refusal goes once something else is done.
+        try apply(browser, stimulus: "", rect: "", start: "")
+        #expect(try status(browser) != failed)
+    }
 }

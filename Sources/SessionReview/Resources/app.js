@@ -1,6 +1,6 @@
 // gazerec view: the sessions table, the replay over the screen or a stimulus, the tracks, AOIs and figures.
 import { parseSeries, indexAt, sessionEnd, shapeAt, aoiDocument, areasFromDocument } from "/page/series.js";
-import { drawTracks } from "/page/tracks.js";
+import { drawTracks, expressionColours } from "/page/tracks.js";
 import { stimulusSecondsAt, showingAt, alignSeries, eventText } from "/page/presented.js";
 
 const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#fabed4", "#469990",
@@ -146,7 +146,7 @@ async function showStimulus() {
     : Math.max(...state.open.map(s => sessionEnd(s.series) - s.offset));
   $("scrub").max = String(state.duration);
   fillIntervals();
-  drawTracks($("tracks"), state.open.find(s => s.visible), state, true);
+  drawFocusTracks();
   await seek(0);
 }
 
@@ -485,6 +485,8 @@ async function metrics() {
   $("metrics").textContent = "";
   $("metrics").append(table);
   for (const s of answer.skipped) { const p = document.createElement("p"); p.textContent = s; $("metrics").append(p); }
+  for (const w of answer.warnings || []) { const p = document.createElement("p"); p.textContent = `warning: ${w}`; $("metrics").append(p); }
+  say(`metrics of ${ids.length} session${ids.length === 1 ? "" : "s"}`);
 }
 
 // ---- presentations (`gazerec start --present`) ----
@@ -676,13 +678,23 @@ function renderLegend() {
     const item = document.createElement("li");
     const box = document.createElement("input");
     box.type = "checkbox"; box.checked = s.visible;
-    box.addEventListener("change", () => { s.visible = box.checked; drawTracks($("tracks"), state.open.find(o => o.visible), state, true); paint(); });
+    box.addEventListener("change", () => { s.visible = box.checked; drawFocusTracks(); updateFigureLinks(); paint(); });
     const swatch = document.createElement("span");
     swatch.className = "swatch"; swatch.style.background = s.colour;
-    item.append(box, swatch, `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""));
+    item.append(box, swatch, legendName(s));
     legend.append(item);
   }
 }
+
+// The tracks of the first shown participant, named above them.
+function drawFocusTracks() {
+  const focus = state.open.find(s => s.visible);
+  drawTracks($("tracks"), focus, state, true);
+  $("tracks-of").textContent = !focus ? "No participant shown." : state.open.length > 1
+    ? `Tracks of ${legendName(focus)} (the first participant shown)` : `Tracks of ${legendName(focus)}`;
+}
+
+function legendName(s) { return `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""); }
 
 function fillIntervals() {
   const select = $("figure-interval");
@@ -741,6 +753,12 @@ async function start() {
     else if (event.key === "Enter" && state.drawing && state.drawing.tool === "polygon") finishShape(drawnShape(state.drawing));
   });
   setupEditor();
+  for (const [name, colour] of Object.entries(expressionColours)) {
+    const key = document.createElement("span"), swatch = document.createElement("span");
+    swatch.className = "swatch"; swatch.style.background = colour;
+    key.append(swatch, name + " ");
+    $("expression-key").append(key);
+  }
   state.sessions = await (await api("/api/sessions")).json();
   renderSessions();
   for (const s of await (await api("/api/stimuli")).json()) $("stimulus").append(new Option(s.name, s.name));

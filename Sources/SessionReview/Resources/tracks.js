@@ -4,7 +4,7 @@
 import { indexAt } from "/page/series.js";
 
 const left = 90;
-const expressionColours = { neutral: "#bbb", happy: "#f4c20d", surprise: "#42d4f4", sad: "#4363d8", angry: "#e6194b", disgust: "#3cb44b", fear: "#911eb4" };
+export const expressionColours = { neutral: "#bbb", happy: "#f4c20d", surprise: "#42d4f4", sad: "#4363d8", angry: "#e6194b", disgust: "#3cb44b", fear: "#911eb4" };
 const rows = [
   { name: "markers", height: 22 }, { name: "blinks", height: 14 }, { name: "openness L/R", height: 40 },
   { name: "head yaw/pitch/roll", height: 56 }, { name: "expression", height: 16 }, { name: "smile", height: 30 },
@@ -51,6 +51,10 @@ function paintTracks(g, canvas, session, state) {
   }
   line(g, c["frame.t"], c["frame.openL"], openness, 0, 1, "#1f77b4", toX, offset, state, width);
   line(g, c["frame.t"], c["frame.openR"], openness, 0, 1, "#ff7f0e", toX, offset, state, width);
+  // Head pose: −45…45°, a grey line at 0°.
+  g.strokeStyle = "#bbb"; g.beginPath(); g.moveTo(left, pose.top + pose.height / 2 + 0.5); g.lineTo(canvas.width, pose.top + pose.height / 2 + 0.5); g.stroke();
+  g.fillStyle = "#888"; g.fillText("+45°", left - 30, pose.top + 24); g.fillText("0°", left - 16, pose.top + pose.height / 2 + 4);
+  g.fillText("−45°", left - 30, pose.top + pose.height);
   line(g, c["frame.t"], c["frame.yaw"], pose, -45, 45, "#d62728", toX, offset, state, width);
   line(g, c["frame.t"], c["frame.pitch"], pose, -45, 45, "#2ca02c", toX, offset, state, width);
   line(g, c["frame.t"], c["frame.roll"], pose, -45, 45, "#9467bd", toX, offset, state, width);
