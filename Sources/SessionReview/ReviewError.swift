@@ -20,6 +20,9 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
     case noAOIFolder
     /// Nothing at that address.
     case notFound(String)
+    /// An AOI file name that is not a plain file name ending in `.json` (a folder part, a leading
+    /// dot or another extension).
+    case badAOIName(String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,8 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
         case let .badRequest(reason): "bad request: \(reason)"
         case .noAOIFolder: "no folder for AOI files was given: start the server with one to save and load them"
         case let .notFound(what): "\(what) not found"
+        case let .badAOIName(name):
+            "AOI file name \"\(name)\" refused: it must end in .json and be a plain file name (no folder part, not starting with a dot), such as areas.json"
         }
     }
 
@@ -45,6 +50,7 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
         case .badRequest: 400
         case .noAOIFolder: 409
         case .notFound: 404
+        case let .badAOIName(name): name.contains("/") || name.hasPrefix(".") ? 403 : 400
         }
     }
 }

@@ -73,11 +73,11 @@ public struct ReviewFolders: Sendable {
     }
 
     /// The path of AOI file `name` in the AOI folder: a plain file name ending in `.json` (no folder
-    /// part), whose resolved path (when it exists) stays inside the folder.
+    /// part), whose resolved path (when it exists) stays inside the folder; another name is `badAOIName`.
     public func aoiFile(named name: String) throws -> String {
         guard let aoi else { throw ReviewError.noAOIFolder }
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.lowercased().hasSuffix(".json") else {
-            throw ReviewError.outsideFolders(path: name)
+            throw ReviewError.badAOIName(name)
         }
         let path = aoi + "/" + name
         if let target = Self.resolved(path), !Self.isInside(target, aoi) { throw ReviewError.outsideFolders(path: name) }

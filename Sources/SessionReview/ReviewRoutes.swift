@@ -55,11 +55,11 @@ struct ReviewRoutes: Sendable {
             try answer { ReviewResponse.json(try JSONDocument.text(.array(try catalog.folders.aoiNames().map { .string($0) }), pretty: false)) }
         }
         router.get("/api/aoi-files/:name") { _, context in
-            let name = try context.parameters.require("name")
+            let name = try Self.fileName(try context.parameters.require("name"))
             return try answer { ReviewResponse.bytes(try catalog.loadAOIs(named: name), type: "application/json; charset=utf-8") }
         }
         router.put("/api/aoi-files/:name") { request, context in
-            let name = try context.parameters.require("name")
+            let name = try Self.fileName(try context.parameters.require("name"))
             var request = request
             let body = try await request.collectBody(upTo: 16 << 20)
             return try answer {
@@ -67,6 +67,12 @@ struct ReviewRoutes: Sendable {
                 return ReviewResponse.json("{\"saved\":true}")
             }
         }
+    }
+
+    /// An AOI file name as the address carries it, percent-decoded once ("My%20Areas.json" is "My Areas.json").
+    static func fileName(_ segment: String) throws -> String {
+        guard let name = segment.removingPercentEncoding else { throw ReviewError.badAOIName(segment) }
+        return name
     }
 
     /// `plot`'s figure: `format` svg or png, `layers` (heatmap, scanpath, fixations; none: all three),

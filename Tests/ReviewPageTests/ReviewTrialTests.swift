@@ -139,4 +139,39 @@ extension ReviewPageTests {
         try apply(browser, stimulus: "", rect: "", start: "")
         #expect(try status(browser) != failed)
     }
+
+    @Test("AOI file names are decoded once: 'My Areas.json' is saved, listed and loaded under that name and read by 'stimulus aoi'; only a plain name ending .json is taken, saying so",
+          .enabled(if: ready, reason))
+    func aoiFileNames() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let base = setup.server.base
+        let exchanged = try Self.curl("\(base)/api/sessions?token=\(setup.server.token)")
+        let cookie = "Cookie: " + (exchanged.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last?.split(separator: ";").first }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
+        let document = setup.workspace.folder.path("doc.json")
+        try #"[{"name": "all", "rect": [0, 0, 320, 180]}]"#.write(toFile: document, atomically: true, encoding: .utf8)
+        func put(_ encoded: String) throws -> (status: Int, body: String) {
+            let result = try Binary.runProcess("/usr/bin/curl", ["-s", "-X", "PUT", "-H", cookie, "-H", "Content-Type: application/json",
+                                                                 "--data-binary", "@" + document, "-w", "\n%{http_code}", "\(base)/api/aoi-files/\(encoded)"])
+            return (Int(result.stdout.suffix(3)) ?? 0, String(result.stdout.dropLast(4)))
+        }
+        #expect(try put("My%20Areas.json").status == 200)
+        #expect(try put("caf%C3%A9.json").status == 200)
+        let names = try FileManager.default.contentsOfDirectory(atPath: setup.aoiFolder).sorted()
+        #expect(names == ["My Areas.json", "café.json"], "\(names)")
+        let listed = try Binary.runProcess("/usr/bin/curl", ["-s", "-H", cookie, "\(base)/api/aoi-files"]).stdout
+        #expect(listed.contains("\"My Areas.json\""), "\(listed)")
+        #expect(try Self.curl("\(base)/api/aoi-files/My%20Areas.json", [cookie]).status == 200)
+        for (encoded, shown, code) in [("sub%2Fx.json", "sub/x.json", 403), ("areas", "areas", 400)] {
+            let refused = try put(encoded)
+            #expect(refused.status == code, "\(encoded): \(refused)")
+            #expect(refused.body.contains("\\\"\(shown)\\\"") || refused.body.contains("\(shown)"), "\(refused.body)")
+            #expect(refused.body.contains("end in .json"), "\(refused.body)")
+        }
+        let cli = try setup.workspace.run(["stimulus", "aoi", Self.ids[0], "--stimulus", setup.stimuli + "/box.webm", "--rect", "100,50,640,360",
+                                           "--aois", setup.aoiFolder + "/My Areas.json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+    }
 }
