@@ -174,4 +174,35 @@ extension ReviewPageTests {
                                            "--aois", setup.aoiFolder + "/My Areas.json"])
         #expect(cli.status == 0, "\(cli.stderr)")
     }
+
+    @Test("keys work whatever control has focus but a text field: ← → step one frame of the stimulus shown, space plays",
+          .enabled(if: ready, reason))
+    func keysWhateverHasFocus() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        try browser.run("return window.gazerecView.openSessions(arguments[0], '0/box.webm', '100,50,640,360', 'video').then(() => window.gazerecView.seek(1));",
+                        [Self.ids])
+        func time() throws -> Double { try browser.run("return window.gazerecView.state.t;") as? Double ?? -1 }
+        for control in ["scrub", "speed", "heatmap", "play"] {
+            try browser.run("return window.gazerecView.seek(1);")
+            try browser.run("document.getElementById(arguments[0]).focus(); return 1;", [control])
+            try browser.keys(["\u{E014}"])
+            try waitUntil(browser, "return window.gazerecView.state.t !== 1;")
+            let now = try time()
+            #expect(abs(now - (1 + 1.0 / 30)) < 1e-6, "\(control): \(now)")
+            #expect(try browser.run("return document.getElementById('speed').value;") as? String == "1", "\(control)")
+        }
+        try browser.run("document.getElementById('scrub').focus(); return 1;")
+        try browser.keys([" "])
+        #expect(try waitUntil(browser, "return window.gazerecView.state.playing === true;"))
+        try browser.keys([" "])
+        #expect(try waitUntil(browser, "return window.gazerecView.state.playing === false;"))
+        // In a text field the key is the field's.
+        try browser.run("return window.gazerecView.seek(1);")
+        try browser.run("document.getElementById('rect').focus(); return 1;")
+        try browser.keys(["\u{E014}"])
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try time() == 1)
+    }
 }

@@ -91,6 +91,13 @@ final class WebDriver {
         try call("DELETE", "/session/\(session)/actions")
     }
 
+    /// Keys pressed and released one after another in the focused element (W3C key actions: "\u{E014}" →, "\u{E012}" ←).
+    func keys(_ keys: [String]) throws {
+        let actions: [[String: Any]] = keys.flatMap { [["type": "keyDown", "value": $0], ["type": "keyUp", "value": $0]] }
+        try call("POST", "/session/\(session)/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+        try call("DELETE", "/session/\(session)/actions")
+    }
+
     func click(_ selector: String) throws {
         let element = try elementReference(selector)
         let id = element.values.first ?? ""

@@ -136,7 +136,6 @@ async function loadStimulusMedia() {
     stimulus.image.src = stimulus.url;
     await stimulus.image.decode();
   }
-  if (stimulus.framesPerSecond) state.frameStep = 1 / stimulus.framesPerSecond;
 }
 
 // The stage, time axis and tracks for what is open, at time 0.
@@ -221,6 +220,20 @@ function setPlaying(on) {
     video.playbackRate = state.speed;
     if (on && state.t < (video.duration || 0)) video.play(); else video.pause();
   }
+}
+
+// One frame: of the stimulus shown (the chosen one, else the presented video at the cursor), else
+// of the first shown session (its frames' median interval), else 1/60 s.
+function frameStep() {
+  const shown = state.shown && state.shown.kind === "video" ? (foundFile(state.shown) || {}).framesPerSecond || state.shown.frameRate : null;
+  const rate = state.stimulus ? state.stimulus.framesPerSecond : shown;
+  if (rate) return 1 / rate;
+  const focus = state.open.find(s => s.visible), t = focus ? focus.series.columns["frame.t"] : null;
+  if (!t || t.length < 2) return 1 / 60;
+  const gaps = [];
+  for (let i = 1; i < Math.min(t.length, 241); i++) gaps.push(t[i] - t[i - 1]);
+  gaps.sort((a, b) => a - b);
+  return gaps[gaps.length >> 1] > 0 ? gaps[gaps.length >> 1] : 1 / 60;
 }
 
 function stepMarker(direction) {
@@ -715,6 +728,12 @@ function updateFigureLinks() {
 }
 
 // ---- start ----
+// Whether keys typed into `target` are text (a text field's own, not the page's shortcuts).
+function typing(target) {
+  return target.tagName === "TEXTAREA" || target.isContentEditable
+    || (target.tagName === "INPUT" && !["range", "checkbox", "radio", "button", "submit", "reset", "color"].includes(target.type));
+}
+
 async function start() {
   $("filter").addEventListener("input", renderSessions);
   $("open-selected").addEventListener("click", () => {
@@ -744,10 +763,15 @@ async function start() {
     if (x > 90) seek((x - 90) / ($("tracks").width - 90) * state.duration);
   });
   document.addEventListener("keydown", event => {
-    if ($("replay-panel").hidden || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-    if (event.key === " ") { setPlaying(!state.playing); event.preventDefault(); }
-    else if (event.key === "ArrowRight") seek(state.t + state.frameStep);
-    else if (event.key === "ArrowLeft") seek(state.t - state.frameStep);
+    if ($("replay-panel").hidden || typing(event.target)) return;
+    // The page's keys whatever control has focus (a slider, a menu, a button would take them otherwise).
+    if ([" ", "ArrowRight", "ArrowLeft", "[", "]"].includes(event.key)) {
+      event.preventDefault();
+      if (event.target !== document.body && event.target.blur) event.target.blur();
+    }
+    if (event.key === " ") setPlaying(!state.playing);
+    else if (event.key === "ArrowRight") seek(state.t + frameStep());
+    else if (event.key === "ArrowLeft") seek(state.t - frameStep());
     else if (event.key === "]") stepMarker(1);
     else if (event.key === "[") stepMarker(-1);
     else if (event.key === "Enter" && state.drawing && state.drawing.tool === "polygon") finishShape(drawnShape(state.drawing));
