@@ -175,6 +175,69 @@ extension ReviewPageTests {
         #expect(cli.status == 0, "\(cli.stderr)")
     }
 
+    @Test("keyframed AOIs: a new name or kind starts a new area; Finish un-chooses it; one keyframe can be deleted",
+          .enabled(if: ready, reason))
+    func keyframedEditing() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        try browser.run("return window.gazerecView.openSessions(arguments[0], '0/box.webm', '100,50,640,360', 'video').then(() => window.gazerecView.seek(0));",
+                        [Self.ids])
+        try browser.click("button[data-tool=rect]")
+        try browser.run("document.getElementById('aoi-keyframed').checked = true; document.getElementById('aoi-name').value = 'mover'; return 1;")
+        try browser.drag(on: "#stage", from: (60, 200), to: (200, 330))
+        try browser.run("return window.gazerecView.seek(2);")
+        try browser.drag(on: "#stage", from: (300, 200), to: (440, 330))
+        func areas() throws -> [String] {
+            try browser.run("return window.gazerecView.state.areas.map(a => a.name + ':' + a.keyframes.map(k => k.shape.kind + '@' + k.t).join(','));")
+                as? [String] ?? []
+        }
+        #expect(try areas() == ["mover:rect@0,rect@2"])
+        // Another kind: a new area, not a keyframe of "mover".
+        try browser.click("button[data-tool=ellipse]")
+        try browser.run("document.getElementById('aoi-name').value = 'round'; return 1;")
+        try browser.drag(on: "#stage", from: (500, 100), to: (600, 200))
+        #expect(try areas() == ["mover:rect@0,rect@2", "round:ellipse@2"])
+        // Another name, same kind: a new area too.
+        try browser.click("button[data-tool=rect]")
+        try browser.run("document.getElementById('aoi-name').value = 'second'; return 1;")
+        try browser.drag(on: "#stage", from: (500, 300), to: (600, 400))
+        #expect(try areas() == ["mover:rect@0,rect@2", "round:ellipse@2", "second:rect@2"])
+        // Finish: nothing chosen; the next drawing under a fresh name is a new area.
+        try browser.click("#aoi-finish")
+        #expect(try browser.run("return window.gazerecView.state.chosen;") as? Int == -1)
+        // Choosing "mover" again and drawing at 1 s adds its keyframe there; deleting it removes that one only.
+        try browser.click("#aoi-list li:first-child")
+        try browser.run("return window.gazerecView.seek(1);")
+        try browser.drag(on: "#stage", from: (180, 200), to: (320, 330))
+        #expect(try areas().first == "mover:rect@0,rect@1,rect@2")
+        try browser.click("#aoi-delete-keyframe")
+        #expect(try areas() == ["mover:rect@0,rect@2", "round:ellipse@2", "second:rect@2"])
+    }
+
+    @Test("AOIs belong to their stimulus: another stimulus does not show them, the first brings them back",
+          .enabled(if: ready, reason))
+    func areasBelongToTheirStimulus() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=gray:s=160x90:d=1", "-frames:v", "1",
+                                                             setup.stimuli + "/still.png"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let browser = try openBrowser(setup)
+        try browser.run("""
+            return window.gazerecView.openSessions(arguments[0], '0/box.webm', '100,50,640,360', 'video').then(() => {
+              window.gazerecView.state.areas.push({ name: 'box area', keyframed: false, keyframes: [{ t: 0, shape: { kind: 'rect', v: [0, 0, 320, 180] } }] });
+              return 1; });
+            """, [Self.ids])
+        try browser.run("const o = new Option('0/still.png', '0/still.png'); document.getElementById('stimulus').append(o); return 1;")
+        try apply(browser, stimulus: "0/still.png", rect: "100,50,640,360", start: "video")
+        #expect(try browser.run("return window.gazerecView.state.areas.length;") as? Int == 0)
+        try apply(browser, stimulus: "", rect: "", start: "")
+        #expect(try browser.run("return window.gazerecView.state.areas.length;") as? Int == 0)
+        try apply(browser, stimulus: "0/box.webm", rect: "100,50,640,360", start: "video")
+        #expect(try browser.run("return window.gazerecView.state.areas.map(a => a.name);") as? [String] == ["box area"])
+    }
+
     @Test("keys work whatever control has focus but a text field: ← → step one frame of the stimulus shown, space plays",
           .enabled(if: ready, reason))
     func keysWhateverHasFocus() throws {
@@ -204,5 +267,40 @@ extension ReviewPageTests {
         try browser.keys(["\u{E014}"])
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try time() == 1)
+    }
+
+    @Test("in a single presented session's view, AOIs are drawn in the presented file's pixels at its recorded rectangle and Metrics gives 'stimulus aoi' without --rect",
+          .enabled(if: presentedReady, presentedReason))
+    func areasOverAPresentedSession() throws {
+        let (setup, _, _, clip) = try Self.preparePresented()
+        defer { setup.workspace.folder.remove() }
+        let saved = setup.aoiFolder + "/all.json"
+        try #"[{"name": "all", "rect": [0, 0, 320, 180]}]"#.write(toFile: saved, atomically: true, encoding: .utf8)
+        let browser = try openBrowser(setup)
+        try browser.run("""
+            document.getElementById('heatmap').checked = false;
+            return window.gazerecView.openSessions([arguments[0]], '', '', '').then(() => window.gazerecView.seek(2));
+            """, [Self.presentedIDs[0]])
+        // → steps one frame of the presented 30 fps clip on the screen at the cursor.
+        try browser.run("document.body.focus(); return 1;")
+        try browser.keys(["\u{E014}"])
+        try waitUntil(browser, "return window.gazerecView.state.t !== 2;")
+        let stepped = try browser.run("return window.gazerecView.state.t;") as? Double ?? -1
+        #expect(abs(stepped - (2 + 1.0 / 30)) < 1e-6, "\(stepped)")
+        try browser.run("return window.gazerecView.seek(2);")
+        try browser.run("return window.gazerecView.loadAreas('all.json');")
+        let screen = try browser.run("return window.gazerecView.state.open[0].series.screen;") as? [Double] ?? []
+        try #require(screen.count == 2 && screen[0] > 0)
+        let scale = 960 / screen[0], rect = Self.rects[0]
+        // The area's outline (cyan) is the presented rectangle's top and left edges.
+        try expectColour(browser, x: (rect[0] + rect[2] / 2) * scale, y: rect[1] * scale, (0, 255, 255))
+        try expectColour(browser, x: rect[0] * scale, y: (rect[1] + rect[3] / 2) * scale, (0, 255, 255))
+        try browser.run("return window.gazerecView.metrics();")
+        let page = try browser.run("return window.gazerecView.state.lastMetrics.table;") as? [[String: Any]]
+        let cli = try setup.workspace.run(["stimulus", "aoi", Self.presentedIDs[0], "--stimulus", clip, "--aois", saved, "--format", "json"])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        let expected = (try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]]
+        #expect(page?.isEmpty == false && page.map { NSArray(array: $0) } == expected.map { NSArray(array: $0) },
+                "page \(String(describing: page)) cli \(cli.stdout)")
     }
 }

@@ -8,7 +8,7 @@ const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4
 const $ = id => document.getElementById(id);
 const state = {
   sessions: [], open: [], stimulus: null, rect: null, startLabel: "", t: 0, duration: 0, playing: false, speed: 1,
-  areas: [], chosen: -1, tool: "none", drawing: null, lastMetrics: null, painted: false, frameStep: 1 / 60,
+  areas: [], chosen: -1, tool: "none", drawing: null, lastMetrics: null, painted: false, areasByKey: {}, areasKey: null,
   presented: [], images: {}, videoFor: null,
 };
 
@@ -342,31 +342,62 @@ function paintHeatmap(g, canvas) {
   g.drawImage(small, 0, 0, cols * cell, rows * cell);
 }
 
-function paintAreas(g) {
+// What AOIs are drawn on and belong to: the chosen (or group's presented) stimulus, else the
+// presented file on the screen at the cursor (its pixels through its recorded rectangle); null over
+// the bare screen. `key` names the stimulus (its areas are kept by it), `time` is its own seconds,
+// `sx`, `sy` canvas pixels per stimulus pixel and `x0`, `y0` where its pixel (0, 0) is on the canvas.
+function areaTarget() {
   const scale = contentScale();
+  if (state.stimulus) {
+    return { key: state.stimulus.presented || `name:${state.stimulus.name}`, presented: state.stimulus.presented, time: state.t, sx: scale, sy: scale, x0: 0, y0: 0 };
+  }
+  const p = state.shown, found = foundFile(p);
+  if (!p || !p.rect || !found || !found.width) return null;
+  const time = p.kind === "video" ? stimulusSecondsAt(p.clock, state.t) : 0;
+  if (time === null) return null;
+  return { key: found.id, presented: found.id, time, sx: p.rect[2] / found.width * scale, sy: p.rect[3] / found.height * scale,
+    x0: p.rect[0] * scale, y0: p.rect[1] * scale };
+}
+
+// The areas of the stimulus now shown: another stimulus's are put away (and come back with it).
+function syncAreas() {
+  const target = areaTarget(), key = target ? target.key : null;
+  if (key === state.areasKey) return target;
+  if (state.areasKey !== null) state.areasByKey[state.areasKey] = state.areas;
+  state.areas = (key !== null && state.areasByKey[key]) || [];
+  state.areasKey = key; state.chosen = -1; state.drawing = null;
+  renderAreas();
+  return target;
+}
+
+function paintAreas(g) {
+  const target = syncAreas();
+  if (!target) return;
   state.areas.forEach((area, index) => {
-    const shape = shapeAt(area, state.t);
+    const shape = shapeAt(area, target.time);
     if (!shape) return;
     g.strokeStyle = index === state.chosen ? "#ffff00" : "#00ffff";
     g.lineWidth = 2;
-    tracePath(g, shape, scale);
+    tracePath(g, shape, target);
     g.stroke();
     g.fillStyle = g.strokeStyle; g.font = "12px sans-serif";
     const [x, y] = shape.kind === "polygon" ? shape.points[0] : shape.kind === "rect" ? shape.v : [shape.v[0] - shape.v[2], shape.v[1] - shape.v[3]];
-    g.fillText(area.name, x * scale + 2, y * scale - 4);
+    g.fillText(area.name, target.x0 + x * target.sx + 2, target.y0 + y * target.sy - 4);
   });
   if (state.drawing && state.drawing.points.length) {
     g.strokeStyle = "#ffff00"; g.lineWidth = 1;
     const shape = drawnShape(state.drawing);
-    if (shape) { tracePath(g, shape, scale); g.stroke(); }
+    if (shape) { tracePath(g, shape, target); g.stroke(); }
   }
 }
 
-function tracePath(g, shape, scale) {
+// A shape in stimulus pixels traced on the canvas through `t` (areaTarget).
+function tracePath(g, shape, t) {
+  const x = v => t.x0 + v * t.sx, y = v => t.y0 + v * t.sy;
   g.beginPath();
-  if (shape.kind === "rect") g.rect(shape.v[0] * scale, shape.v[1] * scale, shape.v[2] * scale, shape.v[3] * scale);
-  else if (shape.kind === "ellipse") g.ellipse(shape.v[0] * scale, shape.v[1] * scale, shape.v[2] * scale, shape.v[3] * scale, 0, 0, 2 * Math.PI);
-  else { shape.points.forEach((p, i) => i ? g.lineTo(p[0] * scale, p[1] * scale) : g.moveTo(p[0] * scale, p[1] * scale)); g.closePath(); }
+  if (shape.kind === "rect") g.rect(x(shape.v[0]), y(shape.v[1]), shape.v[2] * t.sx, shape.v[3] * t.sy);
+  else if (shape.kind === "ellipse") g.ellipse(x(shape.v[0]), y(shape.v[1]), shape.v[2] * t.sx, shape.v[3] * t.sy, 0, 0, 2 * Math.PI);
+  else { shape.points.forEach((p, i) => i ? g.lineTo(x(p[0]), y(p[1])) : g.moveTo(x(p[0]), y(p[1]))); g.closePath(); }
 }
 
 // ---- the AOI editor ----
@@ -380,28 +411,50 @@ function drawnShape(d) {
   return d.tool === "rect" ? { kind: "rect", v: [x, y, w, h] } : { kind: "ellipse", v: [x + w / 2, y + h / 2, w / 2, h / 2] };
 }
 
+// The mouse's point in stimulus pixels.
 function stagePoint(event) {
-  const box = $("stage").getBoundingClientRect(), scale = contentScale();
-  return [(event.clientX - box.left) / scale, (event.clientY - box.top) / scale];
+  const box = $("stage").getBoundingClientRect(), t = areaTarget();
+  return [(event.clientX - box.left - t.x0) / t.sx, (event.clientY - box.top - t.y0) / t.sy];
 }
 
+// A drawn shape: a keyframe of the chosen keyframed area when *keyframed* is ticked and the name and
+// kind are the area's; otherwise a new area under the Name field's name.
 function finishShape(shape) {
   state.drawing = null;
-  if (!shape) return paint();
-  const area = state.areas[state.chosen];
-  if (area && area.keyframed && $("aoi-keyframed").checked) {
-    const existing = area.keyframes.findIndex(k => Math.abs(k.t - state.t) < 1e-6);
-    if (existing >= 0) area.keyframes[existing].shape = shape; else area.keyframes.push({ t: state.t, shape });
+  const target = areaTarget();
+  if (!shape || !target) return paint();
+  const area = state.areas[state.chosen], name = $("aoi-name").value.trim(), keyframed = $("aoi-keyframed").checked;
+  if (area && area.keyframed && keyframed && area.keyframes[0].shape.kind === shape.kind && (!name || name === area.name)) {
+    const existing = area.keyframes.findIndex(k => Math.abs(k.t - target.time) < 1e-6);
+    if (existing >= 0) area.keyframes[existing].shape = shape; else area.keyframes.push({ t: target.time, shape });
     area.keyframes.sort((a, b) => a.t - b.t);
   } else {
-    let name = $("aoi-name").value.trim() || `aoi ${state.areas.length + 1}`;
-    while (state.areas.some(a => a.name === name)) name += "'";
-    state.areas.push({ name, keyframed: $("aoi-keyframed").checked, keyframes: [{ t: state.t, shape }] });
+    let fresh = name || `aoi ${state.areas.length + 1}`;
+    while (state.areas.some(a => a.name === fresh)) fresh += "'";
+    state.areas.push({ name: fresh, keyframed, keyframes: [{ t: target.time, shape }] });
     state.chosen = state.areas.length - 1;
-    $("aoi-name").value = `aoi ${state.areas.length + 1}`;
+    // A keyframed area stays chosen under its name for its next keyframes; a still one is done.
+    $("aoi-name").value = keyframed ? fresh : nextAreaName();
   }
   renderAreas();
   paint();
+}
+
+function nextAreaName() {
+  let n = state.areas.length + 1;
+  while (state.areas.some(a => a.name === `aoi ${n}`)) n++;
+  return `aoi ${n}`;
+}
+
+// The chosen area's keyframe at the cursor (within half a frame) removed; its last one stays.
+function deleteKeyframe() {
+  const area = state.areas[state.chosen], target = areaTarget();
+  if (!area || !area.keyframed || !target) throw new Error("choose a keyframed area in the list first");
+  const at = area.keyframes.findIndex(k => Math.abs(k.t - target.time) <= frameStep() / 2 + 1e-9);
+  if (at < 0) throw new Error(`${area.name} has no keyframe at ${target.time.toFixed(3)} s: move the cursor onto one`);
+  if (area.keyframes.length === 1) throw new Error(`that is the only keyframe of ${area.name}: delete the area instead`);
+  area.keyframes.splice(at, 1);
+  renderAreas(); paint();
 }
 
 function renderAreas() {
@@ -409,9 +462,10 @@ function renderAreas() {
   list.textContent = "";
   state.areas.forEach((a, i) => {
     const item = document.createElement("li");
-    item.textContent = `${a.name} (${a.keyframes[0].shape.kind}${a.keyframed ? `, ${a.keyframes.length} keyframes` : ""})`;
+    const count = a.keyframes.length;
+    item.textContent = `${a.name} (${a.keyframes[0].shape.kind}${a.keyframed ? `, ${count} keyframe${count === 1 ? "" : "s"}` : ""})`;
     if (i === state.chosen) item.className = "chosen";
-    item.addEventListener("click", () => { state.chosen = i; renderAreas(); paint(); });
+    item.addEventListener("click", () => { state.chosen = i; $("aoi-name").value = a.name; renderAreas(); paint(); });
     list.append(item);
   });
 }
@@ -425,7 +479,7 @@ function setupEditor() {
     });
   }
   stage.addEventListener("mousedown", event => {
-    if (state.tool === "none" || !state.stimulus) return;
+    if (state.tool === "none" || !areaTarget()) return;
     if (state.tool === "polygon") {
       if (!state.drawing) state.drawing = { tool: "polygon", points: [] };
       state.drawing.points.push(stagePoint(event));
@@ -452,6 +506,8 @@ function setupEditor() {
     finishShape(p.length >= 3 ? { kind: "polygon", points: p.slice() } : null);
   });
   $("aoi-delete").addEventListener("click", () => { if (state.chosen >= 0) { state.areas.splice(state.chosen, 1); state.chosen = -1; renderAreas(); paint(); } });
+  $("aoi-finish").addEventListener("click", () => { state.chosen = -1; state.drawing = null; $("aoi-name").value = nextAreaName(); renderAreas(); paint(); });
+  $("aoi-delete-keyframe").addEventListener("click", () => { try { deleteKeyframe(); } catch (e) { say(e.message); } });
   $("aoi-save").addEventListener("click", () => saveAreas($("aoi-file").value).catch(e => say(e.message)));
   $("aoi-load").addEventListener("click", () => loadAreas($("aoi-files").value).catch(e => say(e.message)));
   $("aoi-metrics").addEventListener("click", () => metrics().catch(e => { clearMetrics(); say(e.message); }));
@@ -465,6 +521,7 @@ async function saveAreas(name) {
 }
 
 async function loadAreas(name) {
+  if (!syncAreas()) throw new Error("choose a stimulus first: areas of interest belong to one");
   const doc = await (await api(`/api/aoi-files/${encodeURIComponent(name)}`)).json();
   state.areas = areasFromDocument(doc);
   state.chosen = -1;
@@ -480,10 +537,14 @@ async function listAreaFiles() {
   } catch (e) { /* no AOI folder */ }
 }
 
+// The AOI table of the shown sessions over the stimulus the areas belong to (a presented one: over
+// the sessions' own showings of it, as `stimulus aoi` without --rect), with the command's warnings.
 async function metrics() {
-  if (!state.stimulus) throw new Error("choose a stimulus first");
+  const target = syncAreas();
+  if (!target) throw new Error("choose a stimulus first (or move the cursor onto a presented one)");
+  clearMetrics();
   const ids = [...new Set(state.open.filter(s => s.visible).map(s => s.id))];
-  const body = state.stimulus.presented ? { ids, presented: state.stimulus.presented, aois: aoiDocument(state.areas) }
+  const body = target.presented ? { ids, presented: target.presented, aois: aoiDocument(state.areas) }
     : { ids, stimulus: state.stimulus.name, rect: state.rect, start: state.startLabel, aois: aoiDocument(state.areas) };
   const answer = await (await api("/api/aoi/metrics", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
   state.lastMetrics = answer;
