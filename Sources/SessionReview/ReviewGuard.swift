@@ -10,7 +10,7 @@ import Hummingbird
 /// - An `Origin`, when sent, must be this very `http://Host`: another site's script is refused (403).
 /// - The token: the `token` query parameter exactly once (the address printed). That request is
 ///   answered with a redirect (303) to the same address without the token, setting an `HttpOnly`,
-///   `SameSite=Strict` cookie that holds another secret, made then: the token leaves the address
+///   `SameSite=Strict` cookie (named by the port, `cookieName`) that holds another secret, made then: the token leaves the address
 ///   bar and the history, and a copy of the address is worth nothing. A second request with the
 ///   token is refused (401) even from the browser that holds the cookie; the cookie keeps working.
 ///   A request with neither a fresh token nor the cookie is refused (401).
@@ -18,7 +18,15 @@ import Hummingbird
 ///   style, font, image, media or connection), `nosniff`, no referrer, no framing, not cached.
 struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
     let exchange: TokenExchange
-    static var cookieName: String { "gazerec_view" }
+    /// The cookie's name: `gazerec_view_PORT`, the port of the address the browser asked (the
+    /// server's own, or an SSH tunnel's). A browser keeps cookies by host, not port, so two servers
+    /// on 127.0.0.1 in one browser would otherwise overwrite each other's cookie.
+    static func cookieName(_ request: Request) -> String {
+        let authority = request.head.authority ?? ""
+        let port = authority.hasPrefix("[") ? authority.split(separator: "]").last.map { String($0.dropFirst()) } ?? ""
+            : String(authority.split(separator: ":", maxSplits: 1).dropFirst().first ?? "")
+        return port.allSatisfy(\.isNumber) && !port.isEmpty ? "gazerec_view_" + port : "gazerec_view"
+    }
     static var policy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
             + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -36,7 +44,7 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
                 let cookie = try exchange.claim(offered)
                 let location = TokenExchange.withoutToken(path: request.uri.path, query: request.uri.query)
                 response = Response(status: .seeOther, headers: [.location: location, .contentLength: "0"])
-                response.headers[.setCookie] = "\(Self.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Strict"
+                response.headers[.setCookie] = "\(Self.cookieName(request))=\(cookie); Path=/; HttpOnly; SameSite=Strict"
             } else {
                 guard let cookie = Self.cookie(request), exchange.admits(cookie) else { throw ReviewError.missingToken }
                 response = try await next(request, context)
@@ -78,7 +86,7 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
         for field in request.headers[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0] == cookieName { return String(parts[1]) }
+                if parts.count == 2, parts[0] == cookieName(request) { return String(parts[1]) }
             }
         }
         return nil

@@ -269,6 +269,35 @@ extension ReviewPageTests {
         #expect(try time() == 1)
     }
 
+    @Test("opening a session by double-click shows its failure on the status line", .enabled(if: ready, reason))
+    func doubleClickFailureShown() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        try browser.run("window.fetch = () => Promise.reject(new Error('the network is down')); return 1;")
+        try browser.run("""
+            document.querySelector('#sessions tbody tr').dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); return 1;
+            """)
+        let shown = try waitUntil(browser, "return document.getElementById('status').textContent.includes('the network is down');")
+        let said = try status(browser)
+        #expect(shown, "\(said)")
+    }
+
+    @Test("two servers in one browser: opening the second keeps the first's page working", .enabled(if: ready, reason))
+    func twoServersOneBrowser() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let second = try ViewServer(["view", "--database", setup.workspace.database])
+        let browser = try openBrowser(setup)
+        try browser.open(second.address)
+        try browser.run("return window.gazerecView.ready;")
+        try browser.open(setup.server.base + "/")
+        try browser.run("return window.gazerecView.ready;")
+        let status = try browser.run("return fetch('/api/sessions').then(r => r.status);") as? Int
+        #expect(status == 200)
+        #expect(try browser.run("return document.querySelectorAll('#sessions tbody tr').length;") as? Int == 2)
+    }
+
     @Test("in a single presented session's view, AOIs are drawn in the presented file's pixels at its recorded rectangle and Metrics gives 'stimulus aoi' without --rect",
           .enabled(if: presentedReady, presentedReason))
     func areasOverAPresentedSession() throws {

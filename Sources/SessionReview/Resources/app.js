@@ -45,7 +45,7 @@ function renderSessions() {
     box.type = "checkbox"; box.dataset.id = s.id; box.disabled = !!s.damage;
     pick.append(box); row.append(pick);
     cells.forEach((c, i) => { const td = document.createElement("td"); td.textContent = c; if (i === 0 || i >= 6) td.className = "text"; row.append(td); });
-    row.addEventListener("dblclick", () => { if (!s.damage) openSessions([s.id]); });
+    row.addEventListener("dblclick", () => { if (!s.damage) openSessions([s.id]).catch(e => say(e.message)); });
     body.append(row);
   }
 }
