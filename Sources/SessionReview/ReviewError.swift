@@ -27,7 +27,7 @@ public enum ReviewError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notAFolder(path, reason): "cannot serve from \(path): \(reason); give an existing folder"
-        case let .cannotListen(port, reason): "cannot listen on 127.0.0.1:\(port): \(reason); choose another port or none"
+        case let .cannotListen(port, reason): "cannot listen on 127.0.0.1:\(port): \(reason); choose another port, or none for a free one"
         case .missingToken: "this page needs the token of the address the server printed; open that address"
         case .tokenSpent:
             "the token of this address was used already and is good once: go on in the browser that opened it, or restart the server for a new address"

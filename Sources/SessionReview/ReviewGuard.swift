@@ -50,7 +50,9 @@ struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             }
         } catch let error as ReviewError {
-            response = ReviewResponse.error(error)
+            // A person's browser opening the page gets a sentence to read, a script its JSON.
+            let page = request.method == .get && (request.headers[.accept] ?? "").contains("text/html")
+            response = page ? ReviewResponse.page(error) : ReviewResponse.error(error)
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
@@ -161,6 +163,15 @@ enum ReviewResponse {
     /// A refusal: its status and `{"error": sentence}`.
     static func error(_ error: ReviewError) -> Response {
         json(errorJSON(String(describing: error)), status: HTTPResponse.Status(code: error.status))
+    }
+
+    /// A refusal as a page a person reads (the sentence, escaped), with the refusal's status.
+    static func page(_ error: ReviewError) -> Response {
+        let sentence = String(describing: error).replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Session review</title></head>"
+            + "<body><h1>Session review</h1><p>\(sentence)</p></body></html>"
+        return bytes(Array(html.utf8), type: "text/html; charset=utf-8", status: HTTPResponse.Status(code: error.status))
     }
 
     /// A library's refusal of what the page asked (a session not there, a stimulus FFmpeg cannot read).

@@ -39,8 +39,19 @@ public struct ReviewServer: Sendable {
         do {
             try await app.runService()
         } catch where !listening.isSet {
-            throw ReviewError.cannotListen(port: port ?? 0, reason: "\(error)")
+            throw ReviewError.cannotListen(port: port ?? 0, reason: Self.reason(error))
         }
+    }
+}
+
+extension ReviewServer {
+    /// Why the socket could not be opened, in words (the system's error, not the call that met it).
+    static func reason(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("Address already in use") { return "the port is in use by another program" }
+        if text.contains("Permission denied") { return "this user may not listen on that port (ports below 1024 need privileges)" }
+        if text.contains("Cannot assign requested address") { return "the loopback address is not available" }
+        return text
     }
 }
 

@@ -298,6 +298,27 @@ extension ReviewPageTests {
         #expect(try browser.run("return document.querySelectorAll('#sessions tbody tr').length;") as? Int == 2)
     }
 
+    @Test("view's own errors name the option and say what to do", .enabled(if: ready, reason))
+    func viewErrors() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let file = setup.workspace.folder.path("plain.txt")
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        for (option, path) in [("--aoi-folder", file), ("--aoi-folder", file + "-missing"), ("--stimuli", file)] {
+            let result = try setup.workspace.run(["view", "--database", setup.workspace.database, option, path])
+            #expect(result.status == 64, "\(option) \(path): \(result.stderr)")
+            #expect(result.stderr.contains(option) && result.stderr.contains(path), "\(result.stderr)")
+        }
+        let folder = try setup.workspace.run(["view", "--database", setup.stimuli])
+        #expect(folder.status == 64 && folder.stderr.contains("--database") && !folder.stderr.contains("disk I/O"), "\(folder.stderr)")
+        let taken = try setup.workspace.run(["view", "--database", setup.workspace.database, "--port", setup.server.port])
+        #expect(taken.status != 0)
+        #expect(taken.stderr.contains("in use") && taken.stderr.contains("--port") && !taken.stderr.contains("bind("), "\(taken.stderr)")
+        let help = try setup.workspace.run(["view", "--help"])
+        let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(helpText.contains("0: a free one"), "\(help.stdout)")
+    }
+
     @Test("in a single presented session's view, AOIs are drawn in the presented file's pixels at its recorded rectangle and Metrics gives 'stimulus aoi' without --rect",
           .enabled(if: presentedReady, presentedReason))
     func areasOverAPresentedSession() throws {

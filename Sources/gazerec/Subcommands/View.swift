@@ -23,7 +23,7 @@ extension Gazerec {
                 help: ArgumentHelp("A folder of stimulus files (videos, images) the page may show; repeatable.", valueName: "folder"))
         var stimuli: [String] = []
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on (default: a free one).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on; 0: a free one (the default).", valueName: "n"))
         var port: Int?
 
         @Option(name: .customLong("aoi-folder"),
@@ -31,12 +31,14 @@ extension Gazerec {
         var aoiFolder: String?
 
         func validate() throws {
-            if let port, !(0...65535).contains(port) { throw ValidationError("--port \(port) is not a port: give 1 to 65535, or leave it out.") }
+            if let port, !(0...65535).contains(port) {
+                throw ValidationError("--port \(port) is not a port: give 1 to 65535, or 0 (or none) for a free one.")
+            }
         }
 
         func run() throws {
-            let folders = try ReviewFolders(stimuli: stimuli, aoi: aoiFolder)
-            let database = try store.openForReading()
+            let folders = try openFolders()
+            let database = try openStore()
             let server = ReviewServer(catalog: ReviewCatalog(database: database, folders: folders), port: port)
             let outcome = ServerOutcome()
             let done = DispatchSemaphore(value: 0)
@@ -53,9 +55,37 @@ extension Gazerec {
                 done.signal()
             }
             done.wait()
+            if case let .cannotListen(port, reason)? = outcome.error as? ReviewError {
+                throw ViewFailure(description: "cannot listen on 127.0.0.1:\(port): \(reason); give another --port, or leave --port out for a free one")
+            }
             if let error = outcome.error { throw error }
         }
+
+        /// The folders, each refusal naming the option that gave it.
+        func openFolders() throws -> ReviewFolders {
+            do {
+                return try ReviewFolders(stimuli: stimuli, aoi: aoiFolder)
+            } catch let ReviewError.notAFolder(path, reason) {
+                let option = path == aoiFolder ? "--aoi-folder" : "--stimuli"
+                throw UsageError(message: "\(option) \(path): \(reason); give an existing folder")
+            }
+        }
+
+        /// The store, refusing a folder given as the database file (SQLite would call it a disk I/O error).
+        func openStore() throws -> SessionDatabase {
+            var isFolder: ObjCBool = false
+            let path = store.resolvedPath
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw UsageError(message: "--database \(path) is a folder: give the session database file ('gazerec start' or 'gazerec import' creates it)")
+            }
+            return try store.openForReading()
+        }
     }
+}
+
+/// A failure of `view` itself, its sentence naming the option to change (exit status 1).
+struct ViewFailure: RuntimeFailure {
+    var description: String
 }
 
 /// The error the server ended with, handed from its task to the command's thread.
