@@ -121,6 +121,12 @@ extension ReviewPageTests {
         #expect(try browser.run("return window.gazerecView.state.lastMetrics.warnings;") as? [String] == warnings)
         let shown = try browser.run("return document.getElementById('metrics').textContent;") as? String ?? ""
         #expect(warnings.allSatisfy { shown.contains("warning: " + $0) }, "\(shown)")
+        // The table stays inside the side panel (it scrolls there); the page does not scroll sideways.
+        let widths = try browser.run("""
+            const aside = document.querySelector('aside');
+            return [aside.scrollWidth, aside.clientWidth, document.documentElement.scrollWidth, document.documentElement.clientWidth];
+            """) as? [Int] ?? []
+        #expect(widths.count == 4 && widths[0] <= widths[1] && widths[2] <= widths[3], "\(widths)")
         // Another view: one session over the screen.
         try browser.run("return window.gazerecView.openSessions([arguments[0]], '', '', '');", [Self.ids[1]])
         #expect(try browser.run(metricsShown) as? Bool == false)
