@@ -359,4 +359,24 @@ extension ReviewPageTests {
         #expect(page?.isEmpty == false && page.map { NSArray(array: $0) } == expected.map { NSArray(array: $0) },
                 "page \(String(describing: page)) cli \(cli.stdout)")
     }
+
+    @Test("the sessions filter finds the date as 'gazerec list' writes it and says when nothing matches", .enabled(if: ready, reason))
+    func sessionsFilter() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let browser = try openBrowser(setup)
+        func filter(_ text: String) throws -> [String] {
+            try browser.run("""
+                const f = document.getElementById('filter'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));
+                return Array.from(document.querySelectorAll('#sessions tbody tr')).map(r => r.textContent);
+                """, [text]) as? [String] ?? []
+        }
+        let listed = try setup.workspace.run(["list"]).stdout
+        let date = String(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Self.begin)).prefix(16))
+        #expect(listed.contains(date), "\(date) not in: \(listed)")
+        #expect(try filter(date).count == 2)
+        let none = try filter("no such session")
+        #expect(none.count == 1 && none.first?.contains("No session matches") == true, "\(none)")
+        #expect(try status(browser) == "0 of 2 sessions")
+    }
 }

@@ -31,10 +31,13 @@ function renderSessions() {
   const filter = $("filter").value.trim().toLowerCase();
   const body = $("sessions").querySelector("tbody");
   body.textContent = "";
+  let shown = 0;
   for (const s of state.sessions) {
-    const date = new Date(s.beginTime * 1000).toISOString().replace("T", " ").slice(0, 19);
-    const text = `${s.id} ${s.appID} ${date}`.toLowerCase();
+    const iso = new Date(s.beginTime * 1000).toISOString(), date = iso.replace("T", " ").slice(0, 19);
+    // The date as shown here and as `gazerec list` writes it (2026-11-29T03:03).
+    const text = `${s.id} ${s.appID} ${date} ${iso}`.toLowerCase();
     if (filter && !text.includes(filter)) continue;
+    shown++;
     const row = document.createElement("tr");
     if (s.damage) row.className = "damaged";
     const accuracy = s.accuracyPoints === null ? "–" : `${fixed(s.accuracyPoints, 1)} pt` + (s.accuracyDegrees === null ? "" : ` (${fixed(s.accuracyDegrees, 2)}°)`);
@@ -48,6 +51,11 @@ function renderSessions() {
     row.addEventListener("dblclick", () => { if (!s.damage) openSessions([s.id]).catch(e => say(e.message)); });
     body.append(row);
   }
+  if (filter && !shown) {
+    const cell = body.insertRow().insertCell();
+    cell.colSpan = 9; cell.className = "text"; cell.textContent = `No session matches "${$("filter").value.trim()}".`;
+  }
+  if (state.sessions.length) say(filter ? `${shown} of ${state.sessions.length} sessions` : `${state.sessions.length} sessions`);
 }
 
 // ---- opening sessions ----
