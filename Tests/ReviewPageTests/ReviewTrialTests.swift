@@ -379,4 +379,31 @@ extension ReviewPageTests {
         #expect(none.count == 1 && none.first?.contains("No session matches") == true, "\(none)")
         #expect(try status(browser) == "0 of 2 sessions")
     }
+
+    @Test("gaze off the picture is shown at its edge; an AOI outline shows over a stimulus of its own colour", .enabled(if: ready, reason))
+    func offPictureAndOutlines() throws {
+        let setup = try Self.prepare()
+        defer { setup.workspace.folder.remove() }
+        let made = try Binary.runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=0x00ffff:s=160x90:d=1", "-frames:v", "1",
+                                                             setup.stimuli + "/cyan.png"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let browser = try openBrowser(setup)
+        // From marker "half" the box's video starts 3 s later: at its 3.5 s the first participant looks at (5, 5), off the picture.
+        try browser.run("""
+            document.getElementById('heatmap').checked = false;
+            return window.gazerecView.openSessions([arguments[0]], '0/box.webm', '100,50,640,360', 'half').then(() => window.gazerecView.seek(3.5));
+            """, [Self.ids[0]])
+        try expectColour(browser, x: 7, y: 7, Self.firstColour)
+        try browser.run("const o = new Option('0/cyan.png', '0/cyan.png'); document.getElementById('stimulus').append(o); return 1;")
+        try apply(browser, stimulus: "0/cyan.png", rect: "100,50,640,360", start: "video")
+        try browser.run("""
+            window.gazerecView.state.areas.push({ name: 'a', keyframed: false, keyframes: [{ t: 0, shape: { kind: 'rect', v: [40, 20, 80, 50] } }] });
+            return window.gazerecView.seek(0.5);
+            """)
+        // Canvas pixels per stimulus pixel: 960 / 160 = 6; the outline's left edge at x = 240, drawn 2 px wide (239–241): pixel 238 is beside it.
+        let pixel = try browser.run("""
+            return Array.from(document.getElementById('stage').getContext('2d').getImageData(238, 300, 1, 1).data);
+            """) as? [Int] ?? []
+        #expect(pixel.count == 4 && pixel[0] < 80 && pixel[1] < 80 && pixel[2] < 80, "beside the outline: \(pixel)")
+    }
 }

@@ -309,6 +309,13 @@ function paintSession(g, s) {
   g.globalAlpha = 1;
   const [x, y] = toCanvas(c["gaze.x"][last], c["gaze.y"][last], s.rect);
   g.fillStyle = s.colour; g.strokeStyle = "#fff"; g.lineWidth = 2;
+  const w = g.canvas.width, h = g.canvas.height;
+  if (x < 0 || y < 0 || x >= w || y >= h) {
+    // Off the picture: a square in the participant's colour at the nearest edge.
+    const cx = Math.min(Math.max(x, 7), w - 7), cy = Math.min(Math.max(y, 7), h - 7);
+    g.fillRect(cx - 6, cy - 6, 12, 12); g.strokeRect(cx - 6, cy - 6, 12, 12);
+    return;
+  }
   g.beginPath(); g.arc(x, y, 8, 0, 2 * Math.PI); g.fill(); g.stroke();
 }
 
@@ -384,9 +391,11 @@ function paintAreas(g) {
   state.areas.forEach((area, index) => {
     const shape = shapeAt(area, target.time);
     if (!shape) return;
+    // A dark edge under the outline, so that it shows over a stimulus of its own colour.
+    tracePath(g, shape, target);
+    g.strokeStyle = "rgba(0, 0, 0, 0.85)"; g.lineWidth = 4; g.stroke();
     g.strokeStyle = index === state.chosen ? "#ffff00" : "#00ffff";
     g.lineWidth = 2;
-    tracePath(g, shape, target);
     g.stroke();
     g.fillStyle = g.strokeStyle; g.font = "12px sans-serif";
     const [x, y] = shape.kind === "polygon" ? shape.points[0] : shape.kind === "rect" ? shape.v : [shape.v[0] - shape.v[2], shape.v[1] - shape.v[3]];
