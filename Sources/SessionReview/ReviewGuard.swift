@@ -10,10 +10,11 @@ import Hummingbird
 /// - An `Origin`, when sent, must be this very `http://Host`: another site's script is refused (403).
 /// - The token: the `token` query parameter exactly once (the address printed). That request is
 ///   answered with a redirect (303) to the same address without the token, setting an `HttpOnly`,
-///   `SameSite=Strict` cookie (named by the port, `cookieName`) that holds another secret, made then: the token leaves the address
-///   bar and the history, and a copy of the address is worth nothing. A second request with the
-///   token is refused (401) even from the browser that holds the cookie; the cookie keeps working.
-///   A request with neither a fresh token nor the cookie is refused (401).
+///   `SameSite=Strict` cookie (named by the port, `cookieName`) that holds another secret, made
+///   then: the token leaves the address bar and the history, and a copy of the address is worth
+///   nothing. A second request with the token is refused (401) even from the browser that holds
+///   the cookie; the cookie keeps working. A request with neither a fresh token nor the cookie is
+///   refused (401); a browser asking for a page gets that sentence as a page, a script as JSON.
 /// - Every response: a Content-Security-Policy allowing nothing but this origin (no outside script,
 ///   style, font, image, media or connection), `nosniff`, no referrer, no framing, not cached.
 struct ReviewGuard<Context: RequestContext>: RouterMiddleware {
