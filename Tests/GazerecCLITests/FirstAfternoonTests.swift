@@ -207,6 +207,42 @@ struct FirstAfternoonTests {
         #expect(try work.run(["list", "--ids"]).stdout == "3BE54760-F1E8-4799-A3CB-78806270E72A\n")
     }
 
+    @Test("export --output into a FIFO writes into it for its reader, and through a symbolic link replaces the file it names: neither is replaced by a file",
+          .enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func exportIntoSpecialDestinations() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.path("eyetracking/example_data_output.json")]).status == 0)
+        let whole = try work.run(["export", "3BE54760"]).stdoutData
+        // A FIFO with a reader: the reader gets the session, the FIFO stays one.
+        let fifo = work.folder.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = work.folder.path("received.json")
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // At most 20 s: a FIFO replaced by a file leaves its reader waiting for a writer that never comes.
+        reader.arguments = ["-c", "timeout 20 cat '\(fifo)' > '\(received)'"]
+        try reader.run()
+        let intoFIFO = try work.run(["export", "3BE54760", "--output", fifo])
+        reader.waitUntilExit()
+        #expect(intoFIFO.status == 0, "\(intoFIFO.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: received)) == whole)
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
+        // A symbolic link: the file it names gets the session, the link stays.
+        let target = work.folder.path("real.json"), link = work.folder.path("link.json")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(symlink("real.json", link) == 0)
+        let throughLink = try work.run(["export", "3BE54760", "--output", link])
+        #expect(throughLink.status == 0, "\(throughLink.stderr)")
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == whole)
+        // A link to nothing is refused, naming it.
+        #expect(symlink("nowhere.json", work.folder.path("dangling.json")) == 0)
+        let dangling = try work.run(["export", "3BE54760", "--output", work.folder.path("dangling.json")])
+        #expect(dangling.status == 1 && dangling.stderr.contains("is a symbolic link to a file that does not exist"), "\(dangling.stderr)")
+    }
+
     // MARK: 5: no temporary file outlives an interrupted export
 
     @Test("SIGINT and SIGTERM during an export to a file or a folder leave no temporary file",
