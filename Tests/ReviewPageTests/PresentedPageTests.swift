@@ -153,6 +153,12 @@ extension ReviewPageTests {
         #expect(open == Self.presentedIDs)
         let time = try browser.run("return document.getElementById('video').currentTime;") as? Double ?? -1
         #expect(abs(time - 2.5) < 1e-3)
+        // The stimulus box names the presented file (not "the screen"); a rectangle or start typed there would not apply.
+        let chosen = try browser.run("""
+            const s = document.getElementById('stimulus');
+            return [s.options[s.selectedIndex].textContent, document.getElementById('rect').disabled ? 'fixed' : 'editable'];
+            """) as? [String] ?? []
+        #expect(chosen == ["box.webm (presented)", "fixed"], "\(chosen)")
         try compare(browser, "view-presented-group")
         // The first session's gaze at playback second 2.5: the last of its samples the clock puts at or before it.
         let dot = try browser.run("""
