@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// The page over the screen with the two sessions of PresentedPageTests open together (they played
-/// the same clip at different times, at different places, one pausing and seeking).
+/// the same clip at different times, at different places, one pausing and seeking), and a presented
+/// video played at 1× over the screen.
 extension ReviewPageTests {
     /// The library's clock of session `index`'s first presentation (the clip).
     static func clipClock(_ database: String, _ index: Int) throws -> PresentationClock {
@@ -86,5 +87,38 @@ extension ReviewPageTests {
                    sourceLocation: SourceLocation = #_sourceLocation) throws {
         let x = (rect[0] + (40 + 40 * position) * rect[2] / 320) * scale, y = (rect[1] + 90 * rect[3] / 180) * scale
         try expectColour(browser, x: x, y: y, (255, 255, 255), sourceLocation: sourceLocation)
+    }
+
+    @Test("playing a presented video over the screen, the video follows the library's clock through a seek the participant made while it played (the page's drift correction)",
+          .enabled(if: presentedReady, presentedReason))
+    func playbackFollowsTheClock() throws {
+        let (setup, _, _, _) = try Self.preparePresented()
+        defer { setup.workspace.folder.remove() }
+        let browser = try WebDriver()
+        try browser.open(setup.server.address)
+        try browser.run("return window.gazerecView.ready;")
+        try browser.run("return window.gazerecView.openSessions([arguments[0]], '', '', '').then(() => window.gazerecView.seek(5));",
+                        [Self.presentedIDs[0]])
+        // Played from 5 s: at 5.5 s the participant sought from 3 s back to 1 s without pausing.
+        try browser.run("window.gazerecView.setPlaying(true); return 1;")
+        var now = 0.0
+        for _ in 0..<300 where now < 5.8 {
+            Thread.sleep(forTimeInterval: 0.05)
+            now = try browser.run("return window.gazerecView.state.t;") as? Double ?? 0
+        }
+        try #require(now >= 5.8 && now < 7.5, "the page's clock did not play on: \(now) s")
+        var readings: [[Double]] = []
+        for _ in 0..<5 {
+            let reading = try browser.run("""
+                const v = window.gazerecView, video = document.getElementById('video');
+                return [v.state.t, video.currentTime, v.stimulusSecondsAt(v.state.open[0].presentations[0].clock, v.state.t), video.paused ? 1 : 0];
+                """) as? [Double] ?? []
+            readings.append(reading)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        try browser.run("window.gazerecView.setPlaying(false); return 1;")
+        // Within 0.2 s (the correction's threshold) plus the time between two of the page's frames.
+        let following = readings.filter { $0.count == 4 && $0[3] == 0 && abs($0[1] - $0[2]) < 0.5 }
+        #expect(following.count >= 4, "page time, video, clock, paused: \(readings)")
     }
 }
