@@ -724,13 +724,14 @@ function renderLegend() {
   }
 }
 
-// After the shown sessions or the focus changed: the legend, tracks, figures and picture again.
+// After the shown sessions or the focus changed: the legend, tracks, figures and picture again (over
+// the screen, the focused session's presentation, playing on if it was).
 function refocus() {
   renderLegend();
   drawTracks($("tracks"), focusSession(), state, true);
   fillIntervals();
   updateFigureLinks();
-  seek(state.t).catch(e => say(e.message));
+  if (state.stimulus) paint(); else seek(state.t, false, state.playing).catch(e => say(e.message));
 }
 
 function sessionName(s) { return `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""); }
@@ -771,6 +772,7 @@ async function start() {
     if (button) openPresented(button.dataset.sha256).catch(e => say(e.message));
   });
   $("apply-stimulus").addEventListener("click", () => applyChoice().catch(e => say(e.message)));
+  $("stimulus").addEventListener("change", () => { $("rect").disabled = $("start-marker").disabled = $("stimulus").value.startsWith("presented:"); });
   $("play").addEventListener("click", () => setPlaying(!state.playing));
   $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); setPlaying(state.playing); });
   $("scrub").addEventListener("input", () => seek(Number($("scrub").value)));
