@@ -677,7 +677,7 @@ async function openPresented(sha256) {
 }
 
 // The stimulus box over a presented file: an entry naming it, chosen; the rectangle and start boxes
-// are unused there (each showing has its own). Opening sessions otherwise takes the entry away.
+// are disabled while it is chosen (each showing has its own). Opening sessions otherwise takes it away.
 function showPresentedChoice(text, sha256) {
   const select = $("stimulus");
   let option = select.querySelector("option[data-presented]");
@@ -736,14 +736,16 @@ function refocus() {
 
 function sessionName(s) { return `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""); }
 
+// The figure's intervals: the focused session's markers (the one chosen kept while it is there).
 function fillIntervals() {
-  const select = $("figure-interval");
+  const select = $("figure-interval"), kept = select.value;
   select.textContent = "";
   select.append(new Option("the whole session", ""));
   const focus = focusSession();
   if (!focus) return;
   const labels = [...new Set(focus.series.markers.map(m => m.label))];
   for (const l of labels) select.append(new Option(`from marker ${l}`, l));
+  if (labels.includes(kept)) select.value = kept;
 }
 
 function updateFigureLinks() {
