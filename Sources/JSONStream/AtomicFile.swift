@@ -32,8 +32,48 @@ public enum AtomicFile {
         try writeThroughTemporary(path) { _, temporary in try body(temporary) }
     }
 
-    private static func writeThroughTemporary(_ path: String, synchronized: Bool = true,
+    /// Where a write to `path` goes. A symbolic link is followed: the file it names is replaced, the
+    /// link stays. What is not a regular file (a FIFO, a device such as /dev/null or /dev/stdout, a
+    /// socket) is written into directly, as a shell's redirection would: it cannot be half-written
+    /// as a file can, and replacing it would destroy it.
+    private enum Destination {
+        case file(String)
+        case stream(String)
+    }
+
+    private static func destination(_ path: String) throws -> Destination {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .file(path) }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            guard stat(path, &info) == 0 else {
+                throw Failure(action: "write", path: path, reason: "it is a symbolic link to a file that does not exist")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR,
+                  let resolved = realpath(path, nil) else { return .stream(path) }
+            defer { free(resolved) }
+            return .file(String(cString: resolved))
+        }
+        return (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR ? .file(path) : .stream(path)
+    }
+
+    /// Writes into what is at `path` (not a regular file), opened as it is.
+    private static func writeInto(_ path: String, _ body: (FileByteSink, String) throws -> Void) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(action: "write", path: path, reason: String(cString: strerror(errno))) }
+        do {
+            try body(FileByteSink(descriptor: fd, owns: true, name: path), path)
+        } catch JSONError.io(let action, path, let reason) {
+            throw Failure(action: action, path: path, reason: reason)
+        }
+    }
+
+    private static func writeThroughTemporary(_ asked: String, synchronized: Bool = true,
                                               _ body: (FileByteSink, String) throws -> Void) throws {
+        let path: String
+        switch try destination(asked) {
+        case .stream(let target): return try writeInto(target, body)
+        case .file(let target): path = target
+        }
         let temporary = path + temporarySuffix + "\(getpid())"
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }

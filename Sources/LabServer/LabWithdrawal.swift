@@ -20,6 +20,10 @@ public struct LabErasure: Sendable, Equatable {
     public var calibrationIDs: [String] = []
     /// Ids asked for that were withdrawn before (nothing left to remove).
     public var alreadyWithdrawn: [String] = []
+    /// The erased calibrations that also mapped sessions the erasure kept (a calibration named after
+    /// the app id, or named directly, is erased even so), each with those sessions' ids: their gaze
+    /// stays as mapped, but the calibration is no longer on the server.
+    public var sharedWithKeptSessions: [String: [String]] = [:]
 }
 
 extension LabAdministration {
@@ -39,6 +43,7 @@ extension LabAdministration {
                 }
                 erasure.calibrationIDs += try calibrationsUsedOnlyBy(erasure.sessionIDs)
                     .filter { !erasure.calibrationIDs.contains($0) }
+                erasure.sharedWithKeptSessions = try sessions(using: erasure.calibrationIDs, except: erasure.sessionIDs)
                 try withdraw("session", erasure.sessionIDs)
                 try withdraw("calibration", erasure.calibrationIDs)
                 return erasure
@@ -115,6 +120,22 @@ extension LabAdministration {
                                                       AND o.id <> ALL(string_to_array($1, E'\\n')))
             ORDER BY 1
             """, [sessions.joined(separator: "\n")])
+    }
+
+    /// For each of `calibrations`, the sessions outside `except` that it mapped, oldest first.
+    private func sessions(using calibrations: [String], except: [String]) throws -> [String: [String]] {
+        guard !calibrations.isEmpty else { return [:] }
+        let rows = try connection.query("""
+            SELECT calibration_id, id FROM session
+            WHERE calibration_id = ANY(string_to_array($1, E'\\n')) AND id <> ALL(string_to_array($2, E'\\n'))
+            ORDER BY begin_time, id
+            """, [calibrations.joined(separator: "\n"), except.joined(separator: "\n")]).values
+        var found: [String: [String]] = [:]
+        for row in rows {
+            guard row.count == 2, let calibration = row[0], let session = row[1] else { continue }
+            found[calibration, default: []].append(session)
+        }
+        return found
     }
 
     /// Deletes the rows of `ids` from `kind`'s table (a session's parts and scan path go with it)

@@ -37,6 +37,9 @@ public struct SessionDeletion: Sendable {
         public var sessionIDs: [String] = []
         /// The calibrations deleted with a participant (none otherwise).
         public var calibrationIDs: [String] = []
+        /// The deleted calibrations that other participants' kept sessions had been mapped with,
+        /// each with those sessions' ids (`WithdrawalReport.sharedWithKeptSessions`).
+        public var calibrationsSharedWithKeptSessions: [String: [String]] = [:]
         /// Every file removed (absolute or as the database was named): the sessions' videos, then
         /// the recorder's status file and log when they named what was deleted.
         public var removedFiles: [String] = []
@@ -96,6 +99,7 @@ public struct SessionDeletion: Sendable {
             let report = try SessionDatabase(path: databasePath).deleteParticipant(appID: label)
             var outcome = Outcome(report.deletion)
             outcome.calibrationIDs = report.calibrationIDs
+            outcome.calibrationsSharedWithKeptSessions = report.sharedWithKeptSessions
             outcome.removedFiles += RecorderTraces(databasePath: databasePath)
                 .remove(naming: Set(report.deletion.sessionIDs + report.calibrationIDs), sessions: Set(report.deletion.sessionIDs),
                         everything: false, running: running)

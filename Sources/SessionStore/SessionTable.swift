@@ -144,10 +144,12 @@ enum SessionTable {
             """, arguments: [rowid]).map { (try $0.decode(forColumn: Columns.screenWidth), try $0.decode(forColumn: Columns.screenHeight), try $0.decode(forColumn: Columns.endTime)) }
     }
 
-    /// Sessions without an end time: row id, id, begin time and extension.
+    /// Recordings without an end time (a recorder's pid marks them; an imported session without an
+    /// end time is as its file gave it, not open): row id, id, begin time and extension.
     static func openSessions(_ db: Database) throws -> [(rowid: Int64, id: String, beginTime: Double, gazerecExtension: SessionExtension?)] {
         try Row.fetchAll(db, sql: """
-            SELECT \([Columns.rowid, .id, .beginTime, .extensionJSON].names) FROM session WHERE \(Columns.endTime) IS NULL
+            SELECT \([Columns.rowid, .id, .beginTime, .extensionJSON].names) FROM session
+            WHERE \(Columns.endTime) IS NULL AND \(Columns.recorderPID) IS NOT NULL
             """).map {
             (try $0.decode(forColumn: Columns.rowid), try $0.decode(forColumn: Columns.id), try $0.decode(forColumn: Columns.beginTime),
              SessionExtension(storedText: try $0.decode(forColumn: Columns.extensionJSON)))

@@ -8,6 +8,10 @@ public struct WithdrawalReport: Sendable, Equatable {
     /// The calibrations deleted: those named after the participant's app id and those only the
     /// deleted sessions used.
     public var calibrationIDs: [String]
+    /// The deleted calibrations that also mapped sessions of other app ids (those named after the
+    /// participant are deleted even so), each with the ids of the sessions kept that used it: their
+    /// gaze stays as mapped, but the calibration is no longer there to apply again.
+    public var sharedWithKeptSessions: [String: [String]] = [:]
 }
 
 extension SessionDatabase {
@@ -17,6 +21,7 @@ extension SessionDatabase {
     /// `noSessionsWithAppID` (deleting nothing) when nothing carries the label.
     public func deleteParticipant(appID: String) throws -> WithdrawalReport {
         var kept: [String] = []
+        var shared: [String: [String]] = [:]
         let ((ids, calibrations), removed) = try SessionFiles.deleting { files in
             try write("delete the sessions of \(appID)") { db -> ([String], [String]) in
                 let rowids = try SessionTable.rowids(db, appID: appID)
@@ -24,6 +29,7 @@ extension SessionDatabase {
                 if rowids.isEmpty && calibrations.isEmpty {
                     throw StoreError.noSessionsWithAppID(label: appID, databasePath: path)
                 }
+                shared = try Self.sessions(db, using: calibrations, except: Set(rowids))
                 let ids = try rowids.compactMap { rowid -> String? in
                     kept += try files.moveOwned(db, rowid: rowid)
                     let id = try SessionTable.id(db, rowid: rowid)
@@ -35,7 +41,20 @@ extension SessionDatabase {
             }
         }
         return WithdrawalReport(deletion: DeletionReport(sessionIDs: ids, removedFiles: removed, keptFiles: kept),
-                                calibrationIDs: calibrations)
+                                calibrationIDs: calibrations, sharedWithKeptSessions: shared)
+    }
+
+    /// For each of `calibrations`, the ids of the sessions outside `except` whose gaze it mapped, in
+    /// the order stored; calibrations no such session used are absent. Ids compare in any case.
+    private static func sessions(_ db: Database, using calibrations: [String], except: Set<Int64>) throws -> [String: [String]] {
+        let stored = Dictionary(calibrations.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var found: [String: [String]] = [:]
+        for rowid in try SessionTable.rowids(db) where !except.contains(rowid) {
+            let header = try SessionTable.header(db, rowid: rowid)
+            guard let reference = header.gazerecExtension?.calibration?.id.uppercased(), let id = stored[reference] else { continue }
+            found[id, default: []].append(header.id)
+        }
+        return found
     }
 
     /// The stored calibrations named `name`, and those the sessions at `rowids` were mapped with

@@ -479,8 +479,12 @@ extension CalibrateCommandTests {
         #expect(instructions.contains("gazerec validation"))
         #expect(instructions.contains("5 targets to measure how accurate the calibration still is"))
         _ = try tmux.waitFor("face found")
+        // The first target's screen lasts under a second: read from the terminal's output, which a
+        // loaded machine's screen polls cannot miss.
+        let output = folder.path("terminal.txt")
+        try tmux.record(to: output)
         try tmux.send("Space")
-        _ = try tmux.waitFor("validation 1/5") { $0.contains("validation 1/5") && $0.contains("●") }
+        #expect(tmux.waitForRecorded(["validation 1/5", "●"], in: output), "the first target was never drawn")
         let after = try tmux.waitFor("VAL-ENDED")
         #expect(after.contains("VAL-ENDED 0"))
         #expect(after.contains("now: accuracy"))

@@ -158,6 +158,91 @@ struct FirstAfternoonTests {
         #expect(try Binary.run(["export", id], environment: ["GAZEREC_DATABASE": elsewhere]).stdoutData == exported.stdoutData)
     }
 
+    @Test("an imported session without an end time stays as its file gave it: no command closes it as a dead recording",
+          .enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func importedWithoutEnd() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        // Given the iOS export without its optional endTime.
+        let original = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("eyetracking/example_data_output.json")))))
+        guard case .object(let members) = original else {
+            Issue.record("the fixture is not a session")
+            return
+        }
+        let file = work.folder.path("open.json")
+        try Data(JSONValue.object(members.filter { $0.0 != "endTime" }).compactText.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try work.run(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let id = imported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // When the reading and repairing commands run, then nothing closes it or marks it.
+        for arguments in [["list"], ["repair"], ["list"]] {
+            let run = try work.run(arguments)
+            #expect(run.status == 0 && !run.stderr.contains("whose recorder had died"), "\(arguments): \(run.stderr)")
+            if arguments == ["repair"] { #expect(!run.stdout.contains(id), "repair closed it: \(run.stdout)") }
+        }
+        let exported = try JSONValue.parse(Array(try work.run(["export", id]).stdoutData))
+        #expect(exported["endTime"] == nil && exported["gazerec"]?["interrupted"] == nil, "\(exported.compactText.prefix(300))")
+    }
+
+    @Test("a stdout that cannot take the output (a full disk, closed) ends list, show and import with one line and exit 1, never a crash; the import is stored",
+          .enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func stdoutFails() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        let fixture = Fixtures.path("eyetracking/example_data_output.json")
+        func shell(_ command: String) throws -> CommandResult {
+            try Binary.runProcess("/bin/sh", ["-c", command], environment: ["GAZEREC_DATABASE": work.database])
+        }
+        for redirect in ["> /dev/full", ">&-"] {
+            let imported = try shell("'\(Binary.gazerec)' import '\(fixture)' --replace \(redirect)")
+            #expect(imported.status == 1, "import \(redirect): \(imported.status) \(imported.stderr)")
+            #expect(imported.stderr.contains("cannot write to standard output") && imported.stderr.contains("what the command stored is kept"),
+                    "\(imported.stderr)")
+            for command in ["list", "list --ids", "show 3BE54760", "show 3BE54760 --json"] {
+                let run = try shell("'\(Binary.gazerec)' \(command) \(redirect)")
+                #expect(run.status == 1 && run.stderr.split(separator: "\n").count == 1
+                        && run.stderr.contains("cannot write to standard output"), "\(command) \(redirect): \(run.status) \(run.stderr)")
+            }
+        }
+        #expect(try work.run(["list", "--ids"]).stdout == "3BE54760-F1E8-4799-A3CB-78806270E72A\n")
+    }
+
+    @Test("export --output into a FIFO writes into it for its reader, and through a symbolic link replaces the file it names: neither is replaced by a file",
+          .enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func exportIntoSpecialDestinations() throws {
+        let work = try Workspace()
+        defer { work.folder.remove() }
+        #expect(try work.run(["import", Fixtures.path("eyetracking/example_data_output.json")]).status == 0)
+        let whole = try work.run(["export", "3BE54760"]).stdoutData
+        // A FIFO with a reader: the reader gets the session, the FIFO stays one.
+        let fifo = work.folder.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = work.folder.path("received.json")
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // At most 20 s: a FIFO replaced by a file leaves its reader waiting for a writer that never comes.
+        reader.arguments = ["-c", "timeout 20 cat '\(fifo)' > '\(received)'"]
+        try reader.run()
+        let intoFIFO = try work.run(["export", "3BE54760", "--output", fifo])
+        reader.waitUntilExit()
+        #expect(intoFIFO.status == 0, "\(intoFIFO.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: received)) == whole)
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
+        // A symbolic link: the file it names gets the session, the link stays.
+        let target = work.folder.path("real.json"), link = work.folder.path("link.json")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(symlink("real.json", link) == 0)
+        let throughLink = try work.run(["export", "3BE54760", "--output", link])
+        #expect(throughLink.status == 0, "\(throughLink.stderr)")
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == whole)
+        // A link to nothing is refused, naming it.
+        #expect(symlink("nowhere.json", work.folder.path("dangling.json")) == 0)
+        let dangling = try work.run(["export", "3BE54760", "--output", work.folder.path("dangling.json")])
+        #expect(dangling.status == 1 && dangling.stderr.contains("is a symbolic link to a file that does not exist"), "\(dangling.stderr)")
+    }
+
     // MARK: 5: no temporary file outlives an interrupted export
 
     @Test("SIGINT and SIGTERM during an export to a file or a folder leave no temporary file",

@@ -24,6 +24,23 @@ struct Tmux {
         _ = try run(["new-session", "-d", "-s", Self.session, "-x", "\(columns)", "-y", "\(rows)", command])
     }
 
+    /// Appends everything the session's program writes to its terminal to `path` from now on, so a
+    /// screen shown only for a moment can be checked whenever the poll of `screen()` missed it.
+    func record(to path: String) throws {
+        _ = try run(["pipe-pane", "-t", Self.session, "-o", "cat >> '\(path)'"])
+    }
+
+    /// Waits until what `record(to:)` wrote to `path` contains every one of `texts`.
+    func waitForRecorded(_ texts: [String], in path: String, timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if texts.allSatisfy(written.contains) { return true }
+            usleep(200_000)
+        } while Date() < deadline
+        return false
+    }
+
     func send(_ key: String) throws { _ = try run(["send-keys", "-t", Self.session, key]) }
 
     func screen() throws -> String { try run(["capture-pane", "-t", Self.session, "-p"]) }

@@ -118,6 +118,28 @@ struct WithdrawalTests {
         #expect(clean.status == 0 && clean.stderr.contains("calibrations: 0 sent, 1 already there unchanged"), "\(clean.stderr)")
     }
 
+    @Test("lab erase --app-id erases the calibration named for the participant even where another participant's session used it, names those sessions, and keeps them",
+          .enabled(if: LabServerTests.admin != nil, LabServerTests.reason))
+    func eraseNamedCalibrationOthersUsed() throws {
+        let lab = try LabServerTests.Lab()
+        defer { lab.drop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let station = try Station(folder)
+        // Given P08 also recorded with the calibration named P07.
+        let borrowed = try Station.session(try SessionDatabase(path: station.path), appID: "P08", calibration: station.named)
+        let pushed = try Binary.run(["push", lab.station, "--all"], environment: station.environment)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+
+        let erased = try Binary.run(["lab", "erase", "--app-id", "P07", "--server", lab.admin])
+        #expect(erased.status == 0, "\(erased.stderr)")
+        #expect(Set(erased.stdout.split(separator: "\n").map(String.init))
+                == Set(station.p07 + [station.named, station.onlyP07]), "\(erased.stdout)")
+        #expect(try lab.value("SELECT string_agg(id, ',' ORDER BY id) FROM session") == [station.p08, borrowed].sorted().joined(separator: ","))
+        let notes = erased.stderr.split(separator: "\n").filter { $0.contains("calibration \(station.named) was named P07") }
+        #expect(notes.count == 1 && notes[0].contains("1 kept session of other app ids (\(borrowed))"), "\(erased.stderr)")
+    }
+
     @Test("delete --app-id removes the participant's sessions, the calibrations named for them and those only they used")
     func deleteLocally() throws {
         let folder = try TemporaryFolder()
@@ -135,5 +157,28 @@ struct WithdrawalTests {
 
         let none = try Binary.run(["delete", "--app-id", "P07"], environment: station.environment)
         #expect(none.status == 1 && none.stderr.contains("no session in") && none.stderr.contains("'P07'"), "\(none.stderr)")
+    }
+
+    @Test("delete --app-id deletes the calibration named for the participant even where another participant's session used it, and names those sessions on stderr")
+    func deleteNamedCalibrationOthersUsed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let station = try Station(folder)
+        // Given P08 recorded with the calibration named P07 (a calibration reused across participants).
+        let database = try SessionDatabase(path: station.path)
+        let borrowed = try Station.session(database, appID: "P08", calibration: station.named)
+
+        let deleted = try Binary.run(["delete", "--app-id", "P07"], environment: station.environment)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(Set(deleted.stdout.split(separator: "\n").map(String.init))
+                == Set(station.p07 + [station.named, station.onlyP07]), "\(deleted.stdout)")
+        // Then P07's calibration is gone, P08's sessions stay, and stderr says which of them it had mapped.
+        let after = try SessionDatabase.openForReading(path: station.path)
+        #expect(Set(try after.sessionIDs()) == [station.p08, borrowed])
+        #expect(try after.calibrations().map(\.id) == [station.shared])
+        let notes = deleted.stderr.split(separator: "\n").filter { $0.contains("calibration \(station.named) was named P07") }
+        #expect(notes.count == 1 && notes[0].contains("1 kept session of other app ids (\(borrowed))")
+                && notes[0].contains("recalibrate and validate can no longer use it"), "\(deleted.stderr)")
+        #expect(!deleted.stderr.contains("calibration \(station.onlyP07) was named"), "\(deleted.stderr)")
     }
 }

@@ -153,6 +153,12 @@ extension ReviewPageTests {
         #expect(open == Self.presentedIDs)
         let time = try browser.run("return document.getElementById('video').currentTime;") as? Double ?? -1
         #expect(abs(time - 2.5) < 1e-3)
+        // The stimulus box names the presented file (not "the screen"); a rectangle or start typed there would not apply.
+        let chosen = try browser.run("""
+            const s = document.getElementById('stimulus');
+            return [s.options[s.selectedIndex].textContent, document.getElementById('rect').disabled ? 'fixed' : 'editable'];
+            """) as? [String] ?? []
+        #expect(chosen == ["box.webm (presented)", "fixed"], "\(chosen)")
         try compare(browser, "view-presented-group")
         // The first session's gaze at playback second 2.5: the last of its samples the clock puts at or before it.
         let dot = try browser.run("""
@@ -171,6 +177,23 @@ extension ReviewPageTests {
         #expect(page.map { NSArray(array: $0) } == expected.map { NSArray(array: $0) }, "page \(String(describing: page)) cli \(cli.stdout)")
         // Not an empty agreement: the participants looked at the stimulus.
         #expect((expected ?? []).contains { ($0["dwellSeconds"] as? Double ?? 0) > 0.5 }, "\(cli.stdout)")
+        // The screen chosen instead and applied: the same sessions as recorded, the presented entry gone.
+        try browser.run("""
+            const s = document.getElementById('stimulus'); s.value = ''; s.dispatchEvent(new Event('change'));
+            document.getElementById('apply-stimulus').click(); return 1;
+            """)
+        var reopened: [Any] = []
+        for _ in 0..<100 {
+            reopened = try browser.run("""
+                const v = window.gazerecView.state, s = document.getElementById('stimulus');
+                return [v.open.length, v.stimulus === null, v.open.every(o => !o.raw), s.querySelectorAll('option[data-presented]').length,
+                        document.getElementById('rect').disabled];
+                """) as? [Any] ?? []
+            if reopened.count == 5, reopened[1] as? Bool == true, reopened[2] as? Bool == true { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(reopened.count == 5 && reopened[0] as? Int == 2 && reopened[1] as? Bool == true && reopened[2] as? Bool == true
+                && reopened[3] as? Int == 0 && reopened[4] as? Bool == false, "\(reopened)")
     }
 
     @Test("the address's token is good once: exchanged for the cookie by a redirect that drops it; used again, refused; the cookie goes on working",

@@ -1,6 +1,6 @@
 // gazerec view: the sessions table, the replay over the screen or a stimulus, the tracks, AOIs and figures.
 import { parseSeries, indexAt, sessionEnd, shapeAt, aoiDocument, areasFromDocument } from "/page/series.js";
-import { drawTracks, expressionColours } from "/page/tracks.js";
+import { drawTracks, trackLayout, expressionColours } from "/page/tracks.js";
 import { stimulusSecondsAt, showingAt, alignSeries, eventText } from "/page/presented.js";
 
 const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#fabed4", "#469990",
@@ -9,7 +9,7 @@ const $ = id => document.getElementById(id);
 const state = {
   sessions: [], open: [], stimulus: null, rect: null, startLabel: "", t: 0, duration: 0, playing: false, speed: 1,
   areas: [], chosen: -1, tool: "none", drawing: null, lastMetrics: null, painted: false, areasByKey: {}, areasKey: null,
-  presented: [], images: {}, videoFor: null,
+  presented: [], images: {}, videoFor: null, focus: null,
 };
 
 async function api(path, options) {
@@ -23,6 +23,13 @@ async function api(path, options) {
 }
 
 function say(text) { $("status").textContent = text; }
+
+// The session whose tracks, markers, figures and (over the screen) presented stimulus are shown:
+// the one chosen in the legend while it is shown, else the first shown.
+function focusSession() {
+  const chosen = state.focus;
+  return chosen && chosen.visible && state.open.includes(chosen) ? chosen : state.open.find(s => s.visible);
+}
 
 // ---- the sessions table ----
 function fixed(x, d) { return x === null || x === undefined ? "–" : x.toFixed(d); }
@@ -60,6 +67,7 @@ function renderSessions() {
 
 // ---- opening sessions ----
 async function openSessions(ids, stimulusName = $("stimulus").value, rectText = $("rect").value, startLabel = $("start-marker").value) {
+  if (stimulusName.startsWith("presented:")) stimulusName = "";
   say("loading…");
   const loaded = await Promise.all(ids.map(async (id, i) => {
     const series = parseSeries(await (await api(`/api/sessions/${encodeURIComponent(id)}/series`)).arrayBuffer());
@@ -69,8 +77,10 @@ async function openSessions(ids, stimulusName = $("stimulus").value, rectText = 
   }));
   state.open = loaded;
   state.stimulus = null;
+  state.focus = null;
   clearMetrics();
   renderPresentations();
+  dropPresentedChoice();
   $("stimulus").value = stimulusName; $("rect").value = rectText; $("start-marker").value = startLabel;
   $("sessions-panel").hidden = true;
   $("replay-panel").hidden = false;
@@ -236,7 +246,7 @@ function frameStep() {
   const shown = state.shown && state.shown.kind === "video" ? (foundFile(state.shown) || {}).framesPerSecond || state.shown.frameRate : null;
   const rate = state.stimulus ? state.stimulus.framesPerSecond : shown;
   if (rate) return 1 / rate;
-  const focus = state.open.find(s => s.visible), t = focus ? focus.series.columns["frame.t"] : null;
+  const focus = focusSession(), t = focus ? focus.series.columns["frame.t"] : null;
   if (!t || t.length < 2) return 1 / 60;
   const gaps = [];
   for (let i = 1; i < Math.min(t.length, 241); i++) gaps.push(t[i] - t[i - 1]);
@@ -245,7 +255,7 @@ function frameStep() {
 }
 
 function stepMarker(direction) {
-  const focus = state.open.find(s => s.visible);
+  const focus = focusSession();
   if (!focus) return;
   const times = focus.series.markers.map(m => m.t - focus.offset).sort((a, b) => a - b);
   const next = direction > 0 ? times.find(x => x > state.t + 1e-6) : times.reverse().find(x => x < state.t - 1e-6);
@@ -269,11 +279,12 @@ function paint() {
     g.fillStyle = "#555";
     g.fillRect(0, 0, canvas.width, canvas.height);
     paintShown(g);
+    paintOtherShowings(g, canvas);
   }
   if ($("heatmap").checked) paintHeatmap(g, canvas);
   paintAreas(g);
   for (const s of state.open) if (s.visible) paintSession(g, s);
-  drawTracks($("tracks"), state.open.find(s => s.visible), state, false);
+  drawTracks($("tracks"), focusSession(), state, false);
   state.painted = true;
 }
 
@@ -585,7 +596,7 @@ async function metrics() {
 // drawn at its recorded rectangle, a video at the position the library's clock gives (pauses,
 // stalls and seeks followed), found in the --stimuli folders by its content hash.
 function focusShowing() {
-  const focus = state.open.find(s => s.visible);
+  const focus = focusSession();
   return focus && focus.presentations ? showingAt(focus.presentations, state.t) : null;
 }
 
@@ -677,6 +688,34 @@ function paintShown(g) {
   g.strokeStyle = "#ccc"; g.lineWidth = 1; g.strokeRect(x0, y0, x1 - x0, y1 - y0);
 }
 
+// A presentation in words: its label, and a video's position at the cursor by its own clock.
+function showingText(p) {
+  const at = p.kind === "video" ? stimulusSecondsAt(p.clock, state.t) : null;
+  return p.label + (at === null ? "" : ` at ${at.toFixed(2)} s`);
+}
+
+// Over the screen with several sessions: the focused one's presentation is the picture (paintShown);
+// every other shown session's presentation at the cursor is outlined at its own recorded rectangle in
+// that session's colour, named with its own position; a caption says whose picture it is.
+function paintOtherShowings(g, canvas) {
+  const focus = focusSession();
+  if (state.open.length < 2 || !focus || !state.open.some(s => s.presentations && s.presentations.length)) return;
+  g.font = "13px sans-serif";
+  for (const s of state.open) {
+    const p = s.visible && s !== focus && s.presentations ? showingAt(s.presentations, state.t) : null;
+    if (!p || !p.rect) continue;
+    const [x0, y0] = toCanvas(p.rect[0], p.rect[1]), [x1, y1] = toCanvas(p.rect[0] + p.rect[2], p.rect[1] + p.rect[3]);
+    g.strokeStyle = s.colour; g.lineWidth = 2;
+    g.strokeRect(x0 + 1, y0 + 1, x1 - x0 - 2, y1 - y0 - 2);
+    g.fillStyle = s.colour;
+    g.fillText(`${sessionName(s)}: ${showingText(p)}`, x0 + 6, y1 - 8);
+  }
+  const shown = state.shown ? showingText(state.shown) : "nothing presented now";
+  g.fillStyle = "#fff"; g.textAlign = "right";
+  g.fillText(`picture: ${sessionName(focus)}, ${shown}`, canvas.width - 10, 18);
+  g.textAlign = "left";
+}
+
 function cell(row, text, className) {
   const td = row.insertCell();
   td.textContent = text;
@@ -742,6 +781,7 @@ async function openPresented(sha256) {
     rect: p.rect || [0, 0, ...series.screen], showing: showings.length > 1 ? n + 1 : null, visible: true, offset: 0,
   })));
   state.open.forEach((s, i) => { s.colour = colours[i % colours.length]; });
+  state.focus = null;
   if (!state.open.length) throw new Error("none of the sessions that presented it can be opened");
   clearMetrics();
   setPlaying(false);
@@ -754,11 +794,39 @@ async function openPresented(sha256) {
   state.stimulus = { ...measured, name: names, presented: sha256, url: found ? `/api/stimulus?presented=${sha256}` : null,
     isVideo: !!found && file.kind === "video", missing: found ? null : `${names}: not in the --stimuli folders (no file there has its SHA-256)` };
   state.startLabel = "";
+  showPresentedChoice(`${names} (presented` + (found ? "" : ", not in the --stimuli folders") + ")", sha256);
   await loadStimulusMedia();
   await showStimulus();
   renderLegend();
   updateFigureLinks();
   say(`${state.open.length} showing${state.open.length === 1 ? "" : "s"} of ${names} in ${ids.length} session${ids.length === 1 ? "" : "s"}`);
+}
+
+// The stimulus box over a presented file: an entry naming it, chosen; the rectangle and start boxes
+// are disabled while it is chosen (each showing has its own). Opening sessions otherwise takes it away.
+function showPresentedChoice(text, sha256) {
+  const select = $("stimulus");
+  let option = select.querySelector("option[data-presented]");
+  if (!option) { option = new Option(); option.dataset.presented = "yes"; select.append(option); }
+  option.textContent = text; option.value = `presented:${sha256}`;
+  select.value = option.value;
+  $("rect").value = ""; $("start-marker").value = "";
+  $("rect").disabled = $("start-marker").disabled = true;
+}
+
+function dropPresentedChoice() {
+  const option = $("stimulus").querySelector("option[data-presented]");
+  if (option) option.remove();
+  $("rect").disabled = $("start-marker").disabled = false;
+}
+
+// Apply: the presented file again, or a stimulus chosen by hand (over the sessions as recorded,
+// not as aligned on a presented file).
+function applyChoice() {
+  const value = $("stimulus").value, rect = $("rect").value, start = $("start-marker").value;
+  if (value.startsWith("presented:")) return openPresented(value.slice("presented:".length));
+  if (state.stimulus && state.stimulus.presented) return openSessions([...new Set(state.open.map(s => s.id))], value, rect, start);
+  return applyStimulus(value, rect, start);
 }
 
 // ---- legend, figures ----
@@ -769,36 +837,53 @@ function renderLegend() {
     const item = document.createElement("li");
     const box = document.createElement("input");
     box.type = "checkbox"; box.checked = s.visible;
-    box.addEventListener("change", () => { s.visible = box.checked; drawFocusTracks(); updateFigureLinks(); paint(); });
+    box.addEventListener("change", () => { s.visible = box.checked; refocus(); });
     const swatch = document.createElement("span");
     swatch.className = "swatch"; swatch.style.background = s.colour;
-    item.append(box, swatch, legendName(s));
+    item.append(box, swatch, sessionName(s));
+    if (state.open.length > 1) {
+      item.title = "click to show this one's tracks" + (state.stimulus ? "" : " and the stimulus it was shown");
+      if (s === focusSession()) item.className = "focus";
+      item.addEventListener("click", event => { if (event.target !== box) { state.focus = s; refocus(); } });
+    }
     legend.append(item);
   }
 }
 
-// The tracks of the first shown participant, named above them.
+// The tracks of the session in focus, named above them.
 function drawFocusTracks() {
-  const focus = state.open.find(s => s.visible);
+  const focus = focusSession();
   drawTracks($("tracks"), focus, state, true);
   $("tracks-of").textContent = !focus ? "No participant shown." : state.open.length > 1
-    ? `Tracks of ${legendName(focus)} (the first participant shown)` : `Tracks of ${legendName(focus)}`;
+    ? `Tracks of ${sessionName(focus)} (in focus: click another name in the legend for theirs)` : `Tracks of ${sessionName(focus)}`;
 }
 
-function legendName(s) { return `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""); }
+// After the shown sessions or the focus changed: the legend, tracks, figures and picture again (over
+// the screen, the focused session's presentation, playing on if it was).
+function refocus() {
+  renderLegend();
+  drawFocusTracks();
+  fillIntervals();
+  updateFigureLinks();
+  if (state.stimulus) paint(); else seek(state.t, false, state.playing).catch(e => say(e.message));
+}
 
+function sessionName(s) { return `${s.info.appID || ""} ${s.id.slice(0, 8)}` + (s.showing ? ` showing ${s.showing}` : ""); }
+
+// The figure's intervals: the focused session's markers (the one chosen kept while it is there).
 function fillIntervals() {
-  const select = $("figure-interval");
+  const select = $("figure-interval"), kept = select.value;
   select.textContent = "";
   select.append(new Option("the whole session", ""));
-  const focus = state.open[0];
+  const focus = focusSession();
   if (!focus) return;
   const labels = [...new Set(focus.series.markers.map(m => m.label))];
   for (const l of labels) select.append(new Option(`from marker ${l}`, l));
+  if (labels.includes(kept)) select.value = kept;
 }
 
 function updateFigureLinks() {
-  const focus = state.open.find(s => s.visible) || state.open[0];
+  const focus = focusSession() || state.open[0];
   if (!focus) return;
   const query = `layers=${encodeURIComponent($("figure-layers").value)}&between=${encodeURIComponent($("figure-interval").value)}`;
   $("figure-svg").href = `/api/sessions/${focus.id}/figure?format=svg&${query}`;
@@ -828,7 +913,8 @@ async function start() {
     const button = event.target.closest("button");
     if (button) openPresented(button.dataset.sha256).catch(e => say(e.message));
   });
-  $("apply-stimulus").addEventListener("click", () => applyStimulus($("stimulus").value, $("rect").value, $("start-marker").value).catch(e => say(e.message)));
+  $("apply-stimulus").addEventListener("click", () => applyChoice().catch(e => say(e.message)));
+  $("stimulus").addEventListener("change", () => { $("rect").disabled = $("start-marker").disabled = $("stimulus").value.startsWith("presented:"); });
   $("play").addEventListener("click", () => setPlaying(!state.playing));
   $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); setPlaying(state.playing); });
   $("scrub").addEventListener("input", () => seek(Number($("scrub").value)));
@@ -873,4 +959,5 @@ async function start() {
 
 // What the tests and the benchmark read and drive.
 window.gazerecView = { state, openSessions, openPresented, stimulusSecondsAt, seek, toCanvas, setPlaying, metrics, saveAreas, loadAreas,
+  trackLayout: () => trackLayout(state).map(r => ({ name: r.name, top: r.top, height: r.height, id: r.session ? r.session.id : null })),
   ready: start().catch(e => say(e.message)) };

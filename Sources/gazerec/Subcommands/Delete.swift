@@ -65,6 +65,10 @@ extension Gazerec {
             case .participant(let label):
                 Console.output((outcome.sessionIDs + outcome.calibrationIDs).map { $0 + "\n" }.joined())
                 Self.tell(outcome)
+                for id in outcome.calibrationIDs {
+                    guard let sessions = outcome.calibrationsSharedWithKeptSessions[id] else { continue }
+                    Console.note(Formatting.calibrationSharedNote(id, named: label, keptSessions: sessions))
+                }
                 Console.note("deleted \(Formatting.counted(outcome.sessionIDs.count, "session")) and "
                              + "\(Formatting.counted(outcome.calibrationIDs.count, "calibration")) of \(label); exported files "
                              + "(JSON, CSV, BIDS) and copies on a lab server are not touched (docs/Lab.md, Withdrawal)")

@@ -118,6 +118,10 @@ extension Gazerec.Lab {
             let erasure = try LabAdministration(address: options.server).erase(request)
             Console.output((erasure.sessionIDs + erasure.calibrationIDs).map { $0 + "\n" }.joined())
             for id in erasure.alreadyWithdrawn { Console.note("\(id) was withdrawn before: nothing left to erase") }
+            for id in erasure.calibrationIDs {
+                guard let sessions = erasure.sharedWithKeptSessions[id] else { continue }
+                Console.note(Formatting.calibrationSharedNote(id, named: appID, keptSessions: sessions))
+            }
             Console.note("erased \(Formatting.counted(erasure.sessionIDs.count, "session")) and "
                          + "\(Formatting.counted(erasure.calibrationIDs.count, "calibration")) from \(options.server); "
                          + "their ids are kept as withdrawn and a push of them is refused")

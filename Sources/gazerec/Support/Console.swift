@@ -23,9 +23,18 @@ enum Console {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Data on stdout.
+    /// Data on stdout. A stdout that cannot take it (closed, a full disk) ends the command with one
+    /// line and exit 1, never a crash; a reader that went away ends it by SIGPIPE as `export` does.
     static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var bytes = Array(text.utf8)
+        do {
+            try bytes.withUnsafeMutableBytes { try FileByteSink.standardOutput().write(UnsafeRawBufferPointer($0)) }
+        } catch {
+            let reason = if case JSONError.io(_, _, let reason) = error { reason } else { "\(error)" }
+            self.error("cannot write to standard output (\(reason)): the output is incomplete; "
+                       + "what the command stored is kept. Send stdout to a file or pipe that can take it.")
+            exit(1)
+        }
     }
 
     static var stdinIsTerminal: Bool { isatty(0) == 1 }

@@ -13,9 +13,19 @@ enum Formatting {
     /// A number with fixed decimals and `.` as separator whatever the locale; never "-0.0" (`TextFormat.fixed`).
     static func fixed(_ value: Double, _ decimals: Int) -> String { TextFormat.fixed(value, decimals) }
 
-    /// Left-aligned columns separated by two spaces.
     /// "1 session", "2 sessions": a count and its noun.
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    /// The note for a deleted calibration that kept sessions had been mapped with: `label` the
+    /// app id it was named after, nil when it was named directly.
+    static func calibrationSharedNote(_ id: String, named label: String?, keptSessions: [String]) -> String {
+        "calibration \(id)" + (label.map { " was named \($0) and" } ?? "") + " also mapped the gaze of "
+            + "\(counted(keptSessions.count, "kept session"))" + (label == nil ? "" : " of other app ids")
+            + " (\(keptSessions.joined(separator: ", "))): their gaze stays as mapped, but recalibrate and validate "
+            + "can no longer use it"
+    }
+
+    /// Left-aligned columns separated by two spaces.
 
     static func table(_ rows: [[String]]) -> String {
         guard let first = rows.first else { return "" }
