@@ -99,7 +99,7 @@ public struct ReviewCatalog: Sendable {
                                       startLabel: start?.isEmpty == false ? start : nil)
         var canonical: [String] = []
         for id in try ids.map({ try database.canonicalID($0) }) where !canonical.contains(id) { canonical.append(id) }
-        if let refusal = try study.viewings(database, ids: canonical).skipped.first { throw refusal }
+        if let refusal = try study.placementRefusal(database, ids: canonical) { throw refusal }
         return .object([("rect", .array([x, y, width, height].map { .number($0) }))])
     }
 

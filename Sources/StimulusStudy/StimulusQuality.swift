@@ -81,11 +81,18 @@ extension StimulusStudy {
         let width = header.deviceInfo.screenWidth, height = header.deviceInfo.screenHeight
         guard width > 0, height > 0 else { return }
         (viewing.quality.screenWidthPoints, viewing.quality.screenHeightPoints) = (width, height)
+        viewing.quality.rectangleOnScreenShare = try rectangleOnScreenShare(header: header, shownAt: shownAt)
+    }
+
+    /// The share of the stimulus's rectangle (`shownAt`, else the study's placement) on the
+    /// session's recorded screen; nil without a screen size. Refuses a rectangle wholly off it.
+    func rectangleOnScreenShare(header: SessionHeader, shownAt: StimulusPlacement? = nil) throws -> Double? {
+        let width = header.deviceInfo.screenWidth, height = header.deviceInfo.screenHeight
+        guard width > 0, height > 0 else { return nil }
         let p = shownAt ?? placement
         let overlap = Swift.max(0, Swift.min(p.screenX + p.screenWidth, width) - Swift.max(p.screenX, 0))
             * Swift.max(0, Swift.min(p.screenY + p.screenHeight, height) - Swift.max(p.screenY, 0))
         let share = overlap / (p.screenWidth * p.screenHeight)
-        viewing.quality.rectangleOnScreenShare = share
         guard share > 0 else {
             throw StimulusError.sessionUnusable(
                 sessionID: header.id,
@@ -93,6 +100,7 @@ extension StimulusStudy {
                     + "\(StimulusError.number(p.screenWidth)),\(StimulusError.number(p.screenHeight)) lies wholly off its recorded "
                     + "screen of \(StimulusError.number(width))×\(StimulusError.number(height)) points")
         }
+        return share
     }
 
     /// The warnings the viewings' qualities call for (in the sessions' order); an assumed scale only

@@ -48,19 +48,9 @@ public struct StimulusStudy: Sendable {
     /// One session aligned to the stimulus.
     public func viewing(_ streams: RecordedStreams) throws -> StimulusViewing {
         let header = streams.header
-        let sessionEnd = header.endTimeSeconds
-            ?? [streams.gaze.last?.timestampSeconds, streams.expressions.last?.timestampSeconds, header.beginTimeSeconds]
-                .compactMap { $0 }.max()!
-        let start = try markerTime(startLabel, in: streams, after: nil) ?? header.beginTimeSeconds
-        var end = sessionEnd
-        if let endLabel {
-            end = try markerTime(endLabel, in: streams, after: start)!
-        } else if let duration = stimulus.durationSeconds {
-            end = Swift.min(sessionEnd, start + duration)
-        }
-        guard end > start else {
-            throw StimulusError.sessionUnusable(sessionID: header.id, reason: "the stimulus's interval is empty (it ends at or before its start)")
-        }
+        let (start, end) = try interval(header, markers: streams.markers,
+                                        lastSampleSeconds: [streams.gaze.last?.timestampSeconds,
+                                                            streams.expressions.last?.timestampSeconds].compactMap { $0 }.max())
         var viewing = StimulusViewing(sessionID: header.id, placement: placement, startSeconds: start, endSeconds: end,
                                       gaze: streams.gaze, detector: header.fixationScale().defaultDetector,
                                       blinks: streams.blinks, expressions: streams.expressions, smile: streams.smile)
@@ -68,16 +58,52 @@ public struct StimulusStudy: Sendable {
         return viewing
     }
 
+    /// Why `viewings` would leave out a session of `ids` for where the stimulus was shown and the
+    /// markers it starts and ends at (the first such session's refusal; nil: none), read from the
+    /// sessions' headers and markers alone: no samples are read, so it is quick on long sessions. A
+    /// session without an end time ends at its last gaze sample here (`viewings` also counts its
+    /// expression samples, which a recording takes with the gaze).
+    public func placementRefusal(_ database: SessionDatabase, ids: [String]) throws -> StimulusError? {
+        for id in ids {
+            let summary = try database.summary(id: id)
+            do {
+                _ = try interval(summary.header, markers: try database.markers(id: id), lastSampleSeconds: summary.lastGazeTimestampSeconds)
+                _ = try rectangleOnScreenShare(header: summary.header)
+            } catch let refusal as StimulusError {
+                return refusal
+            }
+        }
+        return nil
+    }
+
+    /// The stimulus's interval in a session, Unix seconds: from its start marker (else the
+    /// session's begin) to its end marker, else the end of a video's duration or of the session
+    /// (its end time, else its last sample). Refuses a missing marker and an empty interval.
+    private func interval(_ header: SessionHeader, markers: [Marker], lastSampleSeconds: Double?) throws -> (start: Double, end: Double) {
+        let sessionEnd = header.endTimeSeconds ?? Swift.max(lastSampleSeconds ?? header.beginTimeSeconds, header.beginTimeSeconds)
+        let start = try markerTime(startLabel, in: markers, of: header.id, after: nil) ?? header.beginTimeSeconds
+        var end = sessionEnd
+        if let endLabel {
+            end = try markerTime(endLabel, in: markers, of: header.id, after: start)!
+        } else if let duration = stimulus.durationSeconds {
+            end = Swift.min(sessionEnd, start + duration)
+        }
+        guard end > start else {
+            throw StimulusError.sessionUnusable(sessionID: header.id, reason: "the stimulus's interval is empty (it ends at or before its start)")
+        }
+        return (start, end)
+    }
+
     /// The time of the first marker labelled `label` (after `after`, when given); nil without a label.
-    private func markerTime(_ label: String?, in streams: RecordedStreams, after: Double?) throws -> Double? {
+    private func markerTime(_ label: String?, in markers: [Marker], of sessionID: String, after: Double?) throws -> Double? {
         guard let label else { return nil }
-        let times = streams.markers.filter { $0.label == label }.map(\.timestampSeconds).filter { after == nil || $0 > after! }.sorted()
+        let times = markers.filter { $0.label == label }.map(\.timestampSeconds).filter { after == nil || $0 > after! }.sorted()
         guard let time = times.first else {
             var known: [String] = []
-            for marker in streams.markers where !known.contains(marker.label) { known.append(marker.label) }
+            for marker in markers where !known.contains(marker.label) { known.append(marker.label) }
             let where_ = after == nil ? "" : " after the start marker"
             throw StimulusError.sessionUnusable(
-                sessionID: streams.header.id,
+                sessionID: sessionID,
                 reason: "it has no marker \"\(label)\"\(where_) (its markers: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }
         return time
