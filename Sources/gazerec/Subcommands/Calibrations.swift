@@ -208,4 +208,4 @@ extension CalibrationError: RuntimeFailure {}
 extension RecalibrationError: RuntimeFailure {}
 
 extension CalibrationDocumentError: RuntimeFailure {}
-extension CalibrationScript.ParseError: UsageFailure {}
+extension CalibrationScript.ParseError: RuntimeFailure {}

@@ -186,9 +186,7 @@ extension Gazerec.Export {
                 }
             }
         } catch let error as BIDSExportError {
-            let failure = BIDSExportFailure(error)
-            if failure.isUsage { throw UsageError(message: failure.description) }
-            throw failure
+            throw BIDSExportFailure(error)
         }
         ExportSelection.noteRepeated(report.repeated)
         let skippedNote = skipped == 0 ? "" : "; skipped \(skipped) already there"
@@ -217,6 +215,7 @@ struct BIDSExportFailure: RuntimeFailure {
         }
     }
 
+    /// Whether the command line must change (`ExitStatus` gives it the usage status).
     var isUsage: Bool {
         switch error {
         case .screenGeometryUnknown, .noSubjectLabel, .invalidLabel, .nothingToExport: return true
