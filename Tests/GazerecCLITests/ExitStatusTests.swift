@@ -172,7 +172,7 @@ struct ExitStatusTests {
         ], in: inputs)
     }
 
-    @Test("lab server: an id or password file that is not there exits 66, an empty password file 65, a malformed address 64, a server out of reach 1")
+    @Test("lab server: an id or password file that is not there exits 66, an empty password file 65, a malformed address or one holding a password 64, a server out of reach 1")
     func labServer() throws {
         let inputs = try Inputs()
         defer { inputs.work.folder.remove() }
@@ -186,6 +186,8 @@ struct ExitStatusTests {
             Case(arguments: ["lab", "add-station", "room-9", "--server", unreachable, "--password-file", inputs.empty],
                  status: 65, says: "the password file \(inputs.empty) is empty"),
             Case(arguments: ["push", "postgres://[bad", inputs.session], status: 64, says: "the lab server address postgres://[bad is malformed"),
+            Case(arguments: ["push", "postgres://station:secret@127.0.0.1:1/gazerec", inputs.session], status: 64,
+                 says: "the server address holds a password"),
             Case(arguments: ["push", unreachable, inputs.session], status: 1, says: "cannot reach the lab server at 127.0.0.1:1"),
         ], in: inputs)
     }

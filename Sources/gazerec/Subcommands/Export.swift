@@ -186,7 +186,9 @@ extension Gazerec.Export {
                 }
             }
         } catch let error as BIDSExportError {
-            throw BIDSExportFailure(error)
+            let failure = BIDSExportFailure(error)
+            if failure.isUsage { throw UsageError(message: failure.description) }
+            throw failure
         }
         ExportSelection.noteRepeated(report.repeated)
         let skippedNote = skipped == 0 ? "" : "; skipped \(skipped) already there"
@@ -215,7 +217,6 @@ struct BIDSExportFailure: RuntimeFailure {
         }
     }
 
-    /// Whether the command line must change (`ExitStatus` gives it the usage status).
     var isUsage: Bool {
         switch error {
         case .screenGeometryUnknown, .noSubjectLabel, .invalidLabel, .nothingToExport: return true

@@ -118,9 +118,8 @@ enum ExitStatus: Int32 {
     private static func other(_ error: any Error) -> ExitStatus? {
         switch error {
         case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
+             LabServerError.passwordInAddress,
              CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength:
-            return .usage
-        case let failure as BIDSExportFailure where failure.isUsage:
             return .usage
         default:
             return nil
