@@ -1,3 +1,4 @@
+import FaceExpression
 import Foundation
 import GazeCalibration
 import GazeCapture
@@ -81,7 +82,10 @@ enum ExitStatus: Int32 {
             return .dataError
         case CaptureError.noSuchDevice, CaptureError.permissionDenied, VisionError.modelMissing, VisionError.detectorModelMissing:
             return .noInput
-        case let VisionError.modelUnreadable(path, _), let VisionError.detectorModelUnreadable(path, _):
+        case let VisionError.modelUnreadable(path, _), let VisionError.detectorModelUnreadable(path, _),
+             let ExpressionError.modelUnavailable(path, _):
+            // Models are data the user may name (--model, GAZEREC_MODEL, GAZEREC_EXPRESSION_MODEL);
+            // a library (ONNX Runtime, liblsl) that will not load is the system's failure, 1.
             return unlessReadable(path, else: .dataError)
         case let error as CalibrationScript.ParseError:
             return error.file == "<stdin>" ? .dataError : unlessReadable(error.file, else: .dataError)
