@@ -67,6 +67,8 @@ struct ExitStatusTests {
             Case(arguments: ["start", "--calibration", "none", "--input", inputs.missing("clip.mp4")], status: 66,
                  says: "cannot open video \(inputs.missing("clip.mp4"))"),
             Case(arguments: ["start", "--calibration", "none", "--input", inputs.folder], status: 66, says: "Is a directory"),
+            Case(arguments: ["start", "--detach", "--calibration", "none", "--input", inputs.missing("clip.mp4")], status: 66,
+                 says: "the recorder did not start: cannot open video \(inputs.missing("clip.mp4"))"),
             Case(arguments: ["start", "--calibration", "none", "--input", inputs.text], status: 65,
                  says: "cannot open video \(inputs.text): not a readable video or image"),
             Case(arguments: ["start", "--calibration", "none", "--device", inputs.missing("video9")], status: 66,

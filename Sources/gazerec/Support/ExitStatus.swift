@@ -36,6 +36,7 @@ enum ExitStatus: Int32 {
     static func of(_ error: any Error) -> ExitStatus {
         if error is UsageError { return .usage }
         if let error = error as? InputFailure { return error.missing ? .noInput : .dataError }
+        if let error = error as? DetachedStartFailure { return ExitStatus(rawValue: error.childStatus) ?? .failure }
         return store(error) ?? capture(error) ?? stimulus(error) ?? other(error) ?? .failure
     }
 
