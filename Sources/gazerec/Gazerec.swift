@@ -18,7 +18,9 @@ struct Gazerec: ParsableCommand {
             Sessions are kept in one SQLite file (--database PATH, GAZEREC_DATABASE, or \
             $XDG_DATA_HOME/gazerec/gazerec.sqlite) and leave as JSON in the format of the iOS \
             EyeTracking package. --database may also be given before the subcommand.
-            Exit codes: 0 success, 1 runtime failure, 64 usage error.
+            Exit codes: 0 success, 1 failure, 64 usage error (the command line itself), 65 an input \
+            that is not what the command takes, 66 an input (file, folder, database, camera, id) that \
+            is not there or cannot be read.
             """,
         version: version,
         subcommands: [Position.self, Calibrate.self, Validate.self, Start.self, Stop.self, Status.self, Mark.self, Push.self, Lab.self, Calibrations.self, Recalibrate.self, Reanalyze.self, Analyze.self, Devices.self, Fixations.self, Stimulus.self, Plot.self, Replay.self, View.self, List.self, Show.self, Export.self,
@@ -56,12 +58,12 @@ enum Main {
             try command.run()
         } catch let error as UsageError {
             usageExit(error.message, arguments: arguments)
-        } catch let error as any UsageFailure {
-            usageExit(ErrorHints.message(for: error), arguments: arguments)
         } catch let error as any RuntimeFailure {
-            if ErrorHints.isUsage(error) { usageExit(ErrorHints.message(for: error), arguments: arguments) }
+            // One rule for every command: ExitStatus chooses the status from what failed.
+            let status = ExitStatus.of(error)
+            if status == .usage { usageExit(ErrorHints.message(for: error), arguments: arguments) }
             Console.error(ErrorHints.message(for: error))
-            Foundation.exit(EXIT_FAILURE)
+            Foundation.exit(status.rawValue)
         } catch {
             // Help, version, validation errors and exit codes.
             exit(with: error, arguments: arguments)
@@ -71,7 +73,7 @@ enum Main {
     /// A usage error (exit 64): one line ending by naming the command's help, as README promises.
     static func usageExit(_ message: String, arguments: [String]) -> Never {
         Console.error(ArgumentCheck.usageLine(message, arguments: arguments, root: Gazerec.self))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
+        Foundation.exit(ExitStatus.usage.rawValue)
     }
 
     /// ArgumentParser's errors as every other error of gazerec: help and version on stdout as it
@@ -95,12 +97,8 @@ enum Main {
     }
 }
 
-/// Errors printed as `gazerec: error: <sentence>` with exit status 1.
+/// Errors printed as `gazerec: error: <sentence>`, with the exit status `ExitStatus.of` gives them.
 protocol RuntimeFailure: Error, CustomStringConvertible {}
-
-/// Library errors that are the user's input to fix (a calibration script), printed like
-/// runtime failures but with the usage exit status, 64.
-protocol UsageFailure: Error, CustomStringConvertible {}
 
 extension StoreError: RuntimeFailure {}
 extension JSONError: RuntimeFailure {}

@@ -63,7 +63,7 @@ struct AnalyzeCommandTests {
         #expect(result.stderr.contains("face in 0.0 %"))
     }
 
-    @Test("bad input: one clear line on stderr, exit 1, nothing on stdout")
+    @Test("bad input: one clear line on stderr, exit 65 (not a video or model) or 66 (not there), nothing on stdout")
     func badInput() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -73,20 +73,20 @@ struct AnalyzeCommandTests {
         try Data().write(to: URL(fileURLWithPath: empty))
         let corruptModel = folder.path("model.dat")
         try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: corruptModel))
-        var cases: [([String], String)] = [
-            (["analyze", "--input", text, "--model", Self.modelPath], "cannot open video \(text)"),
-            (["analyze", "--input", empty, "--model", Self.modelPath], "cannot open video \(empty)"),
-            (["analyze", "--input", folder.path("missing.mp4"), "--model", Self.modelPath], "cannot open video"),
-            (["analyze", "--input", text, "--model", folder.path("none.dat")], "apt-get install libdlib-data"),
+        var cases: [([String], Int32, String)] = [
+            (["analyze", "--input", text, "--model", Self.modelPath], 65, "cannot open video \(text)"),
+            (["analyze", "--input", empty, "--model", Self.modelPath], 65, "cannot open video \(empty)"),
+            (["analyze", "--input", folder.path("missing.mp4"), "--model", Self.modelPath], 66, "cannot open video"),
+            (["analyze", "--input", text, "--model", folder.path("none.dat")], 66, "apt-get install libdlib-data"),
         ]
         if !FileManager.default.fileExists(atPath: Self.modelPath) { cases.removeFirst(3) }
         if Fixtures.available {
-            cases.append((["analyze", "--input", Fixtures.path(Self.clip), "--model", corruptModel],
+            cases.append((["analyze", "--input", Fixtures.path(Self.clip), "--model", corruptModel], 65,
                           "cannot load the landmark model \(corruptModel)"))
         }
-        for (arguments, expected) in cases {
+        for (arguments, status, expected) in cases {
             let result = try Binary.run(arguments)
-            #expect(result.status == 1, "\(arguments)")
+            #expect(result.status == status, "\(arguments)")
             #expect(result.stdout.isEmpty, "\(arguments)")
             #expect(result.stderr.hasPrefix("gazerec: error: "), "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")

@@ -222,7 +222,7 @@ struct BIDSExportCommandTests {
         let json = try work.run(["export", id, "--task", "reading"])
         #expect(json.status == 64 && json.stderr.contains("apply to --format bids only"), "\(json.stderr)")
         let unknown = try work.run(["export", "--format", "bids", root, "00000000", "--subject", "01", "--task", "reading"])
-        #expect(unknown.status == 1 && unknown.stderr.contains("gazerec list"), "\(unknown.stderr)")
+        #expect(unknown.status == 66 && unknown.stderr.contains("gazerec list"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder\n")
     }

@@ -185,7 +185,7 @@ struct CalibrateCommandTests {
         #expect(try gazerec(["calibrations", "delete", id], database: other).status == 0)
         #expect(try gazerec(["calibrations", "list", "--ids"], database: other).stdout.isEmpty)
         let unknown = try gazerec(["calibrations", "delete", id], database: other)
-        #expect(unknown.status == 1 && unknown.stderr.contains("no calibration \(id)"))
+        #expect(unknown.status == 66 && unknown.stderr.contains("no calibration \(id)"))
 
         // Then a recording applies it, and recalibrating the stored session reproduces that scan path exactly
         let start = try gazerec(["start", "--input", Fixtures.path("video/cap12_headturns_20s.mp4"), "--as-fast-as-possible",
@@ -277,7 +277,7 @@ struct CalibrateCommandTests {
         #expect(ios.status == 64 && ios.stderr.contains("no stored eye features"))
         let missing = try gazerec(["recalibrate", session, "--calibration", "00000000-0000-0000-0000-000000000000"],
                                   database: database)
-        #expect(missing.status == 1 && missing.stderr.contains("no calibration 00000000-0000-0000-0000-000000000000"))
+        #expect(missing.status == 66 && missing.stderr.contains("no calibration 00000000-0000-0000-0000-000000000000"))
     }
 
     @Test("scripted: a target without usable samples is skipped with a warning naming it; the rest is fitted and saved",
@@ -340,7 +340,7 @@ struct CalibrateCommandTests {
         #expect(try gazerec(["calibrations", "list", "--ids"], database: database).stdout.isEmpty)
     }
 
-    @Test("bad scripts and options: one clear line naming the file and line, usage exit 64")
+    @Test("bad scripts and options: one clear line naming the file and line; exit 65 for the script, 64 for the options")
     func badInput() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -348,17 +348,16 @@ struct CalibrateCommandTests {
         let script = folder.path("bad.txt")
         try "screen 1920x1080\ncalibrate 10% 10% 0 1\nlook 5 5 1 2\n".write(toFile: script, atomically: true, encoding: .utf8)
         let bad = try gazerec(["calibrate", "--input", "x.mp4", "--script", script], database: database)
-        #expect(bad.status == 64)
+        #expect(bad.status == 65)
         #expect(bad.stderr.contains("bad.txt:3: unknown directive 'look'"))
         // Too few targets: refused before any video is opened (x.mp4 does not exist), without --points advice.
         let four = folder.path("four.txt")
         try "screen 1920x1080\ncalibrate 10% 10% 0 1\ncalibrate 90% 10% 1 2\ncalibrate 90% 90% 2 3\ncalibrate 10% 90% 3 4\n"
             .write(toFile: four, atomically: true, encoding: .utf8)
         let tooFew = try gazerec(["calibrate", "--input", "x.mp4", "--script", four], database: database)
-        #expect(tooFew.status == 64)
+        #expect(tooFew.status == 65)
         #expect(tooFew.stderr == "gazerec: error: cannot read calibration script \(four): it lists 4 calibration targets; "
-                + "a mapping needs at least 5. Add calibrate lines. See docs/Calibration.md for the script format. "
-                + "See 'gazerec calibrate --help'.\n")
+                + "a mapping needs at least 5. Add calibrate lines. See docs/Calibration.md for the script format.\n")
         let noScreen = folder.path("noscreen.txt")
         try "calibrate 10% 10% 0 1\n".write(toFile: noScreen, atomically: true, encoding: .utf8)
         let half = try gazerec(["calibrate", "--input", "x.mp4", "--script", noScreen, "--distance-mm", "600"], database: database)
@@ -367,11 +366,11 @@ struct CalibrateCommandTests {
         #expect(both.status == 64 && both.stderr.contains("with --script the script lists the targets"))
         let unknown = try gazerec(["start", "--input", "x.mp4", "--calibration", "00000000-0000-0000-0000-000000000000"],
                                   database: database)
-        #expect(unknown.status == 1 && unknown.stderr.contains("no calibration 00000000"))
+        #expect(unknown.status == 66 && unknown.stderr.contains("no calibration 00000000"))
         let broken = folder.path("broken.json")
         try #"{"formatVersion": 1, "id": "nope"}"#.write(toFile: broken, atomically: true, encoding: .utf8)
         let importBroken = try gazerec(["calibrations", "import", broken], database: database)
-        #expect(importBroken.status == 1 && importBroken.stderr.contains("broken.json: id: 'NOPE' is not a UUID"))
+        #expect(importBroken.status == 65 && importBroken.stderr.contains("broken.json: id: 'NOPE' is not a UUID"))
     }
 }
 
@@ -442,7 +441,7 @@ extension CalibrateCommandTests {
         // A calibration line does not belong in a validation script
         try "calibrate 50% 50% 0 1\n".write(toFile: script, atomically: true, encoding: .utf8)
         let wrong = try gazerec(["validate", "--input", clip, "--script", script], database: database)
-        #expect(wrong.status == 64 && wrong.stderr.contains("validate.txt:1: a validation script lists only 'validate' targets"))
+        #expect(wrong.status == 65 && wrong.stderr.contains("validate.txt:1: a validation script lists only 'validate' targets"))
         // Not a terminal and no script
         let noTerminal = try gazerec(["validate", "--input", clip], database: database)
         #expect(noTerminal.status == 64 && noTerminal.stderr.contains("needs a terminal"))

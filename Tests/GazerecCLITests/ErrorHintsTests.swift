@@ -33,6 +33,6 @@ struct ErrorHintsTests {
         let image = SessionPlotError.notAnImage(path: "s.json")
         #expect(ErrorHints.message(for: image) == "--background s.json is not a PNG, JPEG, GIF or WebP image (its first bytes "
                 + "say otherwise). Give the stimulus as an image file.")
-        #expect(ErrorHints.isUsage(image) && !ErrorHints.isUsage(ScanPathError.noGaze(sessionID: "ABC")))
+        #expect(ExitStatus.of(image) == .dataError && ExitStatus.of(ScanPathError.noGaze(sessionID: "ABC")) == .failure)
     }
 }

@@ -35,11 +35,11 @@ struct ErrorMessageTests {
         let database = folder.path("db.sqlite")
         #expect(try Self.run(["import", Fixtures.iosSession], database: database).status == 0)
         let session = try Self.run(["show", "FFFFFFFF-0000-0000-0000-000000000000"], database: database)
-        #expect(session.status == 1)
+        #expect(session.status == 66)
         #expect(session.stderr == "gazerec: error: no session FFFFFFFF-0000-0000-0000-000000000000 in \(database). "
                 + "List the stored sessions with 'gazerec list'.\n")
         let calibration = try Self.run(["calibrations", "export", "00000000-0000-0000-0000-000000000000"], database: database)
-        #expect(calibration.status == 1)
+        #expect(calibration.status == 66)
         #expect(calibration.stderr == "gazerec: error: no calibration 00000000-0000-0000-0000-000000000000 in \(database). "
                 + "List the stored calibrations with 'gazerec calibrations list', or make one with 'gazerec calibrate'.\n")
     }
@@ -61,17 +61,17 @@ struct ErrorMessageTests {
                     "\(arguments): \(result.stderr)")
         }
         let short = try Self.run(["delete", "9", "--yes"], database: database)
-        #expect(short.status == 1)
+        #expect(short.status == 66)
         #expect(short.stderr.contains("no session 9 in") && short.stderr.contains("at least 4 characters"), "\(short.stderr)")
     }
 
     @Test("known options, option groups, hidden options and values after -- pass the check")
     func knownOptionsPass() throws {
-        // These reach the command itself (and fail there for the missing database, exit 1).
+        // These reach the command itself (and fail there for the missing database, exit 66).
         for arguments in [["export", "--all", "--snake-case", "--pretty"], ["list", "--json"],
                           ["--database", "/nonexistent/db.sqlite", "list"], ["show", "--", "--not-an-option"]] {
             let result = try Self.run(arguments)
-            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.status == 66, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("no session database at /nonexistent/db.sqlite"), "\(arguments): \(result.stderr)")
         }
         #expect(try Self.run(["help", "export"]).status == 0)
@@ -96,7 +96,7 @@ struct ErrorMessageTests {
              "cannot create the output folder \(folder.path("afile")): \(folder.path("afile")) is a file, not a folder."),
             (["export", "--all", "--output-dir", folder.path("afile/sub")], 1,
              "cannot create the output folder \(folder.path("afile/sub")): \(folder.path("afile")) is a file, not a folder."),
-            (["plot", id, "--output", folder.path("p.svg"), "--background", Fixtures.iosSession], 64,
+            (["plot", id, "--output", folder.path("p.svg"), "--background", Fixtures.iosSession], 65,
              "--background \(Fixtures.iosSession) is not a PNG, JPEG, GIF or WebP image"),
         ]
         for (arguments, status, expected) in cases {

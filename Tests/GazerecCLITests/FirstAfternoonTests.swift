@@ -106,7 +106,7 @@ struct FirstAfternoonTests {
                           ["list", "--ids"], ["list", "--json"], ["show", "3BE54760-F1E8-4799-A3CB-78806270E72A"],
                           ["calibrations", "list"], ["calibrations", "export", "--all"]] {
             let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": typo])
-            #expect(result.status == 1, "\(arguments)")
+            #expect(result.status == 66, "\(arguments)")
             #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
             #expect(result.stderr.hasPrefix("gazerec: error: no session database at \(typo)."), "\(arguments): \(result.stderr)")
         }

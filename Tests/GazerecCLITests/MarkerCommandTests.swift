@@ -182,7 +182,7 @@ struct MarkerCommandTests {
 
         // What cannot work is refused before recording.
         let missing = try Binary.run(["start", "--input", clip, "--markers-from", folder.path("nothing")], environment: environment)
-        #expect(missing.status == 64 && missing.stderr.contains("--markers-from \(folder.path("nothing")): No such file or directory"))
+        #expect(missing.status == 66 && missing.stderr.contains("--markers-from \(folder.path("nothing")): No such file or directory"))
         let detachedStdin = try Binary.run(["start", "--input", clip, "--detach", "--markers-from", "-"], environment: environment)
         #expect(detachedStdin.status == 64 && detachedStdin.stderr.contains("a background recorder has none"))
     }

@@ -9,7 +9,7 @@ struct PlainRefusalTests {
     func emptyPasswordFile() throws {
         let result = try Binary.run(["lab", "add-station", "room-9", "--server", "postgres://admin@127.0.0.1:1/gazerec",
                                      "--password-file", "/dev/null"])
-        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("the password file /dev/null is empty"), "\(result.stderr)")
     }
 
@@ -31,7 +31,7 @@ struct PlainRefusalTests {
         try "[]\n".write(toFile: file, atomically: true, encoding: .utf8)
         let environment = ["GAZEREC_DATABASE": folder.path("g.sqlite")]
         let result = try Binary.run(["calibrations", "import", file], environment: environment)
-        #expect(result.status == 1 && result.stdout.isEmpty, "\(result.stderr)")
+        #expect(result.status == 65 && result.stdout.isEmpty, "\(result.stderr)")
         #expect(result.stderr.contains("\(file): it is an empty array, with no calibration to import"), "\(result.stderr)")
     }
 
@@ -51,7 +51,7 @@ struct PlainRefusalTests {
             .write(toFile: other, atomically: true, encoding: .utf8)
         for arguments in [["import", file], ["import", other, file]] {
             let result = try work.run(arguments)
-            #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(result.status == 65 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("\(file): it is an empty array, with no session to import"), "\(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }

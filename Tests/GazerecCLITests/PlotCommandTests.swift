@@ -107,7 +107,7 @@ struct PlotCommandTests {
         let environment = ["GAZEREC_DATABASE": folder.path("db.sqlite")]
         #expect(try Binary.run(["plot", "X", "--output", folder.path("p.txt")], environment: environment).status == 64)
         #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg"), "--sigma", "0"], environment: environment).status == 64)
-        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg")], environment: environment).status == 1)
+        #expect(try Binary.run(["plot", "X", "--output", folder.path("p.svg")], environment: environment).status == 66)
     }
 
     /// The plot session with markers 'A' at its start and 'B' before the second fixation, in the "gazerec" extension.

@@ -278,7 +278,7 @@ struct RecordingCommandTests {
         #expect(try work.run(["start", "--fps", "25"]).status == 64)
         #expect(try work.run(["start", "--duration", "0"]).status == 64)
         let noCamera = try work.run(["start", "--device", work.folder.path("video99")])
-        #expect(noCamera.status == 1)
+        #expect(noCamera.status == 66)
         #expect(noCamera.stderr.contains("no such device"))
     }
 }

@@ -134,7 +134,7 @@ struct StimulusCommandTests {
         }
     }
 
-    @Test("each bad input is one line with exit 64 or 1; a session that cannot be analysed is named and the others still are",
+    @Test("each bad input is one line with exit 64, 65, 66 or 1; a session that cannot be analysed is named and the others still are",
           .enabled(if: ready, reason))
     func badInputs() throws {
         let workspace = try Workspace()
@@ -156,10 +156,10 @@ struct StimulusCommandTests {
         Self.oneLine(try run(["--rect", "100,50,640"]), 64, "--rect")
         // Keyframes out of order.
         let backwards = try Self.aois(workspace, #"[{"name": "b", "keyframes": [{"t": 2, "rect": [0,0,1,1]}, {"t": 1, "rect": [0,0,1,1]}]}]"#)
-        Self.oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 64,
+        Self.oneLine(try workspace.run(["stimulus", "aoi", good, "--stimulus", video, "--rect", Self.rect, "--aois", backwards]), 65,
                 "area \"b\": its keyframes are out of time order")
         // A stimulus that is not there.
-        Self.oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 1,
+        Self.oneLine(try workspace.run(["stimulus", "timeline", good, "--stimulus", workspace.folder.path("none.mkv"), "--rect", Self.rect]), 66,
                 "cannot read the stimulus")
         // A start marker the only session lacks.
         Self.oneLine(try run(["--rect", Self.rect], ids: [other]), 1, "session \(other) cannot be analysed: it has no marker \"video\" (its markers: trial)")

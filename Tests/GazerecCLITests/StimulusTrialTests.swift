@@ -90,9 +90,9 @@ struct StimulusTrialTests {
         #expect(partly.status == 0, "\(partly.stderr)")
         #expect(partly.stderr.contains("warning: area \"edge\" lies 50 % outside the stimulus's 320×180 pixels"), "\(partly.stderr)")
         #expect(partly.stderr.contains("warning: area \"late\" is keyframed from 4 s to 9 s but the stimulus lasts 6 s"), "\(partly.stderr)")
-        StimulusCommandTests.oneLine(try run(#"[{"name": "away", "rect": [400, 0, 40, 40]}]"#), 64,
+        StimulusCommandTests.oneLine(try run(#"[{"name": "away", "rect": [400, 0, 40, 40]}]"#), 65,
                                      "area \"away\" lies wholly outside the stimulus's 320×180 pixels")
-        StimulusCommandTests.oneLine(try run(#"[{"name": "two", "rect": [0, 0, 4, 4], "polygon": [[0, 0], [1, 0], [0, 1]]}]"#), 64,
+        StimulusCommandTests.oneLine(try run(#"[{"name": "two", "rect": [0, 0, 4, 4], "polygon": [[0, 0], [1, 0], [0, 1]]}]"#), 65,
                                      "aois-")
         let twoShapes = try run(#"[{"name": "two", "rect": [0, 0, 4, 4], "polygon": [[0, 0], [1, 0], [0, 1]]}]"#)
         #expect(twoShapes.stderr.contains(".json: area \"two\": it has 2 shapes (\"rect\", \"polygon\"): give one"), "\(twoShapes.stderr)")
@@ -227,7 +227,7 @@ struct StimulusTrialTests {
         let transitions = try run(["--table", "transitions"])
         #expect(transitions.stdout.hasPrefix("session,group,from,to,count\n"), "\(transitions.stdout)")
         #expect(StimulusCommandTests.rows(transitions.stdout).count == 4, "\(transitions.stdout)")
-        StimulusCommandTests.oneLine(try run(["--participants", workspace.folder.path("none.csv")]), 1, "cannot read the participants file")
+        StimulusCommandTests.oneLine(try run(["--participants", workspace.folder.path("none.csv")]), 66, "cannot read the participants file")
     }
 }
 

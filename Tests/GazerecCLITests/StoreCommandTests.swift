@@ -57,7 +57,7 @@ struct StoreCommandTests {
         #expect(all.arrayValue?.count == 1)
     }
 
-    @Test("usage errors exit 64, runtime errors exit 1, both on stderr only")
+    @Test("usage errors exit 64, an id or file that is not there 66, both on stderr only")
     func exitCodes() throws {
         let work = try Workspace()
         defer { work.folder.remove() }
@@ -71,7 +71,7 @@ struct StoreCommandTests {
         for arguments in [["export", "00000000-0000-0000-0000-000000000000"], ["show", "nope"],
                           ["delete", "00000000-0000-0000-0000-000000000000"], ["import", work.folder.path("none.json")]] {
             let result = try work.run(arguments)
-            #expect(result.status == 1, "\(arguments)")
+            #expect(result.status == 66, "\(arguments)")
             #expect(result.stdout.isEmpty, "\(arguments)")
             #expect(result.stderr.hasPrefix("gazerec: error: "), "\(arguments)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
@@ -92,7 +92,7 @@ struct StoreCommandTests {
         let good = work.folder.path("good.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: good))
         let result = try work.run(["import", good, bad])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.stderr.contains("cannot import \(bad): "))
         #expect(result.stderr.contains("truncated"))
         #expect(work.fileBytes(work.database) == before)
@@ -105,7 +105,7 @@ struct StoreCommandTests {
         defer { work.folder.remove() }
         try Data("not a database".utf8).write(to: URL(fileURLWithPath: work.database))
         let result = try work.run(["list"])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "gazerec: error: cannot open the session database in \(work.database): file is not a "
                 + "database. Check the path given by --database or GAZEREC_DATABASE.\n")
@@ -136,7 +136,7 @@ struct StoreCommandTests {
         defer { work.folder.remove() }
         #expect(try work.run(["import", Fixtures.iosSession]).status == 0)
         let partly = try work.run(["delete", Self.fixtureID, "00000000-0000-0000-0000-000000000000"])
-        #expect(partly.status == 1)
+        #expect(partly.status == 66)
         #expect(try work.run(["list", "--ids"]).stdout == Self.fixtureID + "\n")
 
         let unconfirmed = try work.run(["delete", "--all"])

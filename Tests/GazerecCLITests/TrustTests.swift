@@ -393,7 +393,7 @@ extension TrustTests {
 
         let result = try Binary.run(arguments, environment: ["GAZEREC_DATABASE": empty])
 
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.stderr.hasPrefix("gazerec: error: \(empty) is not a session database: it is empty (0 bytes)."),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)

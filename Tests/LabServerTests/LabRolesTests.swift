@@ -59,7 +59,7 @@ struct LabRolesTests {
         }
         let noFile = try Binary.run(["lab", "add-station", "other-\(lab.suffix)", "--server", lab.admin, "--password-file",
                                      folder.path("missing")])
-        #expect(noFile.status == 1 && noFile.stderr.contains("cannot read the password file"), "\(noFile.stderr)")
+        #expect(noFile.status == 66 && noFile.stderr.contains("cannot read the password file"), "\(noFile.stderr)")
         let listed = try Binary.run(["lab", "list-stations", "--server", lab.admin])
         #expect(listed.status == 0 && listed.stdout.split(separator: "\n").contains(Substring(role))
                 && !listed.stdout.contains("analyst-\(lab.suffix)"), "\(listed.stdout)")
@@ -107,7 +107,7 @@ struct LabRolesTests {
         }
         // Read B's session: not found for A, through gazerec and through SQL.
         let read = try Binary.run(["--database", stationA, "export", idB])
-        #expect(read.status == 1 && Self.errorLines(read).count == 1 && read.stderr.contains("no session \(idB)"), "\(read.stderr)")
+        #expect(read.status == 66 && Self.errorLines(read).count == 1 && read.stderr.contains("no session \(idB)"), "\(read.stderr)")
         #expect(try Self.psql(stationA, "SELECT count(*) FROM session").stdout == "1\n")
         // Raw SQL as A, each refused by the server.
         let attempts: [(String, String)] = [

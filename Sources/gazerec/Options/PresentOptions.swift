@@ -29,16 +29,14 @@ struct PresentOptions: ParsableArguments {
     }
 
     /// The presenter's settings, every item checked (exists, FFmpeg reads it) with a display and
-    /// mpv present; nil without --present. A bad item is a usage error before anything is recorded.
+    /// mpv present; nil without --present. A bad item fails before anything is recorded.
     func settings() throws -> PresenterSettings? {
         guard !present.isEmpty else { return nil }
-        do {
-            try PresenterChecks.check()
-            let items = try PresentationItem.items(arguments: present, imageSeconds: imageSeconds ?? 5)
-            try PresenterChecks.checkDisplay(screenIndex: presentScreen)
-            return PresenterSettings(items: items, screenIndex: presentScreen)
-        } catch let error as PresenterError {
-            throw UsageError(message: ErrorHints.message(for: error))
-        }
+        try PresenterChecks.check()
+        let items = try PresentationItem.items(arguments: present, imageSeconds: imageSeconds ?? 5)
+        try PresenterChecks.checkDisplay(screenIndex: presentScreen)
+        return PresenterSettings(items: items, screenIndex: presentScreen)
     }
 }
+
+extension PresenterError: RuntimeFailure {}

@@ -183,7 +183,9 @@ extension Gazerec {
                     for (index, element) in elements.enumerated() {
                         let record = try CalibrationRecord(value: element, source: root.arrayValue == nil ? name : "\(name) [\(index)]")
                         if let first = seen[record.id] {
-                            throw UsageError(message: "calibration \(record.id) occurs twice (\(first) and \(name)); import one copy.")
+                            // As a session twice in one import: the files given hold what cannot be imported (65).
+                            throw InputFailure(message: "calibration \(record.id) occurs twice (\(first) and \(name)); import one copy.",
+                                               missing: false)
                         }
                         seen[record.id] = name
                         records.append(record)
@@ -208,4 +210,4 @@ extension CalibrationError: RuntimeFailure {}
 extension RecalibrationError: RuntimeFailure {}
 
 extension CalibrationDocumentError: RuntimeFailure {}
-extension CalibrationScript.ParseError: UsageFailure {}
+extension CalibrationScript.ParseError: RuntimeFailure {}

@@ -24,12 +24,14 @@ extension Gazerec {
             let targets = paths.isEmpty ? CameraCatalog.devicePaths() : paths
             var descriptions: [CameraDescription] = []
             var failures = 0
+            var firstFailure = ExitStatus.failure
             for path in targets {
                 do {
                     descriptions.append(try CameraCatalog.describe(path: path))
                 } catch CaptureError.notACaptureDevice where paths.isEmpty {
                     continue  // metadata nodes of the same camera
                 } catch {
+                    if failures == 0 { firstFailure = ExitStatus.of(error) }
                     failures += 1
                     Console.error(ErrorHints.message(for: error))
                 }
@@ -54,7 +56,8 @@ extension Gazerec {
                 Console.note("no V4L2 cameras found\(paths.isEmpty ? " (no capture device under /dev/video*)" : ""). "
                              + "Use --input FILE to work from a video.")
             }
-            if failures > 0 { throw ExitCode.failure }
+            // Each device failed is said; the status is the first one's (a device not there: 66).
+            if failures > 0 { throw ExitCode(firstFailure.rawValue) }
         }
 
         /// The cameras as `devices --json` prints them: a pretty JSON array and a newline.

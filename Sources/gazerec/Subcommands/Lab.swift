@@ -153,27 +153,21 @@ struct LabRoleArguments: ParsableArguments {
     private func readPassword() throws -> String {
         // FileHandle reads what `contents(atPath:)` gives up on: /dev/null, a pipe, a device (all read to their end).
         guard FileManager.default.fileExists(atPath: passwordFile) else {
-            throw PasswordFileError(message: "cannot read the password file \(passwordFile): no such file.")
+            throw InputFailure(message: "cannot read the password file \(passwordFile): no such file.", missing: true)
         }
         guard let handle = FileHandle(forReadingAtPath: passwordFile), let data = try? handle.readToEnd() ?? Data() else {
-            throw PasswordFileError(message: "cannot read the password file \(passwordFile): \(String(cString: strerror(errno))).")
+            throw InputFailure(message: "cannot read the password file \(passwordFile): \(String(cString: strerror(errno))).", missing: true)
         }
         try? handle.close()
         var text = String(decoding: data, as: UTF8.self)
         while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
         if text.isEmpty {
-            throw PasswordFileError(message: "the password file \(passwordFile) is empty. Write the password on its one line.")
+            throw InputFailure(message: "the password file \(passwordFile) is empty. Write the password on its one line.", missing: false)
         }
         if text.contains(where: \.isNewline) {
-            throw PasswordFileError(message: "the password file \(passwordFile) holds more than one line. "
-                                    + "Write the password alone on its one line.")
+            throw InputFailure(message: "the password file \(passwordFile) holds more than one line. "
+                               + "Write the password alone on its one line.", missing: false)
         }
         return text
     }
-}
-
-/// A password file that cannot give a password.
-struct PasswordFileError: RuntimeFailure {
-    let message: String
-    var description: String { message }
 }

@@ -142,9 +142,6 @@ extension Gazerec {
             if markersFrom == "-" && (detach || preview) {
                 throw ValidationError("--markers-from - reads this process's stdin; a \(detach ? "background recorder has none" : "--preview reads its keys there"). Give a named pipe (mkfifo) or a file instead.")
             }
-            if let markersFrom, markersFrom != "-", markerPredicate == nil, access(markersFrom, R_OK) != 0 {
-                throw ValidationError("--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, '-' for stdin, or lsl[:PREDICATE] for an LSL marker stream.")
-            }
             if let saveVideo, !saveVideo.isEmpty {
                 guard saveVideo.lowercased().hasSuffix(".mkv") else {
                     throw ValidationError("--save-video \(saveVideo): the video is Matroska; give a file name ending in .mkv.")
@@ -187,6 +184,10 @@ extension Gazerec {
         }
 
         func run() throws {
+            // The marker file or pipe is read by the recorder: one that is not there fails before it starts.
+            if let markersFrom, markersFrom != "-", markerPredicate == nil, access(markersFrom, R_OK) != 0 {
+                throw InputFailure(message: "--markers-from \(markersFrom): \(String(cString: strerror(errno))). Give a file or a named pipe (mkfifo) you can read, '-' for stdin, or lsl[:PREDICATE] for an LSL marker stream.", missing: true)
+            }
             // A missing runtime or model stops here, before a background recorder or a session starts.
             let expressions = try expressionOptions.checkedFiles()
             // Without liblsl, say so before anything starts (a background recorder too).

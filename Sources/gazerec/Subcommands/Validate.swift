@@ -67,7 +67,8 @@ extension Gazerec {
             }
             let parsedScript = try procedure.script.map(CalibrationScript.read)
             if let parsedScript, let line = parsedScript.entries.first(where: { $0.kind == .calibration })?.line {
-                throw UsageError(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.")
+                throw InputFailure(message: "\(procedure.script!):\(line): a validation script lists only 'validate' targets.",
+                                   missing: false)
             }
             return parsedScript
         }

@@ -33,7 +33,10 @@ enum BackgroundRecorder {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             let line = log.split(separator: "\n").last(where: { $0.contains("error:") })
                 .map { String($0.drop(while: { $0 != ":" }).dropFirst(1)).replacingOccurrences(of: " error: ", with: "") }
-            throw RecorderError.startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)")
+            // The child's own status: a missing --input is 66 with --detach as without it.
+            let exited = status & 0x7f == 0
+            throw DetachedStartFailure(error: .startFailed(reason: line?.trimmingCharacters(in: .whitespaces) ?? "see \(logPath)"),
+                                       childStatus: exited ? (status >> 8) & 0xff : ExitStatus.failure.rawValue)
         }
         return (id, pid, logPath)
     }
@@ -92,4 +95,12 @@ enum BackgroundRecorder {
         close(descriptor)
         return String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// A background recorder that exited before recording: its error line, and the status it exited
+/// with (given by `ExitStatus` in the child), which the starting command exits with too.
+struct DetachedStartFailure: RuntimeFailure {
+    let error: RecorderError
+    let childStatus: Int32
+    var description: String { "\(error)" }
 }

@@ -35,23 +35,6 @@ enum ErrorHints {
             + "nothing of it was kept. Raise the limit, or write it elsewhere."
     }
 
-    /// Whether the error is the user's input to fix (exit status 64) though its type also has runtime failures.
-    static func isUsage(_ error: Any) -> Bool {
-        switch error {
-        case RecalibrationError.stillRecording, RecalibrationError.noStoredFrames, LabServerError.malformedAddress,
-             CalibrationChoiceError.otherScreen, CalibrationChoiceError.otherFocalLength: return true
-        case SessionPlotError.notAnImage: return true
-        case PresenterError.noDisplay, PresenterError.displayUnavailable, PresenterError.noSuchScreen, PresenterError.playerMissing,
-             PresenterError.unreadableItem, PresenterError.unplayableItem,
-             PresenterError.emptyPlaylist, PresenterError.badPlaylistLine, PresenterError.badSeconds: return true
-        case ReviewError.notAFolder: return true
-        case StimulusError.badRectangle, StimulusError.aspectMismatch, StimulusError.badAOIs, StimulusError.badParameter,
-             StimulusStudyError.imageHasNoClips, StimulusStudyError.unknownVideoKind, StimulusStudyError.notPresented,
-             StimulusStudyError.severalShowings: return true
-        default: return false
-        }
-    }
-
     static func hint(for error: Any) -> String? {
         if let hint = stimulusHint(for: error) { return hint }
         switch error {
