@@ -42,8 +42,14 @@ def run(script, *arguments):
     return call("POST", f"/session/{session}/execute/sync", {"script": script, "args": list(arguments)})
 
 
+exchanged = set()
+
+
 def open_page(url):
-    call("POST", f"/session/{session}/url", {"url": url})
+    """The address with its one-time token the first time (the server exchanges it for a cookie),
+    the address without it after."""
+    call("POST", f"/session/{session}/url", {"url": url.split("?token=")[0] if url in exchanged else url})
+    exchanged.add(url)
     run("return window.gazerecView.ready;")
 
 

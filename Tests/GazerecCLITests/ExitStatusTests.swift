@@ -166,8 +166,9 @@ struct ExitStatusTests {
         defer { inputs.work.folder.remove() }
         try Self.check([
             Case(arguments: ["view", "--stimuli", inputs.missing("stimuli")], status: 66,
-                 says: "cannot serve from \(inputs.missing("stimuli")): no such folder"),
-            Case(arguments: ["view", "--stimuli", inputs.text], status: 66, says: "cannot serve from \(inputs.text): it is a file"),
+                 says: "--stimuli \(inputs.missing("stimuli")): no such folder"),
+            Case(arguments: ["view", "--stimuli", inputs.text], status: 66, says: "--stimuli \(inputs.text): it is a file"),
+            Case(arguments: ["view", "--database", inputs.work.folder.path("folder")], status: 66, says: "is a folder"),
             Case(arguments: ["view", "--aoi-folder", inputs.missing("aois")], status: 66, says: "no such folder"),
             Case(arguments: ["view", "--database", inputs.missing("db.sqlite")], status: 66, says: "no session database at"),
             Case(arguments: ["view", "--database", inputs.text], status: 65, says: "file is not a database"),

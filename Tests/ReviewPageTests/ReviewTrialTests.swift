@@ -312,11 +312,11 @@ extension ReviewPageTests {
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         for (option, path) in [("--aoi-folder", file), ("--aoi-folder", file + "-missing"), ("--stimuli", file)] {
             let result = try setup.workspace.run(["view", "--database", setup.workspace.database, option, path])
-            #expect(result.status == 64, "\(option) \(path): \(result.stderr)")
+            #expect(result.status == 66, "\(option) \(path): \(result.stderr)")
             #expect(result.stderr.contains(option) && result.stderr.contains(path), "\(result.stderr)")
         }
         let folder = try setup.workspace.run(["view", "--database", setup.stimuli])
-        #expect(folder.status == 64 && folder.stderr.contains("--database") && !folder.stderr.contains("disk I/O"), "\(folder.stderr)")
+        #expect(folder.status == 66 && folder.stderr.contains("--database") && !folder.stderr.contains("disk I/O"), "\(folder.stderr)")
         let taken = try setup.workspace.run(["view", "--database", setup.workspace.database, "--port", setup.server.port])
         #expect(taken.status != 0)
         #expect(taken.stderr.contains("in use") && taken.stderr.contains("--port") && !taken.stderr.contains("bind("), "\(taken.stderr)")

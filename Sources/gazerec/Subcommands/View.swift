@@ -67,7 +67,7 @@ extension Gazerec {
                 return try ReviewFolders(stimuli: stimuli, aoi: aoiFolder)
             } catch let ReviewError.notAFolder(path, reason) {
                 let option = path == aoiFolder ? "--aoi-folder" : "--stimuli"
-                throw UsageError(message: "\(option) \(path): \(reason); give an existing folder")
+                throw InputFailure(message: "\(option) \(path): \(reason); give an existing folder", missing: true)
             }
         }
 
@@ -76,7 +76,8 @@ extension Gazerec {
             var isFolder: ObjCBool = false
             let path = store.resolvedPath
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-                throw UsageError(message: "--database \(path) is a folder: give the session database file ('gazerec start' or 'gazerec import' creates it)")
+                throw InputFailure(message: "--database \(path) is a folder: give the session database file "
+                                   + "('gazerec start' or 'gazerec import' creates it)", missing: true)
             }
             return try store.openForReading()
         }
