@@ -138,10 +138,12 @@ enum StoredValueTable {
             SELECT \(hasSeq ? "seq" : "NULL"), \(table.columns.map { "\(sound($0)), typeof(\"\($0.name)\"), \"\($0.name)\"" }.joined(separator: ", "))
             FROM \(table.name) WHERE \(table.owner) AND (\(conditions)) LIMIT 1
             """, arguments: [sessionRowID]) else { return nil }
-        for (index, column) in table.columns.enumerated() where !(row[1 + 3 * index] as Bool? ?? false) {
-            let place = table.name == "session" ? table.row
-                : "\(table.row)\((row[0] as DatabaseValue).storage.value.map { " \($0)" } ?? "")"
-            return "\(column.name) of \(place) is \(describe(type: row[2 + 3 * index], value: row[3 + 3 * index], kind: column.kind))"
+        for (index, column) in table.columns.enumerated() where try row.decode(Bool?.self, atIndex: 1 + 3 * index) != true {
+            let seq = try row.decode(DatabaseValue.self, atIndex: 0)
+            let place = table.name == "session" ? table.row : "\(table.row)\(seq.storage.value.map { " \($0)" } ?? "")"
+            let described = describe(type: try row.decode(String.self, atIndex: 2 + 3 * index),
+                                     value: try row.decode(DatabaseValue.self, atIndex: 3 + 3 * index), kind: column.kind)
+            return "\(column.name) of \(place) is \(described)"
         }
         return nil
     }
