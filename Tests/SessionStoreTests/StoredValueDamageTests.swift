@@ -63,6 +63,9 @@ struct StoredValueDamageTests {
             ("UPDATE session SET extensionJSON = '{\"formatVersion\": 1, \"recorder'",
              "its \"gazerec\" extension (extensionJSON) is not a JSON object"),
             ("UPDATE session SET id = 'not-a-uuid'", "its id is not a UUID"),
+            // A NOT NULL column made nullable behind gazerec's back, as a hand-made copy of the table would.
+            ("PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, 'appID TEXT NOT NULL', 'appID TEXT') "
+             + "WHERE name = 'session'; PRAGMA writable_schema = RESET; UPDATE session SET appID = NULL", "appID of the session row is NULL where gazerec always stores text"),
           ])
     func unsoundValue(sql: String, detail: String) throws {
         let store = try Self.damaged(sql)
