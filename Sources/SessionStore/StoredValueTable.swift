@@ -132,12 +132,10 @@ enum StoredValueTable {
         if let missing = table.columns.first(where: { !present.contains($0.name) }) {
             return "the column \(missing.name) is missing from the table \(table.name)"
         }
-        let conditions = table.columns.map { "NOT \(sound($0))" }.joined(separator: " OR ")
-        let hasSeq = table.columns.contains { $0.name == "seq" }
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT \(hasSeq ? "seq" : "NULL"), \(table.columns.map { "\(sound($0)), typeof(\"\($0.name)\"), \"\($0.name)\"" }.joined(separator: ", "))
-            FROM \(table.name) WHERE \(table.owner) AND (\(conditions)) LIMIT 1
-            """, arguments: [sessionRowID]) else { return nil }
+        // A prepared statement per connection: the check runs for every session a command reads.
+        guard let row = try Row.fetchOne(try db.cachedStatement(sql: firstUnsoundSQL(table)), arguments: [sessionRowID]) else {
+            return nil
+        }
         for (index, column) in table.columns.enumerated() where try row.decode(Bool?.self, atIndex: 1 + 3 * index) != true {
             let seq = try row.decode(DatabaseValue.self, atIndex: 0)
             let place = table.name == "session" ? table.row : "\(table.row)\(seq.storage.value.map { " \($0)" } ?? "")"
@@ -146,6 +144,17 @@ enum StoredValueTable {
             return "\(column.name) of \(place) is \(described)"
         }
         return nil
+    }
+
+    /// The query for the first row of `table`'s session rows holding an unsound value: its `seq`
+    /// (NULL for a table without one), then per column whether it is sound, its type and its value.
+    static func firstUnsoundSQL(_ table: Table) -> String {
+        let conditions = table.columns.map { "NOT \(sound($0))" }.joined(separator: " OR ")
+        let hasSeq = table.columns.contains { $0.name == "seq" }
+        return """
+            SELECT \(hasSeq ? "seq" : "NULL"), \(table.columns.map { "\(sound($0)), typeof(\"\($0.name)\"), \"\($0.name)\"" }.joined(separator: ", "))
+            FROM \(table.name) WHERE \(table.owner) AND (\(conditions)) LIMIT 1
+            """
     }
 
     /// An unsound value said for a message (text is never quoted: it may hold any bytes).
