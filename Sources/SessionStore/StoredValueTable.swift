@@ -21,7 +21,7 @@ enum StoredValueTable {
     static let quantityBound = 1e9
 
     /// What a column holds.
-    enum Kind {
+    enum Kind: Equatable {
         /// Seconds since 1970, within ±`timeBound`.
         case time
         /// A finite number within ±`quantityBound`.
@@ -32,6 +32,8 @@ enum StoredValueTable {
         case integer
         /// Text.
         case text
+        /// One of these words (a frame's tracking state).
+        case word(of: [String])
     }
 
     struct Column {
@@ -76,7 +78,8 @@ enum StoredValueTable {
             c("trackingState", .text, true),
         ], owner: "seriesRowID IN (SELECT rowid FROM blendShapeSeries WHERE sessionRowID = ?1)"),
         Table(name: "frameSample", row: "frame", columns: [
-            c("seq", .integer), c("timestamp", .time), c("trackingState", .text), c("confidence", .quantity),
+            c("seq", .integer), c("timestamp", .time), c("trackingState", .word(of: TrackingState.allCases.map(\.rawValue))),
+            c("confidence", .quantity),
         ] + quantities(["opennessLeft", "opennessRight", "pupilLeftU", "pupilLeftV", "pupilRightU", "pupilRightV",
                         "yawDegrees", "pitchDegrees", "rollDegrees", "tx", "ty", "tz"])),
         Table(name: "blinkEvent", row: "blink event", columns: [
@@ -112,6 +115,7 @@ enum StoredValueTable {
         case .size: value = "(typeof(\(name)) IN ('integer', 'real') AND \(name) > 0 AND \(name) <= \(quantityBound))"
         case .integer: value = "typeof(\(name)) = 'integer'"
         case .text: value = "typeof(\(name)) = 'text'"
+        case .word(let words): value = "(typeof(\(name)) = 'text' AND \(name) IN (\(words.map { "'\($0)'" }.joined(separator: ", "))))"
         }
         return column.nullable ? "(\(name) IS NULL OR \(value))" : value
     }
@@ -159,14 +163,17 @@ enum StoredValueTable {
 
     /// An unsound value said for a message (text is never quoted: it may hold any bytes).
     static func describe(type: String, value: DatabaseValue, kind: Kind) -> String {
-        let wanted = kind == .text ? "text" : kind == .integer ? "an integer" : "a number"
+        if case .word(let words) = kind, value.storage.value is String {
+            return "text that is none of \(words.joined(separator: ", ")) (not quoted: it may hold any bytes)"
+        }
+        let numeric = [.time, .quantity, .size].contains(kind)
+        let wanted = kind == .integer ? "an integer" : numeric ? "a number" : "text"
         switch value.storage {
         case .null: return "NULL where gazerec always stores \(wanted)"
         case .double(let number) where !number.isFinite: return "\(number) where gazerec stores a finite number"
         case .double(let number) where kind == .integer: return "\(number) where gazerec stores an integer"
-        case .double(let number) where kind != .text: return "\(number), outside \(bound(kind)) (beyond any recording)"
-        case .int64(let number) where kind != .text && kind != .integer:
-            return "\(number), outside \(bound(kind)) (beyond any recording)"
+        case .double(let number) where numeric: return "\(number), outside \(bound(kind)) (beyond any recording)"
+        case .int64(let number) where numeric: return "\(number), outside \(bound(kind)) (beyond any recording)"
         default: return "\(type == "blob" ? "a blob" : type) where gazerec stores \(wanted)"
         }
     }

@@ -21,7 +21,10 @@ struct StoredValueReadersTests {
           .enabled(if: ready, reason),
           arguments: [("frameSample SET yawDegrees = 9e999 WHERE seq = 5", "yawDegrees of frame 5 is inf where gazerec stores a finite number"),
                       ("frameSample SET tz = 'abc' WHERE seq = 5", "tz of frame 5 is text where gazerec stores a number"),
-                      ("blinkEvent SET start = x'00ff00ff' WHERE seq = 1", "start of blink event 1 is a blob where gazerec stores a number")])
+                      ("blinkEvent SET start = x'00ff00ff' WHERE seq = 1", "start of blink event 1 is a blob where gazerec stores a number"),
+                      ("frameSample SET trackingState = 'nor' || char(10) || 'mal' || char(233) WHERE seq = 5",
+                       "trackingState of frame 5 is text that is none of normal, initializing, lowConfidence, excessiveMotion, missing "
+                       + "(not quoted: it may hold any bytes)")])
     func unsoundValue(change: String, detail: String) throws {
         let (work, id) = try DamageUnnoticedTests.recordedCopy()
         defer { work.folder.remove() }
