@@ -155,9 +155,12 @@ struct DocumentReader {
         try required(optionalPositive(object, path), path, "number")
     }
 
+    /// A positive number at most 10⁹ (screen points, millimetres, pixels): a larger one is no real
+    /// screen or camera, and the commands that print it in whole units could not.
     func optionalPositive(_ object: JSONValue, _ path: String) throws -> Double? {
         guard let value = try optionalNumber(object, path) else { return nil }
         guard value > 0 else { throw error(path, "expected a positive number") }
+        guard value <= 1e9 else { throw error(path, "\(value) is beyond 1000000000, more than any real screen or camera") }
         return value
     }
 

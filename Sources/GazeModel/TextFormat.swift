@@ -3,8 +3,11 @@ import Foundation
 /// Numbers and times in text, the same whatever the locale: what figures' legends and the
 /// command line's tables print.
 public enum TextFormat {
-    /// `2020-07-24T21:40:43.445Z` for Unix seconds.
+    /// `2020-07-24T21:40:43.445Z` for Unix seconds; a value that is no date with a four-digit year
+    /// (not finite, or beyond ±253402300799 s, the end of year 9999: a damaged or nanosecond time)
+    /// is written as the number it is (`1e+19 s, not a date`), never as a made-up date.
     public static func isoTime(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) <= 253_402_300_799 else { return "\(seconds) s, not a date" }
         var time = time_t(seconds.rounded(.down))
         var parts = tm()
         gmtime_r(&time, &parts)

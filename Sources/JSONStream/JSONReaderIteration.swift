@@ -25,12 +25,19 @@ extension JSONReader {
 
     /// Reads an object's members after its `{`, through its `}`: `body` once per member with the
     /// key's index in `keys` (nil for another key, whose value `body` reads or skips), the key on
-    /// `path` and the reader at the value.
+    /// `path` and the reader at the value. A key of `keys` given twice in one object is an error
+    /// ("duplicate key"): which value was meant cannot be told.
     public func forEachMember(keys: KeyTable, _ body: (Int?) throws -> Void) throws {
         if try consume(0x7D) { return }
+        var seen: UInt64 = 0, seenBeyond = Set<Int>()
         repeat {
             let index = try readKey(matching: keys)
             path.append(.key(lastKey))
+            if let index {
+                let fresh = index < 64 ? seen & (1 << UInt64(index)) == 0 : seenBeyond.insert(index).inserted
+                guard fresh else { throw error("duplicate key") }
+                if index < 64 { seen |= 1 << UInt64(index) }
+            }
             try body(index)
             path.removeLast()
         } while try nextSeparator(close: 0x7D)

@@ -79,8 +79,11 @@ public struct BIDSSessionExporter: Sendable {
         var labels: BIDSRunLabels
     }
 
-    /// Checks that a session can be written: its labels, something to write, the screen for its gaze.
+    /// Checks that a session can be written: whole and sound as every other export requires
+    /// (`SessionDatabase.verify`, so a damaged session is refused before any run is written), its
+    /// labels, something to write, the screen for its gaze.
     private func plan(id: String, _ database: SessionDatabase) throws -> PlannedRun {
+        try database.verify(id: id)
         let outline = try database.outline(id: id)
         let header = outline.header
         let label: String

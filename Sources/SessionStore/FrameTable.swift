@@ -188,9 +188,12 @@ enum FrameTable {
 }
 
 extension FrameTable {
-    /// A stored tracking state outside gazerec's vocabulary.
+    /// A stored tracking state outside gazerec's vocabulary, its text quoted with every character
+    /// that is not printable ASCII escaped (`\u{a}`): damaged bytes never reach a terminal raw, and
+    /// the message stays one line.
     static func unknownState(_ state: String) -> FrameColumnError {
-        FrameColumnError(column: "trackingState", reason: "unknown tracking state '\(state)' (expected "
+        let quoted = state.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}" }
+        return FrameColumnError(column: "trackingState", reason: "unknown tracking state '\(quoted.joined())' (expected "
                              + TrackingState.allCases.map(\.rawValue).joined(separator: ", ") + ")")
     }
 

@@ -131,7 +131,8 @@ extension SessionDatabase {
         return try BlendShapeTable.firstOrientation(db, sessionRowID: sessionRowID) ?? 0
     }
 
-    /// Replaces a session's scan path, its extension object and its screen size, in one transaction.
+    /// Replaces a session's scan path, its extension object and its screen size, in one transaction;
+    /// a damaged session is refused (`StoreError.damagedSession`) and left as it is.
     ///
     /// `previousScreen`, when the screen changes, is the session's screen before: the presentations'
     /// rectangles (in screen points) are scaled from it to the new one in the same transaction.
@@ -139,6 +140,7 @@ extension SessionDatabase {
                                 screenHeight: Double, previousScreen: (width: Double, height: Double)? = nil) throws {
         try write("replace the scan path of session \(id)") { db in
             let rowid = try sessionRowID(db, id: id)
+            try refuseDamaged(db, id: try SessionTable.id(db, rowid: rowid) ?? id, sessionRowID: rowid)
             if let previousScreen, previousScreen.width > 0, previousScreen.height > 0,
                previousScreen.width != screenWidth || previousScreen.height != screenHeight {
                 try PresentationTable.rescaleRects(db, sessionRowID: rowid, x: screenWidth / previousScreen.width,

@@ -71,9 +71,9 @@ extension SessionDatabase {
         var columns: SessionColumns?
         try readVerifying("read session \(id)") { db in
             let rowid = try sessionRowID(db, id: id)
-            let header = try SessionTable.header(db, rowid: rowid)
-            try Self.verifying(db, id: header.id, sessionRowID: rowid) {
-                columns = try Self.columns(db, sessionRowID: rowid, header: header, path: path)
+            // The header is read inside the check: a value in it no reader can take is the session's damage.
+            try Self.verifying(db, id: try SessionTable.id(db, rowid: rowid, naming: id), sessionRowID: rowid) {
+                columns = try Self.columns(db, sessionRowID: rowid, header: try SessionTable.header(db, rowid: rowid), path: path)
                 return [.table("gazeSample"): columns!.gaze.count, .table("frameSample"): columns!.frames.count,
                         .table("expressionSample"): columns!.expressions.count]
             }

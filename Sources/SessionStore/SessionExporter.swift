@@ -72,8 +72,10 @@ final class SessionExporter {
     /// Writes one session, its stored rows checked as they are read (`SessionDatabase.verifying`):
     /// throws `DamageFound` after writing part of a damaged one, which the caller must take back.
     func writeSession(rowid: Int64) throws {
-        let header = try SessionTable.header(db, rowid: rowid)
-        try SessionDatabase.verifying(db, id: header.id, sessionRowID: rowid) {
+        // The header is read inside the check: a value in it no reader can take is the session's damage.
+        let id = try SessionTable.id(db, rowid: rowid) ?? String(rowid)
+        try SessionDatabase.verifying(db, id: id, sessionRowID: rowid) {
+            let header = try SessionTable.header(db, rowid: rowid)
             try json.beginObject()
             try writeHeader(header)
             var tally = try writeSamples(sessionRowID: rowid)

@@ -177,6 +177,11 @@ final class SessionImporter {
             report.imported.append(header.id)
         }
         try SessionTable.update(db, rowid: rowid, header: header)
+        // What every reader would refuse as damage is refused here: a value beyond the bounds no
+        // recording reaches (a date past year 9999, a screen of 1e308 points).
+        if let detail = try StoredValueTable.damage(db, sessionRowID: rowid) {
+            throw reader.error("session \(header.id) holds a value no reader can take: \(detail)")
+        }
         try SeriesLengthTable.store(db, sessionRowID: rowid, replacing: true)
     }
 

@@ -11,7 +11,8 @@ extension SessionDatabase {
     }
 
     /// Throws `StoreError.damagedSession` when session `id`'s stored rows are not whole: a series
-    /// missing rows from its numbering, or pages SQLite finds corrupt while counting them.
+    /// missing rows from its numbering, pages SQLite finds corrupt while counting them, or a stored
+    /// value that is not what gazerec writes there (`StoredValueTable`).
     ///
     /// Costs one count per stored series (no row is decoded); see docs/Performance.md.
     public func verify(id: String) throws {
@@ -33,16 +34,36 @@ extension SessionDatabase {
         // around the whole read, and told as this session's damage.
         try guarded("check session \(id)") {
             do {
-                return try writer.read { db in
-                    let spans = try SequenceTable.spans(db, sessionRowID: try sessionRowID(db, id: id))
-                    return (Self.gaps(spans), spans.allSatisfy { $0.recorded != nil })
-                }
+                return try writer.read { db in try Self.assessment(db, sessionRowID: try sessionRowID(db, id: id)) }
             } catch let error as DatabaseError where Self.isCorruption(error) {
                 return (Self.corruption(error), true)
             } catch is RowDecodingError {
                 return (Self.undecodableDetail, true)
             }
         }
+    }
+
+    /// `assessment(id:)` of the session `sessionRowID` inside the caller's transaction; SQLite's
+    /// corruption error is thrown.
+    static func assessment(_ db: Database, sessionRowID rowid: Int64) throws -> (detail: String?, lengthsStored: Bool) {
+        let spans = try SequenceTable.spans(db, sessionRowID: rowid)
+        let detail = [gaps(spans), try StoredValueTable.damage(db, sessionRowID: rowid)].compactMap { $0 }
+        return (detail.isEmpty ? nil : detail.joined(separator: "; "), spans.allSatisfy { $0.recorded != nil })
+    }
+
+    /// Throws `StoreError.damagedSession` when session `sessionRowID` is damaged, inside the
+    /// caller's (writing) transaction: a rewrite of part of a session must not store new series
+    /// lengths over a damaged one and so make it look sound.
+    func refuseDamaged(_ db: Database, id: String, sessionRowID rowid: Int64) throws {
+        let detail: String?
+        do {
+            detail = try Self.assessment(db, sessionRowID: rowid).detail
+        } catch let error as DatabaseError where Self.isCorruption(error) {
+            detail = Self.corruption(error)
+        } catch is RowDecodingError {
+            detail = Self.undecodableDetail
+        }
+        if let detail { throw StoreError.damagedSession(id: id, databasePath: path, detail: detail) }
     }
 
     /// A stored value of the wrong type (a number where text was written) said as a damage detail.
@@ -135,6 +156,10 @@ extension SessionDatabase {
     /// `DamageFound` when a series misses rows or SQLite finds the session's pages corrupt.
     static func verifying(_ db: Database, id: String, sessionRowID: Int64, _ write: () throws -> SequenceTable.Tally) throws {
         do {
+            // Values first: a writer must never meet a value it cannot represent.
+            if let detail = try StoredValueTable.damage(db, sessionRowID: sessionRowID) {
+                throw DamageFound(id: id, detail: detail)
+            }
             let tally = try write()
             if let detail = try gaps(db, sessionRowID: sessionRowID, tally: tally) {
                 throw DamageFound(id: id, detail: detail)

@@ -57,8 +57,11 @@ enum SessionTable {
     /// starts with it (`allowPrefix`); a prefix that fits several throws `ambiguousSession`.
     static func rowid(_ db: Database, id: String, allowPrefix: Bool = true) throws -> Int64? {
         let key = id.uppercased()
-        if let exact = try Int64.fetchOne(db, sql: "SELECT \(Columns.rowid) FROM session WHERE \(Columns.id) = ?",
-                                          arguments: [key]) { return exact }
+        // The id as given first: a damaged id that is not upper case must still name its row.
+        for spelling in Set([id, key]) {
+            if let exact = try Int64.fetchOne(db, sql: "SELECT \(Columns.rowid) FROM session WHERE \(Columns.id) = ?",
+                                              arguments: [spelling]) { return exact }
+        }
         guard allowPrefix, key.count >= 4, key.count < 36, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         let rows = try Row.fetchAll(db, sql: """
             SELECT \([Columns.rowid, .id].names) FROM session WHERE substr(\(Columns.id), 1, ?) = ? ORDER BY \(Columns.id) LIMIT 5

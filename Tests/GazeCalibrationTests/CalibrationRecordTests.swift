@@ -75,6 +75,7 @@ struct CalibrationDocumentTests {
         ("coefficientsX", "model.coefficientsX: expected 10 numbers, got 9"),
         ("kind", "model.kind: 'neuralNet' is not a mapping this gazerec applies"),
         ("width", "screen.width: expected a positive number"),
+        ("hugeWidth", "screen.width: 1e+308 is beyond 1000000000"),
         ("version", "formatVersion: version 2 is not supported"),
         ("target", "samples[0].target: no target 99"),
     ])
@@ -86,6 +87,7 @@ struct CalibrationDocumentTests {
             text.replaceSubrange(range, with: #""coefficientsX":["#)
         case "kind": text = text.replacingOccurrences(of: "ridgePolynomial2", with: "neuralNet")
         case "width": text = text.replacingOccurrences(of: #""width":1920"#, with: #""width":-1"#)
+        case "hugeWidth": text = text.replacingOccurrences(of: #""width":1920"#, with: #""width":1e308"#)
         case "version": text = text.replacingOccurrences(of: #""formatVersion":1"#, with: #""formatVersion":2"#)
         default:
             let range = try #require(text.range(of: #""samples":[{"target":0"#))
