@@ -154,7 +154,9 @@ struct PresentCommandTests {
         #expect(events.compactMap { Self.text($0["kind"]) } == ["pause", "seek", "resume"], "\(events)")
         if events.count == 3 {
             let paused = Self.number(events[0]["stimulusSeconds"]) ?? -1, landed = Self.number(events[1]["stimulusSeconds"]) ?? -1
-            #expect(paused >= 1.0 && paused < 1.5)
+            // Paused where the player was when the command reached it: a loaded machine's player may run on
+            // for a while after the watch saw 1 s (StimulusPlayerTests allows the same).
+            #expect(paused >= 1.0 && paused < 2, "paused at \(paused)")
             #expect(landed >= 0.5 && landed < 0.5 + 1.5 / 30 && Self.number(events[1]["fromStimulusSeconds"]) == paused)
             #expect(Self.number(events[2]["stimulusSeconds"]) == landed)
         }
