@@ -102,3 +102,22 @@ extension SessionDatabase {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 }
+
+extension SessionDatabase {
+    /// Runs `body` holding the database's write lock (waiting up to the busy timeout for another
+    /// process's write to end), in a transaction that is rolled back: for removing the file itself,
+    /// which no other writer may be in the middle of. The log is kept on closing, so closing this
+    /// connection never touches a `-wal` file a new database at the same path may have by then.
+    func writeLocked(_ action: String, _ body: (Database) throws -> Void) throws {
+        try guarded(action) {
+            try writer.writeWithoutTransaction { db in
+                var persist: Int32 = 1
+                sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                try db.inTransaction(.immediate) {
+                    try body(db)
+                    return .rollback
+                }
+            }
+        }
+    }
+}

@@ -140,20 +140,33 @@ extension SessionDatabase {
     }
 
     /// Removes the database file, its WAL/SHM companions and every file its sessions own (the iOS
-    /// package's `deleteDatabase()`). Call with no other `SessionDatabase` open on the file. A file
-    /// that cannot be read as a session database is removed all the same (it owns no file we know of).
+    /// package's `deleteDatabase()`). Call with no other `SessionDatabase` open on the file in this
+    /// process. The file goes while this holds its write lock, so a writer in another process (an
+    /// import, a deletion) finishes first and what it stored goes too; one that holds the lock
+    /// longer than the busy timeout fails the deletion, which then deletes nothing. A file that
+    /// cannot be read as a session database is removed all the same (it owns no file we know of).
     public static func deleteDatabase(path: String) throws -> DeletionReport {
-        var named: [(owned: [String], notOwned: [String])] = []
-        var ids: [String] = []
-        if let database = try? SessionDatabase.openForReading(path: path) {
-            (ids, named) = (try? database.read("delete the database") { db in
-                (try SessionTable.ids(db), try SessionTable.rowids(db).map { try SessionFiles.named(db, rowid: $0, in: database) })
-            }) ?? ([], [])
+        guard (try? SessionDatabase.openForReading(path: path)) != nil else {
+            let (_, removed) = try SessionFiles.deleting { _ in try deleteFiles(path: path) }
+            return DeletionReport(removedFiles: removed)
         }
-        let (_, removed) = try SessionFiles.deleting { files in
-            for file in named.flatMap(\.owned) { try files.moveAside(file) }
-            try deleteFiles(path: path)
+        return try SessionDatabase(path: path).deleteOwnFile()
+    }
+
+    /// Deletes this database's file and its sessions' own files inside a write transaction that is
+    /// never committed (the file is gone when it ends).
+    private func deleteOwnFile() throws -> DeletionReport {
+        var report = DeletionReport()
+        try writeLocked("delete the database") { db in
+            // A damaged file is removed all the same, naming what could be read of it.
+            let named = (try? SessionTable.rowids(db).map { try SessionFiles.named(db, rowid: $0, in: self) }) ?? []
+            report.sessionIDs = (try? SessionTable.ids(db)) ?? []
+            report.keptFiles = named.flatMap(\.notOwned)
+            (_, report.removedFiles) = try SessionFiles.deleting { files in
+                for file in named.flatMap(\.owned) { try files.moveAside(file) }
+                try Self.deleteFiles(path: path)
+            }
         }
-        return DeletionReport(sessionIDs: ids, removedFiles: removed, keptFiles: named.flatMap(\.notOwned))
+        return report
     }
 }

@@ -39,15 +39,30 @@ extension SessionDatabase {
     public func importSessions(
         from sources: [JSONSource], keyStyle: ImportKeyStyle = .detect, existing: ExistingSessionPolicy = .fail
     ) throws -> ImportReport {
-        try write("import sessions") { db in
+        let file = isFile ? Self.fileIdentity(path) : nil
+        return try write("import sessions") { db in
             let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
             defer { importer.finish() }
             for source in sources {
                 try importer.importDocument(source)
             }
             try importer.inserter.drain()
+            // A deletion of the file this import waited for went first: its commit would land in
+            // a file no longer there, and must not be reported as stored (checked holding the
+            // write lock, which a deletion of the file takes too).
+            if isFile, file == nil || Self.fileIdentity(path) != file {
+                throw StoreError.io(action: "import into", path: path, reason: "the database file was deleted or replaced "
+                                    + "while the import ran, so nothing of it is stored there; import again")
+            }
             return importer.report
         }
+    }
+
+    /// The device and inode of the file at `path`, nil when there is none.
+    static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 }
 

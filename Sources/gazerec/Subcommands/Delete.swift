@@ -76,7 +76,7 @@ extension Gazerec {
                 guard outcome.databaseExisted else { return Console.note("nothing to delete: \(path) does not exist.") }
                 Self.tell(outcome)
                 Console.note(all ? "deleted \(Formatting.counted(outcome.sessionIDs.count, "session")) from \(path)"
-                             : "deleted \(path)")
+                             : "deleted \(path) and its \(Formatting.counted(outcome.sessionIDs.count, "session"))")
             }
         }
 
