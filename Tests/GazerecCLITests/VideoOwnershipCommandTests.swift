@@ -75,4 +75,28 @@ struct VideoOwnershipCommandTests {
         #expect(FileManager.default.fileExists(atPath: copied) == legacyAbsolute, "\(deleted.stderr)")
         #expect(deleted.stderr.contains("kept \(video)") == legacyAbsolute, "\(deleted.stderr)")
     }
+
+    @Test("import --replace of a session naming another station's video path: deleting it afterwards removes this database's video",
+          arguments: [false, true])
+    func replaceKeepsVideoOwned(legacyAbsolute: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let live = folder.path("live/db.sqlite")
+        let video = try Self.station(folder.path("live"), name: legacyAbsolute ? nil : "videos/\(Self.id).mkv")
+        let exported = try Self.run(live, ["export", Self.id])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        let foreign = "/home/station2/gazerec/videos/\(Self.id).mkv"
+        let named = exported.stdout.replacingOccurrences(of: #""path":"[^"]*\.mkv""#, with: #""path":"\#(foreign)""#,
+                                                         options: .regularExpression)
+        try #require(named.contains(foreign))
+        let file = folder.path("s3.json")
+        try Data(named.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try Self.run(live, ["import", "--replace", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("kept \(video)"), "\(imported.stderr)")
+
+        let deleted = try Self.run(live, ["delete", Self.id])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: video), "the replaced session's video was left behind: \(deleted.stderr)")
+    }
 }

@@ -71,6 +71,40 @@ struct VideoOwnershipTests {
         #expect(FileManager.default.fileExists(atPath: original))
     }
 
+    @Test("import --replace of a session naming another station's video keeps this database's video owned, so deleting it removes it")
+    func replacedSessionKeepsItsVideo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let video = try Self.station(folder.path("live"), name: "videos/\(Self.id).mkv")
+        let database = try SessionDatabase(path: folder.path("live/db.sqlite"))
+        let sink = MemoryByteSink()
+        try database.export(ids: [Self.id], asArray: false, to: sink)
+        let foreign = "/home/station2/gazerec/videos/\(Self.id).mkv"
+        // The path as the other station exported it, whatever this one wrote there.
+        let named = sink.text.replacingOccurrences(of: #""path":"[^"]*\.mkv""#, with: #""path":"\#(foreign)""#,
+                                                   options: .regularExpression)
+        try #require(named.contains(foreign))
+
+        _ = try database.importSessions(from: [.bytes(Array(named.utf8), name: "s3.json")], existing: .replace)
+        #expect(FileManager.default.fileExists(atPath: video))
+        let report = try database.deleteSessions(ids: [Self.id])
+        #expect(report.removedFiles == [video] && !FileManager.default.fileExists(atPath: video),
+                "the replaced session's video goes with it")
+    }
+
+    @Test("import --replace by a session without recorder facts removes the replaced session's video with it")
+    func replacementWithoutRecorderRemovesVideo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let video = try Self.station(folder.path("live"), name: "videos/\(Self.id).mkv")
+        let database = try SessionDatabase(path: folder.path("live/db.sqlite"))
+        let bare = #"{"id":"\#(Self.id)","appID":"test","beginTime":1790000000,"deviceInfo":{"model":"cam","screenSize":[1600,900],"#
+            + #""systemName":"Linux","systemVersion":"test"},"scanPath":[],"blendShapes":{}}"#
+        let report = try database.importSessions(from: [.bytes(Array(bare.utf8), name: "bare.json")], existing: .replace)
+        #expect(report.replaced == [Self.id] && report.removedFiles == [video])
+        #expect(!FileManager.default.fileExists(atPath: video))
+    }
+
     @Test("a session names a video in its database's folder relative to it and finds it from any working directory")
     func relativeNames() throws {
         let folder = try TemporaryFolder()
