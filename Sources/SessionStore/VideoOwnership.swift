@@ -49,10 +49,11 @@ extension SessionDatabase {
         return String(file.dropFirst(prefix.count))
     }
 
-    /// The resolved paths of the saved videos this database's sessions own (backup checks them).
+    /// The resolved paths of the saved videos this database's sessions own (backup checks them);
+    /// a session whose extension cannot be read counts none, so a damaged file can still be copied.
     func ownedVideos() throws -> [String] {
         try read("read the saved videos") { db in
-            try SessionTable.rowids(db).flatMap { try SessionFiles.named(db, rowid: $0, in: self).owned }
+            try SessionTable.rowids(db).flatMap { (try? SessionFiles.named(db, rowid: $0, in: self).owned) ?? [] }
         }
     }
 
