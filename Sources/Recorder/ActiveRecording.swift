@@ -44,7 +44,9 @@ final class ActiveRecording {
         saver = try configuration.videoDestination.map { try Self.saver($0, sessionID: sessionID, input: input) }
         // The video is named from the first moment, so a deletion finds it however the recording
         // ends (its counts are filled in by the close; a recorder that dies leaves them 0).
-        facts.savedVideo = saver.map { RecordingFacts.SavedVideo(path: $0.path, frames: 0, droppedFrames: 0) }
+        facts.savedVideo = saver.map {
+            RecordingFacts.SavedVideo(path: database.storedVideoPath($0.path), frames: 0, droppedFrames: 0)
+        }
         self.facts = facts
         session = try RecordingSession(
             database: database, id: sessionID, appID: configuration.appID, beginTimeSeconds: begin,

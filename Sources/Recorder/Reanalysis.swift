@@ -63,7 +63,7 @@ public enum Reanalysis {
                                faceFinding: FaceFinding = FaceFinding()) throws -> Request {
         let header = try database.summary(id: sessionID).header
         let recorded = header.gazerecExtension
-        guard let path = videoPath ?? recorded?.recorder?.savedVideo?.path else {
+        guard let path = videoPath ?? recorded?.recorder?.savedVideo.map({ database.resolvedVideoPath($0.path) }) else {
             throw ReanalysisError.noVideo(sessionID: header.id)
         }
         let own = recorded?.calibrationApplied == true ? recorded?.calibration?.id : nil

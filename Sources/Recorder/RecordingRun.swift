@@ -207,7 +207,12 @@ public final class RecordingRun {
         let endTime = failure != nil ? min(stored, tally.lastTimestamp)
             : input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
-        facts.savedVideo = video?.video
+        // Named as the session names it from the start (relative to the database's folder when under it).
+        facts.savedVideo = video.map { finished in
+            var named = finished.video
+            named.path = active.facts.savedVideo?.path ?? named.path
+            return named
+        }
         facts.seatingAdvice = tally.seatingAdvice
         var closed = true
         let endedBy = failure == nil ? presenter?.outcome?.endedBy : nil

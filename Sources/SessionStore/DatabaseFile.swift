@@ -43,10 +43,23 @@ extension SessionDatabase {
     /// Writes a consistent copy of the whole database to `destination` (a new file: an existing
     /// one is refused), as of one moment, while a recorder may go on writing: the copy is one
     /// self-contained file, written beside its destination and renamed into place when complete.
-    public func backUp(to destination: String) throws {
+    ///
+    /// The copy holds no saved video: its sessions name the videos this database saved by their
+    /// absolute paths, which the copy reads but never owns (deleting a session in the copy leaves
+    /// the original's video alone). A copy beside this database would share its `videos` folder,
+    /// where it would own them, so one is refused while this database owns a saved video. Returns
+    /// the number of videos the copy names that way.
+    @discardableResult
+    public func backUp(to destination: String) throws -> Int {
         if FileManager.default.fileExists(atPath: destination) {
             throw StoreError.io(action: "write the copy", path: destination,
                                 reason: "the file exists, and a copy never overwrites one; give a new file name")
+        }
+        let owned = try ownedVideos()
+        if Self.folder(databasePath: destination) == self.folder, !owned.isEmpty {
+            throw StoreError.io(action: "write the copy", path: destination, reason: "it would lie beside \(path) and share "
+                                + "its videos folder, so deleting a session in the copy would delete the original's saved video "
+                                + "(\(owned.count) of them); give the copy a path in another folder")
         }
         let folder = (destination as NSString).deletingLastPathComponent.nonEmpty ?? "."
         let temporary = folder + "/.gazerec-copy-\(getpid())-" + (destination as NSString).lastPathComponent
@@ -55,6 +68,7 @@ extension SessionDatabase {
             try guarded("copy the session database") {
                 try writer.writeWithoutTransaction { db in try Self.vacuum(db, into: temporary) }
             }
+            try SessionDatabase(path: temporary).nameVideosAbsolutely(as: self)
         } catch {
             unlink(temporary)
             throw error
@@ -70,6 +84,7 @@ extension SessionDatabase {
             throw StoreError.io(action: "write the copy", path: destination, reason: reason)
         }
         unlink(temporary)
+        return owned.count
     }
 }
 
@@ -85,5 +100,24 @@ extension SessionDatabase {
         }()
         guard empty else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+}
+
+extension SessionDatabase {
+    /// Runs `body` holding the database's write lock (waiting up to the busy timeout for another
+    /// process's write to end), in a transaction that is rolled back: for removing the file itself,
+    /// which no other writer may be in the middle of. The log is kept on closing, so closing this
+    /// connection never touches a `-wal` file a new database at the same path may have by then.
+    func writeLocked(_ action: String, _ body: (Database) throws -> Void) throws {
+        try guarded(action) {
+            try writer.writeWithoutTransaction { db in
+                var persist: Int32 = 1
+                sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                try db.inTransaction(.immediate) {
+                    try body(db)
+                    return .rollback
+                }
+            }
+        }
     }
 }

@@ -22,8 +22,8 @@ public struct OrphanedVideoReport: Sendable, Equatable {
 
 extension SessionDatabase {
     /// The folder videos are saved to by default: `videos` beside the database file at
-    /// `databasePath`, as an absolute path (a session names its video by that path, so the video is
-    /// found, and deleted with it, from any working directory).
+    /// `databasePath`, as an absolute path (a session names a video saved there relative to the
+    /// database's folder, `videos/<id>.mkv`: see `storedVideoPath`).
     public static func defaultVideoFolder(databasePath: String) -> String {
         absolute(URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("videos").path)
     }
@@ -53,7 +53,7 @@ extension SessionDatabase {
                     report.unclaimed.append(candidate.path)
                     continue
                 }
-                if try OrphanedVideos.link(db, rowid: rowid, path: candidate.path) {
+                if try OrphanedVideos.link(db, rowid: rowid, path: storedVideoPath(candidate.path)) {
                     report.linked.append((candidate.id, candidate.path))
                 }
             }
@@ -76,8 +76,8 @@ enum OrphanedVideos {
         }
     }
 
-    /// Names `path` as the saved video of the session at `rowid` if the session names none and has
-    /// its recorder's facts; returns whether it did.
+    /// Names `path` (as the session stores it: `storedVideoPath`) as the saved video of the session
+    /// at `rowid` if the session names none and has its recorder's facts; returns whether it did.
     static func link(_ db: Database, rowid: Int64, path: String) throws -> Bool {
         let header = try SessionTable.header(db, rowid: rowid)
         guard var facts = header.gazerecExtension?.recorder, facts.savedVideo == nil,

@@ -169,6 +169,9 @@ public final class SessionDatabase: Sendable {
         switch error.resultCode {
         case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
             return text + " (is the disk full, or the file or its folder not writable?)"
+        case .SQLITE_BUSY:
+            return text + " (another process, such as an import, has been writing to it for over "
+                + "\(Int(busyTimeoutSeconds)) s; try again once it has finished)"
         default:
             return text
         }

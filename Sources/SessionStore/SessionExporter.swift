@@ -36,7 +36,7 @@ extension SessionDatabase {
         try readVerifying("export sessions") { db in
             let rowids = try ids.map { try sessionRowID(db, id: $0) }
             let json = JSONWriter(sink: sink, pretty: options.pretty)
-            let exporter = try SessionExporter(db: db, json: json, options: options)
+            let exporter = try SessionExporter(db: db, json: json, options: options, database: self)
             if asArray { try json.beginArray() }
             for rowid in rowids {
                 if asArray { try json.element() }
@@ -57,9 +57,12 @@ final class SessionExporter {
     private let gazeStatement: Statement
     private let blendStatement: Statement
     private let fragments: SampleFragments?
+    /// The database read: a saved video's path is exported resolved against its folder.
+    private let database: SessionDatabase
 
-    init(db: Database, json: JSONWriter, options: ExportOptions) throws {
+    init(db: Database, json: JSONWriter, options: ExportOptions, database: SessionDatabase) throws {
         self.db = db
+        self.database = database
         self.json = json
         self.options = options
         fragments = options.pretty ? nil : SampleFragments(style: options.keyStyle)
@@ -157,7 +160,7 @@ final class SessionExporter {
         let markers = try MarkerTable.markers(db, sessionRowID: sessionRowID)
         var tally: SequenceTable.Tally = [.table("blinkEvent"): blinks.count, .table("marker"): markers.count]
         let content = StoredSessionExtension(
-            stored: header.gazerecExtension,
+            stored: database.resolvingVideoPath(header.gazerecExtension),
             // Attention follows the stored data (a recalibration, a late marker): computed on every export.
             attention: hasFrames ? try AttentionReader.report(db, sessionRowID: sessionRowID) : nil,
             movement: options.fixations

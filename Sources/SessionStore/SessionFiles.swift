@@ -30,15 +30,18 @@ public struct DeletionReport: Sendable, Equatable {
 final class SessionFiles {
     private var moved: [(original: String, aside: String)] = []
 
-    /// The files the session at `rowid` names (its saved video), split into those it owns — that
-    /// exist and carry its title in their header — and those it does not (an imported session's
-    /// path, or a file put there since), which are left alone.
-    static func named(_ db: Database, rowid: Int64) throws -> (owned: [String], notOwned: [String]) {
+    /// The files the session at `rowid` of `database` names (its saved video, resolved against the
+    /// database's folder), split into those it owns — that lie where `database` owns videos
+    /// (`ownsVideoPlace`), exist and carry its title in their header — and those it does not (an
+    /// imported session's path, the original's video named by a copy of the database, or a file
+    /// put there since), which are left alone.
+    static func named(_ db: Database, rowid: Int64, in database: SessionDatabase) throws -> (owned: [String], notOwned: [String]) {
         let header = try SessionTable.header(db, rowid: rowid)
-        guard let path = header.gazerecExtension?.recorder?.savedVideo?.path,
-              FileManager.default.fileExists(atPath: path) else { return ([], []) }
+        guard let stored = header.gazerecExtension?.recorder?.savedVideo?.path else { return ([], []) }
+        let path = database.resolvedVideoPath(stored)
+        guard FileManager.default.fileExists(atPath: path) else { return ([], []) }
         let title = RecordingFacts.SavedVideo.title(sessionID: header.id)
-        return carries(path, title) ? ([path], []) : ([], [path])
+        return database.ownsVideoPlace(stored) && carries(path, title) ? ([path], []) : ([], [path])
     }
 
     /// Whether the first mebibyte of the file at `path` holds `title` (Matroska keeps it there).
@@ -50,8 +53,8 @@ final class SessionFiles {
     }
 
     /// Moves the owned files of the session at `rowid` aside; returns the files it names but does not own.
-    func moveOwned(_ db: Database, rowid: Int64) throws -> [String] {
-        let files = try Self.named(db, rowid: rowid)
+    func moveOwned(_ db: Database, rowid: Int64, in database: SessionDatabase) throws -> [String] {
+        let files = try Self.named(db, rowid: rowid, in: database)
         for file in files.owned { try moveAside(file) }
         return files.notOwned
     }
@@ -105,7 +108,7 @@ extension SessionDatabase {
             try write("delete sessions") { db in
                 let rowids = try ids.map { try sessionRowID(db, id: $0) }
                 return try rowids.compactMap { rowid -> String? in
-                    kept += try files.moveOwned(db, rowid: rowid)
+                    kept += try files.moveOwned(db, rowid: rowid, in: self)
                     let id = try SessionTable.id(db, rowid: rowid)
                     try SessionTable.delete(db, rowid: rowid)
                     return id
@@ -120,7 +123,7 @@ extension SessionDatabase {
         var kept: [String] = []
         let (ids, removed) = try SessionFiles.deleting { files in
             try write("delete all sessions") { db in
-                for rowid in try SessionTable.rowids(db) { kept += try files.moveOwned(db, rowid: rowid) }
+                for rowid in try SessionTable.rowids(db) { kept += try files.moveOwned(db, rowid: rowid, in: self) }
                 let ids = try SessionTable.ids(db)
                 try BlendShapeTable.deleteAll(db)
                 try GazeSampleTable.deleteAll(db)
@@ -137,20 +140,33 @@ extension SessionDatabase {
     }
 
     /// Removes the database file, its WAL/SHM companions and every file its sessions own (the iOS
-    /// package's `deleteDatabase()`). Call with no other `SessionDatabase` open on the file. A file
-    /// that cannot be read as a session database is removed all the same (it owns no file we know of).
+    /// package's `deleteDatabase()`). Call with no other `SessionDatabase` open on the file in this
+    /// process. The file goes while this holds its write lock, so a writer in another process (an
+    /// import, a deletion) finishes first and what it stored goes too; one that holds the lock
+    /// longer than the busy timeout fails the deletion, which then deletes nothing. A file that
+    /// cannot be read as a session database is removed all the same (it owns no file we know of).
     public static func deleteDatabase(path: String) throws -> DeletionReport {
-        var named: [(owned: [String], notOwned: [String])] = []
-        var ids: [String] = []
-        if let database = try? SessionDatabase.openForReading(path: path) {
-            (ids, named) = (try? database.read("delete the database") { db in
-                (try SessionTable.ids(db), try SessionTable.rowids(db).map { try SessionFiles.named(db, rowid: $0) })
-            }) ?? ([], [])
+        guard (try? SessionDatabase.openForReading(path: path)) != nil else {
+            let (_, removed) = try SessionFiles.deleting { _ in try deleteFiles(path: path) }
+            return DeletionReport(removedFiles: removed)
         }
-        let (_, removed) = try SessionFiles.deleting { files in
-            for file in named.flatMap(\.owned) { try files.moveAside(file) }
-            try deleteFiles(path: path)
+        return try SessionDatabase(path: path).deleteOwnFile()
+    }
+
+    /// Deletes this database's file and its sessions' own files inside a write transaction that is
+    /// never committed (the file is gone when it ends).
+    private func deleteOwnFile() throws -> DeletionReport {
+        var report = DeletionReport()
+        try writeLocked("delete the database") { db in
+            // A damaged file is removed all the same, naming what could be read of it.
+            let named = (try? SessionTable.rowids(db).map { try SessionFiles.named(db, rowid: $0, in: self) }) ?? []
+            report.sessionIDs = (try? SessionTable.ids(db)) ?? []
+            report.keptFiles = named.flatMap(\.notOwned)
+            (_, report.removedFiles) = try SessionFiles.deleting { files in
+                for file in named.flatMap(\.owned) { try files.moveAside(file) }
+                try Self.deleteFiles(path: path)
+            }
         }
-        return DeletionReport(sessionIDs: ids, removedFiles: removed, keptFiles: named.flatMap(\.notOwned))
+        return report
     }
 }

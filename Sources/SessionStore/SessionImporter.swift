@@ -29,6 +29,13 @@ public struct ImportReport: Sendable, Equatable {
     public var skipped: [String] = []
     public var gazeSamples = 0
     public var blendShapeSamples = 0
+    /// Saved videos of this database's replaced sessions that the imported sessions now name
+    /// (absolute paths): a replaced session keeps the video this database saved of it.
+    public var keptVideos: [String] = []
+    /// Saved videos of replaced sessions removed with them (absolute paths): the imported session
+    /// names another video found here, or carries no recorder facts to name one by, so the video
+    /// would have been left unnamed.
+    public var removedFiles: [String] = []
 }
 
 extension SessionDatabase {
@@ -39,15 +46,35 @@ extension SessionDatabase {
     public func importSessions(
         from sources: [JSONSource], keyStyle: ImportKeyStyle = .detect, existing: ExistingSessionPolicy = .fail
     ) throws -> ImportReport {
-        try write("import sessions") { db in
-            let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing)
-            defer { importer.finish() }
-            for source in sources {
-                try importer.importDocument(source)
+        let file = isFile ? Self.fileIdentity(path) : nil
+        var (report, removed) = try SessionFiles.deleting { files in
+            try write("import sessions") { db in
+                let importer = try SessionImporter(db: db, keyStyle: keyStyle, existing: existing,
+                                                   videos: ReplacedVideos(database: self, files: files))
+                defer { importer.finish() }
+                for source in sources {
+                    try importer.importDocument(source)
+                }
+                try importer.inserter.drain()
+                // A deletion of the file this import waited for went first: its commit would land in
+                // a file no longer there, and must not be reported as stored (checked holding the
+                // write lock, which a deletion of the file takes too).
+                if isFile, file == nil || Self.fileIdentity(path) != file {
+                    throw StoreError.io(action: "import into", path: path, reason: "the database file was deleted or replaced "
+                                        + "while the import ran, so nothing of it is stored there; import again")
+                }
+                return importer.report
             }
-            try importer.inserter.drain()
-            return importer.report
         }
+        report.removedFiles = removed
+        return report
+    }
+
+    /// The device and inode of the file at `path`, nil when there is none.
+    static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 }
 
@@ -55,6 +82,8 @@ extension SessionDatabase {
 final class SessionImporter {
     private let db: Database
     private let existing: ExistingSessionPolicy
+    /// What becomes of the saved videos of replaced sessions.
+    private let videos: ReplacedVideos
     private(set) var report = ImportReport()
     private var seenIDs: [String: String] = [:]
     private var placeholderCounter = 0
@@ -79,8 +108,9 @@ final class SessionImporter {
             : "missing required key '\(key.camel)' (or '\(key.snake)')"
     }
 
-    init(db: Database, keyStyle: ImportKeyStyle, existing: ExistingSessionPolicy) throws {
+    init(db: Database, keyStyle: ImportKeyStyle, existing: ExistingSessionPolicy, videos: ReplacedVideos) throws {
         self.db = db
+        self.videos = videos
         snakeCaseOnly = keyStyle == .snakeCase
         self.existing = existing
         let styles: [KeyStyle] = keyStyle == .detect ? [.camelCase, .snakeCase] : [.snakeCase]
@@ -153,7 +183,7 @@ final class SessionImporter {
         // A skipped session's samples are not imported, so not counted either.
         let counted = (gaze: report.gazeSamples, blendShapes: report.blendShapeSamples)
         let members = try readSessionMembers(reader, sessionRowID: rowid)
-        let header = try checkedHeader(members, reader: reader)
+        var header = try checkedHeader(members, reader: reader)
         try inserter.drain()
 
         if let first = seenIDs[header.id] {
@@ -170,6 +200,7 @@ final class SessionImporter {
                 (report.gazeSamples, report.blendShapeSamples) = counted
                 return
             case .replace:
+                report.keptVideos += try videos.carryOver(db, from: stored, to: &header)
                 try SessionTable.delete(db, rowid: stored)
                 report.replaced.append(header.id)
             }
@@ -464,5 +495,39 @@ final class SessionImporter {
         guard let timestamp else { throw missing(.timestamp) }
         guard let orientation else { throw missing(.orientation) }
         batch.append(timestamp: timestamp, first: value, second: nil, orientation: Int64(orientation), state: state)
+    }
+}
+
+/// The saved video of a session an import replaces, when it is this database's own file
+/// (`SessionFiles.named`): never left behind unnamed. An imported session that names the same file
+/// (its own export, read back) names it as this database does, so it stays owned; one that names a
+/// file not found here (another station's path) or no video is given the stored path (with the
+/// frame counts it carries, else the stored ones), and keeps the video; one that names another file found here, or carries no recorder
+/// facts to name a video by, replaces it: the video is removed with the replaced session (moved
+/// aside now, unlinked once the import has committed).
+struct ReplacedVideos {
+    let database: SessionDatabase
+    let files: SessionFiles
+
+    /// Names the video the session at `stored` owns in `header`, or moves it aside for removal;
+    /// returns the files the imported session now names that way (absolute paths).
+    func carryOver(_ db: Database, from stored: Int64, to header: inout SessionHeader) throws -> [String] {
+        let owned = try SessionFiles.named(db, rowid: stored, in: database).owned
+        guard let file = owned.first, let video = try SessionTable.header(db, rowid: stored).gazerecExtension?.recorder?.savedVideo
+        else { return [] }
+        guard var mark = header.gazerecExtension, var facts = mark.recorder else {
+            try files.moveAside(file)
+            return []
+        }
+        if let named = facts.savedVideo.map({ database.resolvedVideoPath($0.path) }), named != file,
+           FileManager.default.fileExists(atPath: named) {
+            try files.moveAside(file)
+            return []
+        }
+        facts.savedVideo = RecordingFacts.SavedVideo(path: video.path, frames: facts.savedVideo?.frames ?? video.frames,
+                                                     droppedFrames: facts.savedVideo?.droppedFrames ?? video.droppedFrames)
+        mark.recorder = facts
+        header.gazerecExtension = mark
+        return [file]
     }
 }

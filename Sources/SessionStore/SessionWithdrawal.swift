@@ -31,7 +31,7 @@ extension SessionDatabase {
                 }
                 shared = try Self.sessions(db, using: calibrations, except: Set(rowids))
                 let ids = try rowids.compactMap { rowid -> String? in
-                    kept += try files.moveOwned(db, rowid: rowid)
+                    kept += try files.moveOwned(db, rowid: rowid, in: self)
                     let id = try SessionTable.id(db, rowid: rowid)
                     try SessionTable.delete(db, rowid: rowid)
                     return id

@@ -36,12 +36,13 @@ struct OrphanedVideoLinkTests {
         let report = try database.repairOrphanedVideos()
         #expect(report.linked.map(\.id) == [unnamed] && report.unclaimed.isEmpty)
         let videoPath = { (id: String) in try database.summary(id: id).header.gazerecExtension?.recorder?.savedVideo?.path }
-        #expect(try videoPath(unnamed) == folder.path("videos/\(unnamed).mkv"))
+        // Named relative to the database's folder, where it lies.
+        #expect(try videoPath(unnamed) == "videos/\(unnamed).mkv")
         #expect(try videoPath(naming) == folder.path("elsewhere.mkv"))
         #expect(try database.repairOrphanedVideos().linked.isEmpty, "a linked video is linked once")
     }
 
-    @Test("a database opened by a relative path links its video by an absolute path, so deleting the session from elsewhere removes the file")
+    @Test("a database opened by a relative path links its video relative to the database's folder, which resolves to the file from elsewhere")
     func relativeDatabasePathLinksAbsoluteVideo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -55,6 +56,7 @@ struct OrphanedVideoLinkTests {
         try Data(RecordingFacts.SavedVideo.title(sessionID: id).utf8).write(to: URL(fileURLWithPath: folder.path("videos/\(id).mkv")))
         #expect(try database.repairOrphanedVideos().linked.map(\.id) == [id])
         let linked = try database.summary(id: id).header.gazerecExtension?.recorder?.savedVideo?.path
-        #expect(linked == folder.path("videos/\(id).mkv"))
+        #expect(linked == "videos/\(id).mkv")
+        #expect(linked.map(database.resolvedVideoPath) == folder.path("videos/\(id).mkv"))
     }
 }

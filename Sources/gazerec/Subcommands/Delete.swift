@@ -76,7 +76,7 @@ extension Gazerec {
                 guard outcome.databaseExisted else { return Console.note("nothing to delete: \(path) does not exist.") }
                 Self.tell(outcome)
                 Console.note(all ? "deleted \(Formatting.counted(outcome.sessionIDs.count, "session")) from \(path)"
-                             : "deleted \(path)")
+                             : "deleted \(path) and its \(Formatting.counted(outcome.sessionIDs.count, "session"))")
             }
         }
 
@@ -85,7 +85,8 @@ extension Gazerec {
         static func tell(_ outcome: SessionDeletion.Outcome) {
             for file in outcome.removedFiles { Console.note("removed \(file)") }
             for file in outcome.keptFiles {
-                Console.note("kept \(file): it is not a video this database's recorder saved (its header does not name the session)")
+                Console.note("kept \(file): it is not this database's own video (outside its folder, as a copy names "
+                             + "the original's, or its header does not name the session)")
             }
         }
 

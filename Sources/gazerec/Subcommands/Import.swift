@@ -53,6 +53,10 @@ extension Gazerec {
             if !report.skipped.isEmpty { summary += ", skipped \(report.skipped.count) already stored" }
             summary += " (\(report.gazeSamples) gaze, \(report.blendShapeSamples) blend-shape samples)"
             Console.note(summary)
+            for video in report.keptVideos { Console.note("kept \(video): the replaced session's saved video, now named by the imported one") }
+            for file in report.removedFiles {
+                Console.note("removed \(file): the replaced session's saved video (the imported session names no recorder to keep it by)")
+            }
         }
 
         /// Imports the files, the database closed on return.

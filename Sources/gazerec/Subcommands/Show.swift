@@ -144,7 +144,8 @@ extension Gazerec {
             lines.append(("Device", "\(device.model), \(device.systemName) \(device.systemVersion)"))
             lines.append(("Screen", "\(Formatting.fixed(device.screenWidth, 0)) × \(Formatting.fixed(device.screenHeight, 0)) points"))
             lines.append(("gazerec data", header.gazerecExtension == nil ? "none" : "present"))
-            if let video = header.gazerecExtension?.recorder?.savedVideo {
+            if var video = header.gazerecExtension?.recorder?.savedVideo {
+                video.path = database.resolvedVideoPath(video.path)
                 lines.append(("Saved video", Self.videoText(video, frames: frames, interrupted: summary.interrupted)))
             }
             lines.append(("Calibration", Self.calibrationText(header.gazerecExtension)))
