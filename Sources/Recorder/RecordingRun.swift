@@ -204,8 +204,10 @@ public final class RecordingRun {
         // A recording ended by a failure ends with its last stored frame: the frames processed after
         // it (a refused batch, up to seconds of a file read as fast as possible) were not recorded.
         let stored = session.lastStoredFrameTime ?? active.begin
-        let endTime = failure != nil ? min(stored, tally.lastTimestamp)
-            : input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime())
+        // Never before the begin: frames stamped earlier (a clock stepped back) must not close a
+        // session that ends before it begins, which every reader refuses as damaged.
+        let endTime = max(active.begin, failure != nil ? min(stored, tally.lastTimestamp)
+            : input.camera == nil ? tally.lastTimestamp : max(tally.lastTimestamp, SystemClock.unixTime()))
         var facts = active.finalFacts(final, lagsMilliseconds: tally.lagsMilliseconds, detectorRuns: pipeline.tracker.detectorRuns)
         // Named as the session names it from the start (relative to the database's folder when under it).
         facts.savedVideo = video.map { finished in

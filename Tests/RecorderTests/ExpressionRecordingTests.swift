@@ -27,7 +27,9 @@ struct ExpressionRecordingTests {
     final class ClipPrefix: FrameSource {
         let video: VideoFileSource
         let count: Int
-        static let start = 1_790_000_000.0
+        /// When the first frame is served, to the next second: after the recording's begin, as a
+        /// camera's frames are (a session ending before it begins is damage); the same for every prefix.
+        static let start = Date().timeIntervalSince1970.rounded(.up)
         var served = 0
         var name: String { "clip" }
         var width: Int { video.width }

@@ -20,7 +20,9 @@ struct RecorderTests {
         let failAfter: Int
         /// A pause before each frame, as a camera's frames come at intervals (0: back to back).
         let intervalSeconds: Double
-        let start = 1_790_000_000.0
+        /// Now, to the second: a camera's frames come after the recording's begin (a session ending
+        /// before it begins is damage).
+        var start = Date().timeIntervalSince1970.rounded(.up)
         var served = 0
         var name: String { "failing" }
         var width: Int { video.width }
@@ -55,7 +57,8 @@ struct RecorderTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let database = folder.path("db.sqlite")
-        let recorder = RecordingRun(configuration: configuration(.frames(try FailingSource(failAfter: 60), name: "failing"),
+        let source = try FailingSource(failAfter: 60)
+        let recorder = RecordingRun(configuration: configuration(.frames(source, name: "failing"),
                                                              database: database, blendShapes: [.eyeBlinkLeft, .jawOpen]),
                                 stop: StopRequest())
         var startedID: String?
@@ -66,7 +69,7 @@ struct RecorderTests {
         let store = try SessionDatabase(path: database)
         let summary = try store.summary(id: result.sessionID)
         // Closed: endTime is the last frame's time; not marked interrupted (it ended cleanly).
-        #expect(summary.header.endTimeSeconds == 1_790_000_000.0 + 59 * 0.04)
+        #expect(summary.header.endTimeSeconds == source.start + 59 * 0.04)
         #expect(!summary.interrupted)
         #expect(try store.frameCount(id: result.sessionID).count == 60)
         #expect(summary.blendShapeSampleCounts.map(\.name) == ["eyeBlink_L", "jawOpen"])
@@ -76,6 +79,22 @@ struct RecorderTests {
         #expect(summary.header.deviceInfo.systemVersion.contains("kernel"))
         // The lock is free again.
         #expect(RecorderLock.running(databasePath: database) == nil)
+    }
+
+    @Test("frames stamped before the recording began (a clock stepped back) still close a session that ends no earlier than it begins, which every reader takes",
+          .enabled(if: ready, reason))
+    func framesBeforeTheBegin() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = folder.path("db.sqlite")
+        let source = try FailingSource(failAfter: 30)
+        source.start -= 3600
+        let result = try RecordingRun(configuration: configuration(.frames(source, name: "failing"), database: database, blendShapes: []),
+                                      stop: StopRequest()).run()
+        let store = try SessionDatabase(path: database)
+        let header = try store.summary(id: result.sessionID).header
+        #expect(header.endTimeSeconds.map { $0 >= header.beginTimeSeconds } == true, "\(header)")
+        #expect(try store.damage(id: result.sessionID) == nil)
     }
 
     @Test("a stop request ends the session with every processed frame stored", .enabled(if: ready, reason))
