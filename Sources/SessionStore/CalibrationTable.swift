@@ -52,7 +52,20 @@ enum CalibrationTable {
                 pointCount: try row.decode(forColumn: Columns.pointCount), accuracyPoints: try row.decode(forColumn: Columns.accuracyPoints),
                 accuracyDegrees: try row.decode(forColumn: Columns.accuracyDegrees))
             document = try row.decode(forColumn: Columns.document)
+            // A row changed outside gazerec must not reach a reader as a size no screen has.
+            let size = [summary.screenWidth, summary.screenHeight]
+            guard size.allSatisfy({ $0 > 0 && $0 <= StoredValueTable.quantityBound }),
+                  abs(summary.createdAtSeconds) <= StoredValueTable.timeBound else {
+                throw CalibrationDamage(id: summary.id, detail: "its screen size \(summary.screenWidth)×\(summary.screenHeight) or its "
+                                        + "time \(summary.createdAtSeconds) is not one gazerec stores")
+            }
         }
+    }
+
+    /// A stored calibration row holding what gazerec never writes; told as `StoreError.database`.
+    struct CalibrationDamage: Error {
+        var id: String
+        var detail: String
     }
 
     /// The full id of the calibration `id` names (case-insensitive), or nil.

@@ -187,6 +187,9 @@ public final class SessionDatabase: Sendable {
             throw StoreError(error)
         } catch is RowDecodingError {
             throw StoreError.database(action: action, path: path, reason: Self.undecodable)
+        } catch let damage as CalibrationTable.CalibrationDamage {
+            throw StoreError.database(action: action, path: path,
+                                      reason: "calibration \(damage.id) is damaged: \(damage.detail); restore the database from a backup copy")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SessionStore
 import Testing
 import TestSupport
 
@@ -81,5 +82,23 @@ struct StoredValueReadersTests {
         #expect(result.status != 0 && result.stderr.contains(detail), "\(result.status) \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stdout.isEmpty, "\(result.stdout) \(result.stderr)")
         #expect(try work.run(["list", "--ids"]).stdout.isEmpty, "nothing imported")
+    }
+
+    @Test("a calibration row with an infinite or absurd screen size is named as damaged by calibrations list, never a crash")
+    func damagedCalibrationRow() throws {
+        let work = try Work()
+        defer { work.folder.remove() }
+        let id = UUID().uuidString
+        let summary = CalibrationSummary(id: id, name: "p", createdAtSeconds: 1_700_000_000, screenWidth: 1920, screenHeight: 1080,
+                                         pointCount: 9, accuracyPoints: nil, accuracyDegrees: nil)
+        try SessionDatabase(path: work.database).saveCalibrations([(summary, "{\"id\":\"\(id)\"}")], replace: false, source: "test")
+        #expect(try work.run(["calibrations", "list"]).status == 0)
+        for change in ["screenWidth = 9e999", "screenHeight = -1", "screenWidth = 'wide'"] {
+            try DamageUnnoticedTests.execute(work, "UPDATE calibration SET \(change)")
+            let listed = try work.run(["calibrations", "list"])
+            #expect(listed.status == 1 && listed.stdout.isEmpty && listed.stderr.split(separator: "\n").count == 1
+                    && listed.stderr.contains("calibration \(id.uppercased()) is damaged"), "\(change): \(listed.status) \(listed.stderr)")
+            try DamageUnnoticedTests.execute(work, "UPDATE calibration SET screenWidth = 1920, screenHeight = 1080")
+        }
     }
 }
