@@ -25,11 +25,12 @@ extension SessionDatabase {
         let ((ids, calibrations), removed) = try SessionFiles.deleting { files in
             try write("delete the sessions of \(appID)") { db -> ([String], [String]) in
                 let rowids = try SessionTable.rowids(db, appID: appID)
-                let calibrations = try Self.calibrations(db, usedOnlyBy: rowids, orNamed: appID)
+                let use = try Self.calibrationUse(db)
+                let calibrations = try Self.calibrations(db, usedOnlyBy: rowids, orNamed: appID, use: use)
                 if rowids.isEmpty && calibrations.isEmpty {
                     throw StoreError.noSessionsWithAppID(label: appID, databasePath: path)
                 }
-                shared = try Self.sessions(db, using: calibrations, except: Set(rowids))
+                shared = Self.sessions(using: calibrations, except: Set(rowids), use: use)
                 let ids = try rowids.compactMap { rowid -> String? in
                     kept += try files.moveOwned(db, rowid: rowid, in: self)
                     let id = try SessionTable.id(db, rowid: rowid)
@@ -44,28 +45,37 @@ extension SessionDatabase {
                                 calibrationIDs: calibrations, sharedWithKeptSessions: shared)
     }
 
+    /// Every session that names the calibration its gaze was mapped with: its row id, its id and
+    /// that calibration's id (upper case), in the order stored. One pass over the headers.
+    private static func calibrationUse(_ db: Database) throws -> [(rowid: Int64, sessionID: String, calibration: String)] {
+        try SessionTable.rowids(db).compactMap { rowid in
+            let header = try SessionTable.header(db, rowid: rowid)
+            return header.gazerecExtension?.calibration.map { (rowid, header.id, $0.id.uppercased()) }
+        }
+    }
+
     /// For each of `calibrations`, the ids of the sessions outside `except` whose gaze it mapped, in
     /// the order stored; calibrations no such session used are absent. Ids compare in any case.
-    private static func sessions(_ db: Database, using calibrations: [String], except: Set<Int64>) throws -> [String: [String]] {
+    private static func sessions(using calibrations: [String], except: Set<Int64>,
+                                 use: [(rowid: Int64, sessionID: String, calibration: String)]) -> [String: [String]] {
         let stored = Dictionary(calibrations.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var found: [String: [String]] = [:]
-        for rowid in try SessionTable.rowids(db) where !except.contains(rowid) {
-            let header = try SessionTable.header(db, rowid: rowid)
-            guard let reference = header.gazerecExtension?.calibration?.id.uppercased(), let id = stored[reference] else { continue }
-            found[id, default: []].append(header.id)
+        for session in use where !except.contains(session.rowid) {
+            guard let id = stored[session.calibration] else { continue }
+            found[id, default: []].append(session.sessionID)
         }
         return found
     }
 
     /// The stored calibrations named `name`, and those the sessions at `rowids` were mapped with
     /// that no other session was, oldest first.
-    private static func calibrations(_ db: Database, usedOnlyBy rowids: [Int64], orNamed name: String) throws -> [String] {
+    private static func calibrations(_ db: Database, usedOnlyBy rowids: [Int64], orNamed name: String,
+                                     use: [(rowid: Int64, sessionID: String, calibration: String)]) throws -> [String] {
         let chosen = Set(rowids)
         var used: Set<String> = []
         var usedByOthers: Set<String> = []
-        for rowid in try SessionTable.rowids(db) {
-            guard let id = try SessionTable.header(db, rowid: rowid).gazerecExtension?.calibration?.id.uppercased() else { continue }
-            if chosen.contains(rowid) { used.insert(id) } else { usedByOthers.insert(id) }
+        for session in use {
+            if chosen.contains(session.rowid) { used.insert(session.calibration) } else { usedByOthers.insert(session.calibration) }
         }
         let named = try CalibrationTable.ids(db, named: name)
         let wanted = Set(named).union(used.subtracting(usedByOthers))
